@@ -1,0 +1,158 @@
+# opgen_add_library: build a PyTorch operator library from opgen specs and
+# handwritten kernels.
+#
+#   opgen_add_library(<target>
+#     NAMESPACE <ns>                  # torch.ops.<ns>
+#     SCHEMAS <op>.yaml...            # one spec per op
+#     KERNELS <file>.cpp|.cu...       # CPU and CUDA kernels
+#     [PYTHON_PACKAGE <pkg>]          # default: <ns>
+#     [PYTHON_SOURCES <file>.py...]   # copied into the package (an __init__.py among them replaces the default)
+#     [TORCH_TARGET_VERSION <M.m>]    # oldest PyTorch the stable-ABI ops load in; default 2.10
+#     [GENERATED_REFERENCE <dir>])    # committed copy of the output: adds a test and a refresh target
+#
+# Produces the shared library <target> (lib<target>.so, plain C++: no
+# Python.h, no libpython) inside the Python package directory
+# ${CMAKE_BINARY_DIR}/python/<pkg>, next to the generated _ops.py/_ops.pyi.
+# opgen runs when a spec or the tool changes and rewrites only the files whose
+# contents change; with Ninja (restat) a one-spec edit recompiles one TU.
+
+include_guard(GLOBAL)
+
+# Locate the torch that Python imports: headers and the libraries to link.
+function(_opgen_find_torch)
+  if(TARGET opgen_torch)
+    return()
+  endif()
+  find_package(Python3 REQUIRED COMPONENTS Interpreter)
+  execute_process(
+    COMMAND ${Python3_EXECUTABLE} -c
+            "import os, torch; print(os.path.dirname(torch.__file__), end='')"
+    OUTPUT_VARIABLE torch_dir RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "opgen: cannot import torch with ${Python3_EXECUTABLE}: ${err}")
+  endif()
+  add_library(opgen_torch INTERFACE)
+  target_include_directories(opgen_torch SYSTEM INTERFACE ${torch_dir}/include
+                             ${torch_dir}/include/torch/csrc/api/include)
+  target_link_directories(opgen_torch INTERFACE ${torch_dir}/lib)
+  target_link_libraries(opgen_torch INTERFACE torch torch_cpu c10)
+  target_compile_definitions(opgen_torch INTERFACE _GLIBCXX_USE_CXX11_ABI=1)
+  set(OPGEN_TORCH_DIR ${torch_dir} CACHE INTERNAL "torch package directory")
+endfunction()
+
+# CUDA is optional: kernels/*.cu build whenever nvcc is there.
+function(_opgen_enable_cuda out)
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(CMAKE_CUDA_ARCHITECTURES 90 PARENT_SCOPE)
+    endif()
+    enable_language(CUDA)
+    set(${out} ON PARENT_SCOPE)
+  else()
+    set(${out} OFF PARENT_SCOPE)
+  endif()
+endfunction()
+
+function(opgen_add_library target)
+  cmake_parse_arguments(ARG "" "NAMESPACE;PYTHON_PACKAGE;TORCH_TARGET_VERSION;GENERATED_REFERENCE"
+                        "SCHEMAS;KERNELS;PYTHON_SOURCES" ${ARGN})
+  if(NOT ARG_NAMESPACE)
+    message(FATAL_ERROR "opgen_add_library(${target}): NAMESPACE is required")
+  endif()
+  if(NOT ARG_PYTHON_PACKAGE)
+    set(ARG_PYTHON_PACKAGE ${ARG_NAMESPACE})
+  endif()
+  if(NOT ARG_TORCH_TARGET_VERSION)
+    set(ARG_TORCH_TARGET_VERSION 2.10)
+  endif()
+  _opgen_find_torch()
+
+  set(cuda_kernels ${ARG_KERNELS})
+  list(FILTER cuda_kernels INCLUDE REGEX "\\.cu$")
+  if(cuda_kernels)
+    if(NOT CMAKE_CUDA_COMPILER)
+      _opgen_enable_cuda(have_cuda)
+      if(NOT have_cuda)
+        message(FATAL_ERROR "opgen_add_library(${target}): CUDA kernels given but no CUDA compiler found")
+      endif()
+    endif()
+  endif()
+
+  # The files opgen writes, predicted from the spec file names.
+  set(gen_dir ${CMAKE_CURRENT_BINARY_DIR}/${target}_generated)
+  set(gen_sources ${gen_dir}/csrc/${ARG_NAMESPACE}-library.cpp)
+  set(gen_outputs ${gen_sources})
+  foreach(schema IN LISTS ARG_SCHEMAS)
+    get_filename_component(op ${schema} NAME_WLE)
+    list(APPEND gen_sources ${gen_dir}/csrc/${op}.cpp)
+    list(APPEND gen_outputs ${gen_dir}/csrc/${op}.cpp ${gen_dir}/include/${ARG_NAMESPACE}/kernels/${op}.h)
+  endforeach()
+  set(gen_python ${gen_dir}/python/${ARG_PYTHON_PACKAGE}/_ops.py ${gen_dir}/python/${ARG_PYTHON_PACKAGE}/_ops.pyi)
+  list(APPEND gen_outputs ${gen_python})
+
+  add_custom_command(
+    OUTPUT ${gen_outputs}
+    COMMAND opgen generate --namespace ${ARG_NAMESPACE} --python-package ${ARG_PYTHON_PACKAGE}
+            --library-name ${target} --torch-target-version ${ARG_TORCH_TARGET_VERSION}
+            --source-root ${CMAKE_CURRENT_SOURCE_DIR} -o ${gen_dir} ${ARG_SCHEMAS}
+    DEPENDS ${ARG_SCHEMAS} opgen
+    COMMENT "opgen: generating the ${ARG_NAMESPACE} op bindings"
+    VERBATIM)
+
+  set(package_dir ${CMAKE_BINARY_DIR}/python/${ARG_PYTHON_PACKAGE})
+  add_library(${target} SHARED ${gen_sources} ${ARG_KERNELS})
+  target_include_directories(${target} PRIVATE ${gen_dir}/include)
+  target_link_libraries(${target} PRIVATE opgen_torch)
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>)
+  set_target_properties(${target} PROPERTIES
+    LIBRARY_OUTPUT_DIRECTORY ${package_dir}
+    CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON
+    CUDA_STANDARD 20 CUDA_STANDARD_REQUIRED ON
+    CUDA_RUNTIME_LIBRARY Shared
+    POSITION_INDEPENDENT_CODE ON)
+  if(cuda_kernels)
+    target_compile_definitions(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:USE_CUDA>)
+    target_compile_options(${target} PRIVATE
+      $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -Xcompiler=-Wall>)
+    target_link_libraries(${target} PRIVATE torch_cuda c10_cuda)
+  endif()
+
+  # The Python package: the generated module and stub, the user's sources,
+  # and a default __init__.py unless the user brings one.
+  set(package_files)
+  foreach(file IN LISTS gen_python ARG_PYTHON_SOURCES)
+    get_filename_component(name ${file} NAME)
+    add_custom_command(OUTPUT ${package_dir}/${name}
+                       COMMAND ${CMAKE_COMMAND} -E copy_if_different ${file} ${package_dir}/${name}
+                       DEPENDS ${file} VERBATIM)
+    list(APPEND package_files ${package_dir}/${name})
+  endforeach()
+  set(user_init ${ARG_PYTHON_SOURCES})
+  list(FILTER user_init INCLUDE REGEX "/__init__\\.py$")
+  if(NOT user_init)
+    file(WRITE ${package_dir}/__init__.py "from ._ops import *  # noqa: F401,F403\n")
+  endif()
+  add_custom_target(${target}_python ALL DEPENDS ${package_files})
+  add_dependencies(${target} ${target}_python)
+
+  if(ARG_GENERATED_REFERENCE)
+    # A test that the committed tree matches this build's, and the one
+    # command that refreshes it.
+    add_custom_target(${target}_refresh_generated
+      COMMAND ${CMAKE_COMMAND} -E rm -rf ${ARG_GENERATED_REFERENCE}
+      COMMAND ${CMAKE_COMMAND} -E copy_directory ${gen_dir} ${ARG_GENERATED_REFERENCE}
+      DEPENDS ${gen_outputs}
+      COMMENT "opgen: refreshing ${ARG_GENERATED_REFERENCE}"
+      VERBATIM)
+    if(BUILD_TESTING OR OPGEN_BUILD_TESTS)
+      add_test(NAME ${target}.generated_is_committed
+               COMMAND ${CMAKE_COMMAND} -DEXPECTED=${ARG_GENERATED_REFERENCE} -DACTUAL=${gen_dir}
+                       "-DREFRESH=cmake --build ${CMAKE_BINARY_DIR} --target ${target}_refresh_generated"
+                       -P ${_OPGEN_CMAKE_DIR}/OpgenCompareTrees.cmake)
+    endif()
+  endif()
+endfunction()
+
+set(_OPGEN_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR} CACHE INTERNAL "")

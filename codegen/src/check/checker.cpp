@@ -1,0 +1,469 @@
+#include "check/checker.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "model/types.h"
+
+namespace opgen::check {
+namespace {
+
+using model::Abi;
+using model::Argument;
+using model::FunctionSchema;
+using model::Located;
+using model::OpSpec;
+using model::ValueKind;
+
+const std::vector<std::string> kTags = {
+    "core", "cudagraph_unsafe", "data_dependent_output", "dynamic_output_shape", "flexible_layout",
+    "inplace", "maybe_aliasing_or_mutating", "needs_contiguous_strides", "needs_exact_strides",
+    "needs_fixed_stride_order", "nondeterministic_bitwise", "nondeterministic_seeded", "pointwise",
+    "pt2_compliant_tag", "reduction"};
+
+// Names an argument may not take: they would not compile in the generated
+// C++ or Python (keywords), or would shadow names the generated code uses.
+const std::set<std::string> kReservedNames = {
+    // C++
+    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case",
+    "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const",
+    "consteval", "constexpr", "constinit", "const_cast", "continue", "co_await", "co_return",
+    "co_yield", "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum",
+    "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int",
+    "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
+    "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "requires", "return",
+    "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch",
+    "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
+    "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
+    // Python
+    "False", "None", "True", "as", "assert", "async", "await", "def", "del", "elif", "except",
+    "finally", "from", "global", "import", "in", "is", "lambda", "nonlocal", "pass", "raise", "with",
+    "yield",
+    // used by the generated code
+    "stack", "num_args", "num_outputs", "kernel", "ctx", "torch"};
+
+bool is_tensor(const model::Type& t) { return model::type_key(t) == "Tensor"; }
+bool is_tensor_or_optional(const model::Type& t) {
+  auto key = model::type_key(t);
+  return key == "Tensor" || key == "Tensor?";
+}
+
+const Argument* find_arg(const FunctionSchema& s, const std::string& name) {
+  for (const Argument& a : s.arguments)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+std::vector<std::string> arg_names(const FunctionSchema& s) {
+  std::vector<std::string> names;
+  for (const Argument& a : s.arguments) names.push_back(a.name);
+  return names;
+}
+
+class OpChecker {
+ public:
+  OpChecker(model::Library& lib, OpSpec& op, Diagnostics& diags) : lib_(lib), op_(op), diags_(diags) {}
+
+  void run() {
+    check_name();
+    check_arguments();
+    check_types();
+    check_mutation();
+    check_returns();
+    check_tags();
+    check_dispatch();
+    check_symm_mem();
+    check_tensor_checks();
+    check_rules();
+  }
+
+ private:
+  Diagnostic& error(const SourceLoc& loc, std::string message) { return diags_.error(loc, std::move(message)); }
+
+  // Reports an unknown argument name with a did-you-mean.
+  void unknown_arg(const Located<std::string>& name, const std::string& context) {
+    auto& d = error(name.loc, fmt::format("{} names '{}', which is not an argument of {}", context,
+                                          name.value, op_.op_name()));
+    if (auto guess = closest_match(name.value, arg_names(op_.schema)); !guess.empty())
+      d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
+  }
+
+  void check_name() {
+    FunctionSchema& s = op_.schema;
+    if (!s.name.ns.empty() && s.name.ns != lib_.ns) {
+      error(op_.schema_at(0), fmt::format("the schema's namespace '{}' differs from the library's '{}'",
+                                          s.name.ns, lib_.ns))
+          .notes.push_back({"leave the namespace out of the schema: the library supplies it"});
+    }
+    if (op_.op_name() != op_.stem) {
+      error(op_.schema_at(0), fmt::format("the op is named '{}' but its file is '{}.yaml'", op_.op_name(),
+                                          op_.stem))
+          .notes.push_back({fmt::format("name the file '{}.yaml': one op per file, named after it", op_.op_name())});
+    }
+    if (s.is_vararg || s.is_varret)
+      error(op_.schema_at(0), "variadic schemas ('...') cannot be registered as custom ops");
+  }
+
+  void check_arguments() {
+    std::set<std::string> seen;
+    for (const Argument& a : op_.schema.arguments) {
+      if (!seen.insert(a.name).second)
+        error(op_.schema_at(a.column), fmt::format("duplicate argument name '{}'", a.name));
+      if (kReservedNames.count(a.name) || a.name.rfind("opgen_", 0) == 0)
+        error(op_.schema_at(a.column),
+              fmt::format("argument name '{}' is reserved in C++, Python or the generated code", a.name))
+            .notes.push_back({fmt::format("rename it, for example to '{}_'", a.name)});
+    }
+  }
+
+  void check_type(const model::Type& type, size_t column, bool is_return) {
+    const model::TypeMapping* mapping = model::find_type_mapping(type);
+    const std::string key = model::type_key(type);
+    if (!mapping) {
+      error(op_.schema_at(column), fmt::format("type '{}' is not supported by opgen", key));
+      return;
+    }
+    if (is_return && (op_.abi.value == Abi::Stable ? mapping->stable_value : mapping->unstable_value).empty()) {
+      error(op_.schema_at(column), fmt::format("an op cannot return '{}'", key))
+          .notes.push_back({"ops return Tensor, Tensor[], int, float or bool values"});
+      return;
+    }
+    if (op_.abi.value != Abi::Stable) return;
+    if (mapping->stable_since == 0) {
+      error(op_.schema_at(column), fmt::format("type '{}' cannot be carried by the stable ABI", key))
+          .notes.push_back({"use 'abi: unstable' for this op"});
+    } else if (mapping->stable_since > lib_.torch_target_version) {
+      error(op_.schema_at(column),
+            fmt::format("type '{}' needs the stable ABI of PyTorch {} or newer; the target is {}", key,
+                        model::format_torch_version(mapping->stable_since),
+                        model::format_torch_version(lib_.torch_target_version)))
+          .notes.push_back({"raise the library's TORCH_TARGET_VERSION or use 'abi: unstable'"});
+    }
+  }
+
+  void check_types() {
+    for (const Argument& a : op_.schema.arguments) check_type(*a.type, a.column, false);
+    for (const model::Return& r : op_.schema.returns) check_type(*r.type, r.column, true);
+  }
+
+  // The schema's `(a!)` annotations are the truth; `mutates:` must agree
+  // with them, and adds them where the schema left them out.
+  void check_mutation() {
+    FunctionSchema& s = op_.schema;
+    std::set<std::string> used_sets;
+    for (const Argument& a : s.arguments) {
+      for (const model::Type* t = a.type.get(); t; t = t->elements.empty() ? nullptr : t->elements[0].get()) {
+        if (!t->alias) continue;
+        for (const auto& set : t->alias->before_sets) used_sets.insert(set);
+        if (!t->alias->is_write)
+          error(op_.schema_at(a.column),
+                fmt::format("argument '{}' is annotated as an alias ({}) without '!'", a.name, t->alias->to_string()))
+              .notes.push_back({"custom ops may mutate inputs (Tensor(a!)) but not return views of them"});
+      }
+    }
+    if (!op_.mutates) return;
+    std::set<std::string> listed;
+    for (const auto& name : *op_.mutates) {
+      const Argument* arg = find_arg(s, name.value);
+      if (!arg) {
+        unknown_arg(name, "'mutates'");
+        continue;
+      }
+      listed.insert(name.value);
+      auto key = model::type_key(*arg->type);
+      if (key != "Tensor" && key != "Tensor?" && key != "Tensor[]") {
+        error(name.loc, fmt::format("'mutates' names '{}', which is a '{}', not a tensor", name.value, key));
+      }
+    }
+    for (Argument& a : s.arguments) {
+      bool annotated = model::is_mutable(a);
+      if (annotated && !listed.count(a.name)) {
+        error(op_.schema_at(a.column),
+              fmt::format("argument '{}' is annotated as mutated but 'mutates' does not list it", a.name))
+            .notes.push_back({"add it to 'mutates', or drop the '!' from the schema"});
+      } else if (!annotated && listed.count(a.name)) {
+        add_write_annotation(a, used_sets);
+      }
+    }
+  }
+
+  static void add_write_annotation(Argument& a, std::set<std::string>& used_sets) {
+    std::string set;
+    for (char c = 'a'; c <= 'z' && set.empty(); ++c)
+      if (!used_sets.count(std::string(1, c))) set = std::string(1, c);
+    if (set.empty()) return;
+    used_sets.insert(set);
+    // Annotate the tensor itself (the element of a list or optional), as
+    // PyTorch writes `Tensor(a!)[]`.
+    auto annotate = [&](const model::Type& t) {
+      auto copy = std::make_shared<model::Type>(t);
+      copy->alias = model::AliasInfo{{set}, {}, true};
+      return copy;
+    };
+    if (a.type->kind == model::Type::Kind::Named) {
+      a.type = annotate(*a.type);
+    } else if (!a.type->elements.empty()) {
+      auto outer = std::make_shared<model::Type>(*a.type);
+      outer->elements[0] = annotate(*a.type->elements[0]);
+      a.type = outer;
+    }
+  }
+
+  void check_returns() {
+    const FunctionSchema& s = op_.schema;
+    bool inplace = std::any_of(op_.tags.begin(), op_.tags.end(), [](auto& t) { return t.value == "inplace"; });
+    bool any_alias = false;
+    for (const model::Return& r : s.returns) {
+      if (!r.type->alias) continue;
+      any_alias = true;
+      if (!inplace)
+        error(op_.schema_at(r.column), fmt::format("the op returns an alias of an input ({})", r.type->to_string()))
+            .notes.push_back({"a custom op must return new tensors; only an op tagged 'inplace' may "
+                              "return its first argument, which it mutates"});
+    }
+    if (!inplace) return;
+    SourceLoc at = op_.schema_at(0);
+    const Argument* first = s.arguments.empty() ? nullptr : &s.arguments.front();
+    size_t mutated = std::count_if(s.arguments.begin(), s.arguments.end(), [](auto& a) { return model::is_mutable(a); });
+    bool ok = first && first->type->alias && first->type->alias->is_write && mutated == 1 &&
+              s.returns.size() == 1 && s.returns[0].type->alias &&
+              s.returns[0].type->alias->before_sets == first->type->alias->before_sets;
+    if (!ok || !any_alias)
+      error(at, "an op tagged 'inplace' must mutate exactly its first argument and return it")
+          .notes.push_back({"for example: foo_(Tensor(a!) self, float alpha) -> Tensor(a!)"});
+  }
+
+  void check_tags() {
+    for (const auto& tag : op_.tags) {
+      if (std::find(kTags.begin(), kTags.end(), tag.value) == kTags.end()) {
+        auto& d = error(tag.loc, fmt::format("unknown tag '{}'", tag.value));
+        if (auto guess = closest_match(tag.value, kTags); !guess.empty())
+          d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
+      }
+    }
+    if (!op_.tags.empty() && op_.abi.value == Abi::Stable && lib_.torch_target_version < kStableTagsSince) {
+      error(op_.tags.front().loc,
+            fmt::format("tags need the stable ABI of PyTorch {} or newer; the target is {}",
+                        model::format_torch_version(kStableTagsSince),
+                        model::format_torch_version(lib_.torch_target_version)))
+          .notes.push_back({"raise the library's TORCH_TARGET_VERSION, or use 'abi: unstable' for this op"});
+    }
+  }
+
+  void check_dispatch() {
+    if (op_.dispatch.empty()) op_.dispatch = {{"CPU", op_.file_loc}, {"CUDA", op_.file_loc}};
+    std::set<std::string> seen;
+    for (const auto& key : op_.dispatch) {
+      const auto& known = dispatch_keys();
+      if (std::find(known.begin(), known.end(), key.value) == known.end()) {
+        auto& d = error(key.loc, fmt::format("unknown dispatch key '{}'", key.value));
+        if (auto guess = closest_match(key.value, known); !guess.empty())
+          d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
+      } else if (!seen.insert(key.value).second) {
+        error(key.loc, fmt::format("dispatch key '{}' is listed twice", key.value));
+      }
+    }
+  }
+
+  void check_symm_mem() {
+    if (op_.symm_mem.empty()) return;
+    for (const auto& name : op_.symm_mem) {
+      const Argument* arg = find_arg(op_.schema, name.value);
+      if (!arg) {
+        unknown_arg(name, "'symm_mem'");
+      } else if (!is_tensor(*arg->type) && model::type_key(*arg->type) != "Tensor[]") {
+        error(name.loc, fmt::format("'symm_mem' names '{}', which is a '{}', not a tensor", name.value,
+                                    model::type_key(*arg->type)));
+      }
+    }
+    const Argument* group = find_arg(op_.schema, "group_name");
+    if (!group || model::type_key(*group->type) != "str")
+      error(op_.symm_mem.front().loc, "an op with symm_mem arguments needs a 'str group_name' argument")
+          .notes.push_back({"PyTorch finds the process group for symmetric memory through it"});
+  }
+
+  void check_tensor_arg_ref(const Located<std::string>& name, const std::string& context) {
+    const Argument* arg = find_arg(op_.schema, name.value);
+    if (!arg) {
+      unknown_arg(name, context);
+    } else if (!is_tensor_or_optional(*arg->type)) {
+      error(name.loc, fmt::format("{} names '{}', which is a '{}', not a tensor", context, name.value,
+                                  model::type_key(*arg->type)));
+    }
+  }
+
+  void check_tensor_checks() {
+    for (const auto& check : op_.checks) {
+      check_tensor_arg_ref(check.arg, "'checks'");
+      for (const auto& dtype : check.dtypes) {
+        if (model::find_dtype(dtype.value)) continue;
+        auto& d = error(dtype.loc, fmt::format("unknown dtype '{}'", dtype.value));
+        if (auto guess = closest_match(dtype.value, model::dtype_names()); !guess.empty())
+          d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
+      }
+      if (check.same_dtype_as) check_tensor_arg_ref(*check.same_dtype_as, "'same_dtype'");
+      if (check.same_device_as) check_tensor_arg_ref(*check.same_device_as, "'same_device'");
+      if (check.dim && check.dim->value < 0) error(check.dim->loc, "'dim' must not be negative");
+    }
+  }
+
+  // Type-checks a rule; reports its problems at their columns.
+  std::optional<ValueKind> check_rule(const model::RuleText& rule, const model::ExprEnv& env, bool cpp = false) {
+    auto result = cpp ? model::check_cpp_expr(*rule.expr, env) : model::check_expr(*rule.expr, env);
+    if (auto* kind = std::get_if<ValueKind>(&result)) return *kind;
+    for (const auto& diag : std::get<std::vector<model::ExprDiagnostic>>(result)) {
+      auto& d = error(rule.at(diag.column), diag.message);
+      if (!diag.note.empty()) d.notes.push_back({diag.note});
+    }
+    return std::nullopt;
+  }
+
+  void expect_kind(const model::RuleText& rule, const model::ExprEnv& env, ValueKind want, const std::string& what,
+                   bool cpp = false) {
+    auto kind = check_rule(rule, env, cpp);
+    if (kind && *kind != want)
+      error(rule.at(0), fmt::format("{} must be {}, but this is {}", what, model::to_string(want),
+                                    model::to_string(*kind)));
+  }
+
+  void check_rules() {
+    model::ExprEnv env;
+    env.schema = &op_.schema;
+    // `require` rules become C++ checks too, so they keep to the C++ subset.
+    for (const auto& rule : op_.require) expect_kind(rule, env, ValueKind::Bool, "a 'require' rule", true);
+    for (const auto& let : op_.lets) {
+      if (find_arg(op_.schema, let.name.value) || env.lets.count(let.name.value))
+        error(let.name.loc, fmt::format("'let' name '{}' is already taken", let.name.value));
+      expect_kind(let.rule, env, ValueKind::Int, fmt::format("'let' binding '{}'", let.name.value));
+      env.lets[let.name.value] = ValueKind::Int;
+    }
+    check_fake(env);
+  }
+
+  void check_fake(const model::ExprEnv& env) {
+    const auto& returns = op_.schema.returns;
+    if (op_.fake_python) {
+      const std::string& target = op_.fake_python->value;
+      auto colon = target.find(':');
+      if (colon == std::string::npos || colon == 0 || colon + 1 == target.size())
+        error(op_.fake_python->loc, fmt::format("'python' must read 'module:function', not '{}'", target));
+      return;
+    }
+    // Returns that alias a mutated input need no rule: the fake returns the input.
+    size_t needed = std::count_if(returns.begin(), returns.end(), [](auto& r) { return !r.type->alias; });
+    if (needed == 0) {
+      if (!op_.fake.empty())
+        error(op_.fake.front().at(0), "this op returns no new tensors, so it takes no 'fake' rules");
+      return;
+    }
+    if (op_.fake.size() != needed) {
+      SourceLoc at = op_.fake.empty() ? op_.schema_text.loc : op_.fake_loc;
+      error(at, fmt::format("the op has {} output{} but {} 'fake' rule{}", needed, needed == 1 ? "" : "s",
+                            op_.fake.size(), op_.fake.size() == 1 ? "" : "s"))
+          .notes.push_back({"give one rule per output, in order, e.g. 'like(input)'"});
+      return;
+    }
+    size_t rule = 0;
+    for (const auto& ret : returns) {
+      if (ret.type->alias) continue;
+      const auto key = model::type_key(*ret.type);
+      ValueKind want = key == "Tensor[]" ? ValueKind::OutputList : ValueKind::Output;
+      if (key != "Tensor" && key != "Tensor[]") {
+        error(op_.schema_at(ret.column), fmt::format("a fake rule cannot produce a '{}' output", key))
+            .notes.push_back({"use a handwritten fake: 'fake: {python: module:function}'"});
+        ++rule;
+        continue;
+      }
+      expect_kind(op_.fake[rule++], env, want, "a fake rule for a " + key + " output");
+    }
+  }
+
+  model::Library& lib_;
+  OpSpec& op_;
+  Diagnostics& diags_;
+};
+
+// The backward op's arguments are bound by name: `grad` (or `grad_<output>`)
+// to the incoming gradient, a forward argument's name to that argument and a
+// forward output's name to that output.
+void check_autograd(const model::Library& lib, const OpSpec& op, Diagnostics& diags) {
+  const model::Autograd& ag = *op.autograd;
+  const FunctionSchema& fwd = op.schema;
+  if (std::any_of(fwd.arguments.begin(), fwd.arguments.end(), [](auto& a) { return model::is_mutable(a); }))
+    diags.error(ag.loc, "an op that mutates its inputs cannot have autograd");
+  for (const auto& grad : ag.grads) {
+    const Argument* arg = find_arg(fwd, grad.value);
+    if (!arg) {
+      auto& d = diags.error(grad.loc, fmt::format("'grads' names '{}', which is not an argument of {}", grad.value,
+                                                 op.op_name()));
+      if (auto guess = closest_match(grad.value, arg_names(fwd)); !guess.empty())
+        d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
+    } else if (!is_tensor(*arg->type)) {
+      diags.error(grad.loc, fmt::format("'grads' names '{}', which is a '{}': only Tensor arguments get gradients",
+                                        grad.value, model::type_key(*arg->type)));
+    }
+  }
+  if (ag.backward.value.empty()) return;
+  const OpSpec* bwd = lib.find(ag.backward.value);
+  if (!bwd) {
+    std::vector<std::string> names;
+    for (const auto& other : lib.ops) names.push_back(other.op_name());
+    auto& d = diags.error(ag.backward.loc, fmt::format("backward op '{}' is not defined in this library", ag.backward.value));
+    if (auto guess = closest_match(ag.backward.value, names); !guess.empty())
+      d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
+    return;
+  }
+  if (bwd->schema.returns.size() != ag.grads.size()) {
+    diags.error(ag.backward.loc,
+                fmt::format("backward op '{}' returns {} value{} but 'grads' names {} input{}", ag.backward.value,
+                            bwd->schema.returns.size(), bwd->schema.returns.size() == 1 ? "" : "s", ag.grads.size(),
+                            ag.grads.size() == 1 ? "" : "s"))
+        .notes.push_back({"the backward op returns one gradient per name in 'grads', in that order"});
+  }
+  std::set<std::string> bindable;
+  if (fwd.returns.size() == 1) bindable.insert("grad");
+  for (size_t i = 0; i < fwd.returns.size(); ++i) {
+    bindable.insert(fmt::format("grad_{}", i));
+    if (!fwd.returns[i].name.empty()) {
+      bindable.insert("grad_" + fwd.returns[i].name);
+      bindable.insert(fwd.returns[i].name);
+    }
+  }
+  for (const Argument& a : fwd.arguments) bindable.insert(a.name);
+  for (const Argument& a : bwd->schema.arguments) {
+    if (bindable.count(a.name)) continue;
+    auto& d = diags.error(bwd->schema_at(a.column),
+                          fmt::format("argument '{}' of backward op '{}' matches nothing of {}", a.name,
+                                      ag.backward.value, op.op_name()));
+    d.notes.push_back({fmt::format("backward arguments are bound by name to: {}",
+                                   fmt::join(std::vector<std::string>(bindable.begin(), bindable.end()), ", "))});
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string>& dispatch_keys() {
+  static const std::vector<std::string> keys = {"CPU", "CUDA", "XPU", "MPS", "Meta", "PrivateUse1",
+                                                "CompositeExplicitAutograd"};
+  return keys;
+}
+
+void check_library(model::Library& library, Diagnostics& diags) {
+  std::sort(library.ops.begin(), library.ops.end(),
+            [](const OpSpec& a, const OpSpec& b) { return a.op_name() < b.op_name(); });
+  std::map<std::string, const OpSpec*> first_seen;
+  for (OpSpec& op : library.ops) {
+    OpChecker(library, op, diags).run();
+    auto [it, inserted] = first_seen.emplace(op.op_name(), &op);
+    if (!inserted)
+      diags.error(op.schema_at(0), fmt::format("op '{}' is defined twice", op.op_name()))
+          .notes.push_back({fmt::format("first defined in {}", it->second->display_path)});
+  }
+  for (const OpSpec& op : library.ops)
+    if (op.autograd) check_autograd(library, op, diags);
+}
+
+}  // namespace opgen::check

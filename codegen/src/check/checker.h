@@ -1,0 +1,21 @@
+// All validation, before anything is written: each op on its own (names,
+// types against the chosen ABI, mutation, aliasing, symm_mem, tags, checks,
+// fake rules) and the library as a whole (duplicate ops, autograd pairs).
+// Fills in what the schema leaves implicit (missing `(a!)` annotations).
+#pragma once
+
+#include "model/spec.h"
+#include "support/diagnostics.h"
+
+namespace opgen::check {
+
+// Tags the checker accepts (torch.Tag members) and the first stable-ABI
+// version that can carry tags on `def`.
+inline constexpr uint64_t kStableTagsSince = 0x020c000000000000ULL;  // 2.12
+
+// Dispatch keys a spec may name.
+const std::vector<std::string>& dispatch_keys();
+
+void check_library(model::Library& library, Diagnostics& diags);
+
+}  // namespace opgen::check

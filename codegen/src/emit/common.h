@@ -1,0 +1,37 @@
+// Helpers shared by the emitters: names, headers, input-check rendering.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/spec.h"
+
+namespace opgen::emit {
+
+// "// @generated from schemas/x.yaml - DO NOT EDIT" with the given comment leader.
+std::string generated_header(const std::string& comment, const std::string& source);
+std::string generated_header(const std::string& comment, const model::Library& lib);
+
+// "rms_norm" / "add_Tensor": the op name usable as an identifier.
+std::string op_identifier(const model::OpSpec& op);
+// "rms_norm_cpu": the kernel function for a dispatch key.
+std::string kernel_name(const model::OpSpec& op, const std::string& dispatch_key);
+// "opgen::rms_norm"
+std::string qualified_name(const model::Library& lib, const model::OpSpec& op);
+// The schema as registered (no namespace; annotations filled in).
+std::string def_schema(const model::OpSpec& op);
+
+// One input check, rendered for C++ or Python.
+struct RenderedCheck {
+  std::string condition;  // C++ or Python boolean expression
+  std::string message;    // C++: comma-separated STD_TORCH_CHECK message parts; Python: f-string body
+};
+std::vector<RenderedCheck> cpp_checks(const model::Library& lib, const model::OpSpec& op, bool stable);
+std::vector<RenderedCheck> python_checks(const model::Library& lib, const model::OpSpec& op);
+// Arguments the checks read, in schema order.
+std::vector<std::string> checked_args(const model::OpSpec& op);
+
+// The tensor that outputs are created on by default: the first Tensor argument.
+std::string default_device_arg(const model::OpSpec& op);
+
+}  // namespace opgen::emit

@@ -1,0 +1,33 @@
+// The emitters: one per output kind, each a pure function of the checked
+// model. `emit_library` assembles the whole output tree.
+#pragma once
+
+#include <string>
+
+#include "model/spec.h"
+#include "support/output.h"
+
+namespace opgen::emit {
+
+// include/<ns>/kernels/<op>.h: the exact signatures the kernels must have.
+std::string kernel_header(const model::Library& lib, const model::OpSpec& op);
+// csrc/<op>.cpp for a stable-ABI op: STABLE_TORCH_LIBRARY_* and boxed wrappers.
+std::string stable_op_source(const model::Library& lib, const model::OpSpec& op);
+// csrc/<op>.cpp for an unstable-ABI op: TORCH_LIBRARY_FRAGMENT / _IMPL.
+std::string unstable_op_source(const model::Library& lib, const model::OpSpec& op);
+// csrc/<ns>-library.cpp: the namespace's owning TORCH_LIBRARY block.
+std::string library_source(const model::Library& lib);
+// python/<pkg>/_ops.py: loads the library; fakes, autograd, symm_mem, shims.
+std::string python_module(const model::Library& lib);
+// python/<pkg>/_ops.pyi: typed stubs with the docs.
+std::string python_stub(const model::Library& lib);
+
+OutputTree emit_library(const model::Library& lib);
+
+// Paths inside the output tree, shared with the build (cmake/Opgen.cmake
+// predicts the same names).
+std::string kernel_header_path(const model::Library& lib, const model::OpSpec& op);
+std::string op_source_path(const model::OpSpec& op);
+std::string library_source_path(const model::Library& lib);
+
+}  // namespace opgen::emit

@@ -1,0 +1,102 @@
+// include/<ns>/kernels/<op>.h: the contract between the generated wrappers
+// and the handwritten kernels.
+#include <fmt/format.h>
+
+#include "emit/common.h"
+#include "emit/emit.h"
+#include "model/types.h"
+#include "support/printer.h"
+
+namespace opgen::emit {
+namespace {
+
+constexpr const char* kStableHeader = R"cc(#pragma once
+
+// opgen::$op$ uses the LibTorch stable ABI of PyTorch $version$: everything
+// that includes this header is compiled against that version's stable
+// surface, so it must come before any torch header.
+#ifndef TORCH_TARGET_VERSION
+#ifdef TORCH_FEATURE_VERSION
+#error "$qualified$ uses the stable ABI: include \"$header$\" before any torch header"
+#endif
+#define TORCH_TARGET_VERSION $target$ULL
+#elif TORCH_TARGET_VERSION != $target$ULL
+#error "$qualified$ targets the stable ABI of PyTorch $version$, but TORCH_TARGET_VERSION names another version"
+#endif
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <torch/csrc/stable/tensor.h>
+)cc";
+
+constexpr const char* kUnstableHeader = R"cc(#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include <ATen/core/Tensor.h>
+)cc";
+
+}  // namespace
+
+std::string kernel_header_path(const model::Library& lib, const model::OpSpec& op) {
+  return fmt::format("include/{}/kernels/{}.h", lib.ns, op.op_name());
+}
+
+std::string kernel_header(const model::Library& lib, const model::OpSpec& op) {
+  const bool stable = op.abi.value == model::Abi::Stable;
+  Printer p;
+  p.emit(generated_header("//", op.display_path));
+  p.emit(R"cc(//
+// The kernels of $qualified$ must have exactly these signatures. Define each
+// with its qualified name, e.g. `$ret$ $ns$::kernels::$kernel$(...) { ... }`,
+// so that a mismatch is a compile error at the kernel.
+)cc",
+         {{"qualified", qualified_name(lib, op)},
+          {"ret", model::kernel_return_type(op.schema, stable)},
+          {"ns", lib.ns},
+          {"kernel", kernel_name(op, op.dispatch.front().value)}});
+  if (stable) {
+    p.emit(kStableHeader, {{"op", op.op_name()},
+                           {"qualified", qualified_name(lib, op)},
+                           {"header", kernel_header_path(lib, op).substr(std::string("include/").size())},
+                           {"version", model::format_torch_version(lib.torch_target_version)},
+                           {"target", fmt::format("0x{:016x}", lib.torch_target_version)}});
+  } else {
+    p.emit(kUnstableHeader);
+  }
+  p.line();
+  p.line(fmt::format("namespace {}::kernels {{", lib.ns));
+  p.line();
+  p.line("// " + def_schema(op));
+  if (!op.doc.empty()) {
+    std::string doc = op.doc;
+    while (!doc.empty() && doc.back() == '\n') doc.pop_back();
+    size_t start = 0;
+    while (start <= doc.size()) {
+      size_t end = doc.find('\n', start);
+      std::string line = doc.substr(start, end == std::string::npos ? std::string::npos : end - start);
+      p.line(line.empty() ? "//" : "// " + line);
+      if (end == std::string::npos) break;
+      start = end + 1;
+    }
+  }
+  std::vector<std::string> params;
+  for (const auto& a : op.schema.arguments) params.push_back(model::kernel_param_type(a, stable) + " " + a.name);
+  for (const auto& key : op.dispatch) {
+    p.line(fmt::format("{} {}({});", model::kernel_return_type(op.schema, stable), kernel_name(op, key.value),
+                       fmt::join(params, ", ")));
+  }
+  p.line();
+  p.line(fmt::format("}}  // namespace {}::kernels", lib.ns));
+  return p.str();
+}
+
+}  // namespace opgen::emit

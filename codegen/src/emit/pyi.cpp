@@ -1,0 +1,70 @@
+// python/<pkg>/_ops.pyi: a typed signature and the spec's doc for each op.
+#include <fmt/format.h>
+
+#include "emit/common.h"
+#include "emit/emit.h"
+#include "model/types.h"
+#include "support/printer.h"
+
+namespace opgen::emit {
+namespace {
+
+std::string return_annotation(const model::FunctionSchema& s) {
+  std::vector<std::string> types;
+  for (const auto& r : s.returns) {
+    auto key = model::type_key(*r.type);
+    const auto* m = model::find_type_mapping(*r.type);
+    types.push_back(key == "Tensor[]" ? "List[torch.Tensor]" : std::string(m ? m->python : "object"));
+  }
+  if (types.empty()) return "None";
+  if (types.size() == 1) return types[0];
+  return fmt::format("Tuple[{}]", fmt::join(types, ", "));
+}
+
+}  // namespace
+
+std::string python_stub(const model::Library& lib) {
+  Printer p;
+  p.emit(generated_header("#", lib));
+  p.emit(R"py(
+from typing import List, Optional, Sequence, Tuple, Union
+
+import torch
+
+__all__: List[str]
+)py");
+  for (const auto& op : lib.ops) {
+    std::vector<std::string> params;
+    bool star = false;
+    for (const auto& a : op.schema.arguments) {
+      if (a.kwarg_only && !star) {
+        params.push_back("*");
+        star = true;
+      }
+      const auto* m = model::find_type_mapping(*a.type);
+      params.push_back(fmt::format("{}: {}{}", a.name, m ? m->python : "object", a.default_value ? " = ..." : ""));
+    }
+    p.line();
+    p.line();
+    p.line(fmt::format("def {}({}) -> {}:", op_identifier(op), fmt::join(params, ", "),
+                       return_annotation(op.schema)));
+    auto indent = p.indent(4);
+    std::string doc = op.doc;
+    while (!doc.empty() && (doc.back() == '\n' || doc.back() == ' ')) doc.pop_back();
+    std::string schema_line = fmt::format("{}::{}", lib.ns, def_schema(op));
+    std::string body = doc.empty() ? schema_line : doc + "\n\n" + schema_line;
+    std::string escaped;
+    for (char c : body) {
+      if (c == '\\') escaped += '\\';
+      escaped += c;
+    }
+    // Keep a `"""` in the doc from ending the docstring.
+    for (size_t pos = 0; (pos = escaped.find("\"\"\"", pos)) != std::string::npos; pos += 4)
+      escaped.replace(pos, 3, "\\\"\"\"");
+    p.emit("\"\"\"" + escaped + "\n\"\"\"\n");
+    p.line("...");
+  }
+  return p.str();
+}
+
+}  // namespace opgen::emit

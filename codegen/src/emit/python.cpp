@@ -1,0 +1,242 @@
+// python/<pkg>/_ops.py: loads the shared library, then registers what
+// PyTorch's Python side needs: fakes, autograd, symm_mem arguments; and
+// binds the typed shims straight to the op overloads (no call overhead).
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "emit/common.h"
+#include "emit/emit.h"
+#include "model/types.h"
+#include "support/printer.h"
+
+namespace opgen::emit {
+namespace {
+
+constexpr const char* kPrologue = R"py(
+"""Registrations for the torch.ops.$ns$ operators.
+
+Importing this module loads $library$ (which registers the schemas and
+kernels) and adds the fake implementations, autograd formulas and
+symmetric-memory arguments of every op. Each op is also bound here under its
+own name, straight to its torch.ops overload.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+
+import torch
+
+_LIBRARY_FILE = "$library$"
+
+
+def _load_library() -> None:
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), _LIBRARY_FILE)
+    torch.ops.load_library(path)
+
+
+_load_library()
+)py";
+
+std::string python_op(const model::Library& lib, const model::OpSpec& op) {
+  return fmt::format("torch.ops.{}.{}.{}", lib.ns, op.schema.name.name,
+                     op.schema.name.overload.empty() ? "default" : op.schema.name.overload);
+}
+
+// "input, weight, eps, *, out": the schema's parameters as a Python signature.
+std::string python_params(const model::FunctionSchema& s) {
+  std::vector<std::string> params;
+  bool star = false;
+  for (const auto& a : s.arguments) {
+    if (a.kwarg_only && !star) {
+      params.push_back("*");
+      star = true;
+    }
+    params.push_back(a.name);
+  }
+  return fmt::format("{}", fmt::join(params, ", "));
+}
+
+void emit_fake(Printer& p, const model::Library& lib, const model::OpSpec& op) {
+  const std::string id = op_identifier(op);
+  const std::string qualified = qualified_name(lib, op);
+  if (op.fake_python) {
+    const std::string& target = op.fake_python->value;
+    auto colon = target.find(':');
+    p.line(fmt::format("from {} import {} as _{}_fake  # handwritten fake", target.substr(0, colon),
+                       target.substr(colon + 1), id));
+    p.line();
+    p.line(fmt::format("torch.library.register_fake(\"{}\")(_{}_fake)", qualified, id));
+    return;
+  }
+  model::ExprEnv env;
+  env.schema = &op.schema;
+  const std::string device = default_device_arg(op);
+  p.line(fmt::format("@torch.library.register_fake(\"{}\")", qualified));
+  p.line(fmt::format("def _{}_fake({}):", id, python_params(op.schema)));
+  auto indent = p.indent(4);
+  for (const auto& check : python_checks(lib, op))
+    p.line(fmt::format("torch._check({}, lambda: f\"{}\")", check.condition, check.message));
+  for (const auto& let : op.lets) {
+    p.line(fmt::format("{} = {}", let.name.value, model::render_python(*let.rule.expr, env, device)));
+    env.lets[let.name.value] = model::ValueKind::Int;
+  }
+  std::vector<std::string> outs;
+  size_t rule = 0;
+  for (const auto& ret : op.schema.returns) {
+    if (ret.type->alias) {
+      // An inplace op returns its (mutated) first argument.
+      outs.push_back(op.schema.arguments.front().name);
+    } else {
+      outs.push_back(model::render_python(*op.fake[rule++].expr, env, device));
+    }
+  }
+  if (outs.empty()) {
+    p.line("return None");
+  } else if (outs.size() == 1) {
+    p.line("return " + outs[0]);
+  } else {
+    p.line(fmt::format("return ({})", fmt::join(outs, ", ")));
+  }
+}
+
+// setup_context saves what the backward op's arguments name; backward calls
+// the backward op and spreads its results over the forward inputs.
+void emit_autograd(Printer& p, const model::Library& lib, const model::OpSpec& op) {
+  const auto& fwd = op.schema;
+  const model::OpSpec* bwd = lib.find(op.autograd->backward.value);
+  const std::string id = op_identifier(op);
+  std::vector<std::string> saved;  // tensors, in save order
+  std::vector<std::string> call_args;
+  std::vector<std::pair<std::string, std::string>> ctx_attrs;  // ctx.<name> = <expr>
+  auto input_index = [&](const std::string& name) -> std::optional<size_t> {
+    for (size_t i = 0; i < fwd.arguments.size(); ++i)
+      if (fwd.arguments[i].name == name) return i;
+    return std::nullopt;
+  };
+  for (const auto& a : bwd->schema.arguments) {
+    std::optional<size_t> grad_of;
+    if (a.name == "grad" && fwd.returns.size() == 1) grad_of = 0;
+    for (size_t i = 0; i < fwd.returns.size(); ++i) {
+      if (a.name == fmt::format("grad_{}", i) ||
+          (!fwd.returns[i].name.empty() && a.name == "grad_" + fwd.returns[i].name))
+        grad_of = i;
+    }
+    if (grad_of) {
+      call_args.push_back(fmt::format("grads[{}]", *grad_of));
+      continue;
+    }
+    std::string source;
+    bool tensor = false;
+    if (auto i = input_index(a.name)) {
+      source = fmt::format("inputs[{}]", *i);
+      auto key = model::type_key(*fwd.arguments[*i].type);
+      tensor = key == "Tensor" || key == "Tensor?";
+    } else {
+      for (size_t i = 0; i < fwd.returns.size(); ++i)
+        if (fwd.returns[i].name == a.name) source = fwd.returns.size() == 1 ? "output" : fmt::format("output[{}]", i);
+      tensor = true;
+    }
+    if (tensor) {
+      call_args.push_back(fmt::format("saved[{}]", saved.size()));
+      saved.push_back(source);
+    } else {
+      call_args.push_back("ctx." + a.name);
+      ctx_attrs.emplace_back(a.name, source);
+    }
+  }
+  p.line(fmt::format("def _{}_setup_context(ctx, inputs, output):", id));
+  {
+    auto indent = p.indent(4);
+    if (saved.empty() && ctx_attrs.empty()) p.line("pass");
+    if (!saved.empty()) p.line(fmt::format("ctx.save_for_backward({})", fmt::join(saved, ", ")));
+    for (const auto& [name, source] : ctx_attrs) p.line(fmt::format("ctx.{} = {}", name, source));
+  }
+  p.line();
+  p.line();
+  p.line(fmt::format("def _{}_backward(ctx, *grads):", id));
+  {
+    auto indent = p.indent(4);
+    if (!saved.empty()) p.line("saved = ctx.saved_tensors");
+    p.line(fmt::format("result = {}({})", python_op(lib, *bwd), fmt::join(call_args, ", ")));
+    std::vector<std::string> per_input;
+    for (const auto& a : fwd.arguments) {
+      std::string value = "None";
+      for (size_t j = 0; j < op.autograd->grads.size(); ++j) {
+        if (op.autograd->grads[j].value != a.name) continue;
+        value = op.autograd->grads.size() == 1 ? "result" : fmt::format("result[{}]", j);
+      }
+      per_input.push_back(value);
+    }
+    p.line(fmt::format("return ({}{})", fmt::join(per_input, ", "), per_input.size() == 1 ? "," : ""));
+  }
+  p.line();
+  p.line();
+  p.line(fmt::format("torch.library.register_autograd(\"{}\", _{}_backward, setup_context=_{}_setup_context)",
+                     qualified_name(lib, op), id, id));
+}
+
+void emit_symm_mem(Printer& p, const model::Library& lib) {
+  std::vector<const model::OpSpec*> ops;
+  for (const auto& op : lib.ops)
+    if (!op.symm_mem.empty()) ops.push_back(&op);
+  if (ops.empty()) return;
+  p.line();
+  p.line();
+  p.line("# Arguments Inductor must allocate in symmetric memory (PyTorch >= 2.13).");
+  p.line(fmt::format("_SYMM_MEM_ARGS = {{"));
+  for (const auto* op : ops) {
+    std::vector<std::string> names;
+    for (const auto& n : op->symm_mem) names.push_back(python_string_literal(n.value));
+    p.line(fmt::format("    \"{}\": [{}],", op->op_name(), fmt::join(names, ", ")));
+  }
+  p.line("}");
+  p.emit(R"py(_symm_mem_library = torch.library.Library("$ns$", "FRAGMENT")
+if hasattr(_symm_mem_library, "register_symm_mem_args"):
+    for _op, _args in _SYMM_MEM_ARGS.items():
+        _symm_mem_library.register_symm_mem_args(_op, _args)
+else:
+    warnings.warn(
+        f"torch {torch.__version__} has no Library.register_symm_mem_args (PyTorch >= 2.13): the "
+        f"symmetric-memory arguments of $ns$ ops {_SYMM_MEM_ARGS} are NOT registered, so Inductor "
+        "will not allocate them in symmetric memory",
+        RuntimeWarning,
+        stacklevel=2,
+    )
+)py",
+         {{"ns", lib.ns}});
+}
+
+}  // namespace
+
+std::string python_module(const model::Library& lib) {
+  Printer p;
+  p.emit(generated_header("#", lib));
+  p.emit(kPrologue, {{"ns", lib.ns}, {"library", "lib" + lib.library_name + ".so"}});
+  p.line();
+  std::vector<std::string> names;
+  for (const auto& op : lib.ops) names.push_back(python_string_literal(op_identifier(op)));
+  p.line(fmt::format("__all__ = [{}]", fmt::join(names, ", ")));
+  emit_symm_mem(p, lib);
+  for (const auto& op : lib.ops) {
+    p.line();
+    p.line();
+    p.line(fmt::format("# {} ({})", qualified_name(lib, op), op.display_path));
+    p.line();
+    emit_fake(p, lib, op);
+    if (op.autograd) {
+      p.line();
+      p.line();
+      emit_autograd(p, lib, op);
+    }
+    p.line();
+    p.line();
+    p.line(fmt::format("{} = {}", op_identifier(op), python_op(lib, op)));
+  }
+  return p.str();
+}
+
+}  // namespace opgen::emit

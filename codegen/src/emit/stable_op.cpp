@@ -1,0 +1,111 @@
+// csrc/<op>.cpp for a stable-ABI op: explicit boxed wrappers that unbox each
+// argument in schema order, run the input checks, call the kernel and box
+// the results, registered with STABLE_TORCH_LIBRARY_FRAGMENT / _IMPL.
+#include <fmt/format.h>
+
+#include "emit/common.h"
+#include "emit/emit.h"
+#include "model/types.h"
+#include "support/printer.h"
+
+namespace opgen::emit {
+namespace {
+
+constexpr const char* kPrologue = R"cc(//
+// $qualified$ on the LibTorch stable ABI (target: PyTorch $version$).
+#include "$header$"
+
+#include <torch/csrc/stable/library.h>
+#include <torch/csrc/stable/stableivalue_conversions.h>
+#include <torch/headeronly/util/Exception.h>
+
+namespace {
+
+using Kernel = $ret$ (*)($param_types$);
+)cc";
+
+// The boxed calling convention: inputs in stack[0, num_args), outputs
+// written to stack[0, num_outputs). The wrapper owns (steals) its inputs.
+constexpr const char* kCallBoxedHead = R"cc(
+// Unboxes the arguments in schema order, checks them, runs `kernel` and
+// boxes its results.
+void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
+  STD_TORCH_CHECK(num_args == $num_args$ && num_outputs == $num_outputs$,
+                  "$qualified$: expected $num_args$ arguments and $num_outputs$ outputs, got ", num_args, " and ",
+                  num_outputs);
+)cc";
+
+}  // namespace
+
+std::string stable_op_source(const model::Library& lib, const model::OpSpec& op) {
+  const auto& s = op.schema;
+  std::vector<std::string> param_types;
+  for (const auto& a : s.arguments) param_types.push_back(model::kernel_param_type(a, true));
+  const std::string ret = model::kernel_return_type(s, true);
+
+  Printer p;
+  p.emit(generated_header("//", op.display_path));
+  p.emit(kPrologue, {{"qualified", qualified_name(lib, op)},
+                     {"version", model::format_torch_version(lib.torch_target_version)},
+                     {"header", kernel_header_path(lib, op).substr(std::string("include/").size())},
+                     {"ret", ret},
+                     {"param_types", fmt::format("{}", fmt::join(param_types, ", "))}});
+  p.emit(kCallBoxedHead, {{"qualified", qualified_name(lib, op)},
+                          {"num_args", std::to_string(s.arguments.size())},
+                          {"num_outputs", std::to_string(s.returns.size())}});
+  {
+    auto indent = p.indent();
+    std::vector<std::string> names;
+    for (size_t i = 0; i < s.arguments.size(); ++i) {
+      const auto& a = s.arguments[i];
+      const model::TypeMapping* m = model::find_type_mapping(*a.type);
+      p.line(fmt::format("auto {} = torch::stable::detail::to<{}>(stack[{}]);", a.name, m->stable_value, i));
+      names.push_back(a.name);
+    }
+    for (const auto& check : cpp_checks(lib, op, true))
+      p.line(fmt::format("STD_TORCH_CHECK({}, {});", check.condition, check.message));
+    const std::string call = fmt::format("kernel({})", fmt::join(names, ", "));
+    if (s.returns.empty()) {
+      p.line(call + ";");
+    } else if (s.returns.size() == 1) {
+      p.line(fmt::format("stack[0] = torch::stable::detail::from({});", call));
+    } else {
+      std::vector<std::string> outs;
+      for (size_t i = 0; i < s.returns.size(); ++i) outs.push_back(fmt::format("out{}", i));
+      p.line(fmt::format("auto [{}] = {};", fmt::join(outs, ", "), call));
+      for (size_t i = 0; i < outs.size(); ++i)
+        p.line(fmt::format("stack[{}] = torch::stable::detail::from({});", i, outs[i]));
+    }
+  }
+  p.line("}");
+  for (const auto& key : op.dispatch) {
+    p.line();
+    p.emit(R"cc(void $kernel$_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
+  call_boxed(&$ns$::kernels::$kernel$, stack, num_args, num_outputs);
+}
+)cc",
+           {{"kernel", kernel_name(op, key.value)}, {"ns", lib.ns}});
+  }
+  p.line();
+  p.line("}  // namespace");
+  p.line();
+  p.emit(R"cc(STABLE_TORCH_LIBRARY_FRAGMENT($ns$, m) {
+  m.def($schema$);
+}
+)cc",
+         {{"ns", lib.ns}, {"schema", cpp_string_literal(def_schema(op))}});
+  for (const auto& key : op.dispatch) {
+    p.line();
+    p.emit(R"cc(STABLE_TORCH_LIBRARY_IMPL($ns$, $key$, m) {
+  m.impl($name$, &$kernel$_boxed);
+}
+)cc",
+           {{"ns", lib.ns},
+            {"key", key.value},
+            {"name", cpp_string_literal(op.op_name())},
+            {"kernel", kernel_name(op, key.value)}});
+  }
+  return p.str();
+}
+
+}  // namespace opgen::emit

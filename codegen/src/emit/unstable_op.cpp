@@ -1,0 +1,85 @@
+// csrc/<op>.cpp for an unstable-ABI op: the schema in a per-op
+// TORCH_LIBRARY_FRAGMENT (a one-op edit recompiles one TU) and one checked
+// kernel per dispatch key in TORCH_LIBRARY_IMPL.
+#include <fmt/format.h>
+
+#include "emit/common.h"
+#include "emit/emit.h"
+#include "model/types.h"
+#include "support/printer.h"
+
+namespace opgen::emit {
+
+std::string unstable_op_source(const model::Library& lib, const model::OpSpec& op) {
+  const auto& s = op.schema;
+  const std::string ret = model::kernel_return_type(s, false);
+  std::vector<std::string> params, names;
+  for (const auto& a : s.arguments) {
+    params.push_back(model::kernel_param_type(a, false) + " " + a.name);
+    names.push_back(a.name);
+  }
+  const auto checks = cpp_checks(lib, op, false);
+
+  Printer p;
+  p.emit(generated_header("//", op.display_path));
+  p.emit(R"cc(//
+// $qualified$ through torch/library.h (unstable ABI).
+#include "$header$"
+
+#include <torch/library.h>
+
+namespace {
+)cc",
+         {{"qualified", qualified_name(lib, op)},
+          {"header", kernel_header_path(lib, op).substr(std::string("include/").size())}});
+  if (!checks.empty()) {
+    std::vector<std::string> check_params;
+    for (const auto& name : checked_args(op))
+      for (const auto& a : s.arguments)
+        if (a.name == name) check_params.push_back(model::kernel_param_type(a, false) + " " + a.name);
+    p.line();
+    p.line(fmt::format("void check_inputs({}) {{", fmt::join(check_params, ", ")));
+    {
+      auto indent = p.indent();
+      for (const auto& check : checks) p.line(fmt::format("TORCH_CHECK({}, {});", check.condition, check.message));
+    }
+    p.line("}");
+  }
+  for (const auto& key : op.dispatch) {
+    p.line();
+    p.line(fmt::format("{} {}_checked({}) {{", ret, kernel_name(op, key.value), fmt::join(params, ", ")));
+    {
+      auto indent = p.indent();
+      if (!checks.empty()) p.line(fmt::format("check_inputs({});", fmt::join(checked_args(op), ", ")));
+      p.line(fmt::format("{}{}::kernels::{}({});", ret == "void" ? "" : "return ", lib.ns, kernel_name(op, key.value),
+                         fmt::join(names, ", ")));
+    }
+    p.line("}");
+  }
+  p.line();
+  p.line("}  // namespace");
+  p.line();
+  std::vector<std::string> tags;
+  for (const auto& tag : op.tags) tags.push_back("at::Tag::" + tag.value);
+  p.emit(R"cc(TORCH_LIBRARY_FRAGMENT($ns$, m) {
+  m.def($schema$$tags$);
+}
+)cc",
+         {{"ns", lib.ns},
+          {"schema", cpp_string_literal(def_schema(op))},
+          {"tags", tags.empty() ? "" : fmt::format(", {{{}}}", fmt::join(tags, ", "))}});
+  for (const auto& key : op.dispatch) {
+    p.line();
+    p.emit(R"cc(TORCH_LIBRARY_IMPL($ns$, $key$, m) {
+  m.impl($name$, TORCH_FN($kernel$_checked));
+}
+)cc",
+           {{"ns", lib.ns},
+            {"key", key.value},
+            {"name", cpp_string_literal(op.op_name())},
+            {"kernel", kernel_name(op, key.value)}});
+  }
+  return p.str();
+}
+
+}  // namespace opgen::emit

@@ -1,0 +1,323 @@
+#include "load/spec_loader.h"
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+namespace opgen::load {
+namespace {
+
+using model::Located;
+using model::OpSpec;
+using model::RuleText;
+
+// Reading state for one file: its lines (to map columns inside scalars back
+// to the file) and where diagnostics go.
+class Reader {
+ public:
+  Reader(const std::string& text, std::string display_path, Diagnostics& diags)
+      : path_(std::move(display_path)), diags_(diags) {
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines_.push_back(line);
+  }
+
+  SourceLoc loc(const YAML::Mark& mark) const {
+    return {path_, static_cast<size_t>(mark.line) + 1, static_cast<size_t>(mark.column) + 1};
+  }
+  SourceLoc loc(const YAML::Node& node) const { return loc(node.Mark()); }
+  const std::string& path() const { return path_; }
+  Diagnostics& diags() { return diags_; }
+
+  // Where column 0 of a scalar's value lies in the file, and whether columns
+  // inside it map one to one (a single-line scalar without escapes).
+  std::pair<SourceLoc, bool> value_start(const YAML::Node& node) const {
+    SourceLoc start = loc(node);
+    const auto& mark = node.Mark();
+    if (mark.line < 0 || static_cast<size_t>(mark.line) >= lines_.size()) return {start, false};
+    const std::string& line = lines_[mark.line];
+    const std::string value = node.Scalar();
+    size_t col = static_cast<size_t>(mark.column);
+    if (col < line.size() && (line[col] == '"' || line[col] == '\'')) ++col;
+    bool exact = line.compare(col, value.size(), value) == 0;
+    return {{path_, start.line, col + 1}, exact};
+  }
+
+  bool expect_scalar(const YAML::Node& node, const std::string& what) {
+    if (node.IsScalar()) return true;
+    diags_.error(loc(node), fmt::format("'{}' must be a string", what));
+    return false;
+  }
+
+  std::optional<std::string> string_value(const YAML::Node& node, const std::string& what) {
+    if (!expect_scalar(node, what)) return std::nullopt;
+    return node.Scalar();
+  }
+
+  // A list of strings; a single string is accepted as a one-element list.
+  std::vector<Located<std::string>> string_list(const YAML::Node& node, const std::string& what) {
+    std::vector<Located<std::string>> out;
+    if (node.IsScalar()) {
+      out.push_back({node.Scalar(), loc(node)});
+    } else if (node.IsSequence()) {
+      for (const YAML::Node& item : node) {
+        if (expect_scalar(item, what + " entry")) out.push_back({item.Scalar(), loc(item)});
+      }
+    } else if (!node.IsNull()) {
+      diags_.error(loc(node), fmt::format("'{}' must be a list of strings", what));
+    }
+    return out;
+  }
+
+  std::optional<RuleText> rule(const YAML::Node& node, const std::string& what) {
+    if (!expect_scalar(node, what)) return std::nullopt;
+    auto [start, exact] = value_start(node);
+    RuleText rule{node.Scalar(), exact ? start : loc(node), nullptr};
+    auto parsed = model::parse_expr(rule.text);
+    if (auto* diag = std::get_if<model::ExprDiagnostic>(&parsed)) {
+      auto& d = diags_.error(rule.at(exact ? diag->column : 0), diag->message);
+      if (!diag->note.empty()) d.notes.push_back({diag->note});
+      return std::nullopt;
+    }
+    rule.expr = std::get<model::ExprPtr>(parsed);
+    return rule;
+  }
+
+  // Checks a mapping for keys outside `allowed` and for duplicates; returns
+  // false if the node is not a mapping at all.
+  bool check_keys(const YAML::Node& node, const std::vector<std::string>& allowed, const std::string& what) {
+    if (!node.IsMap()) {
+      diags_.error(loc(node), fmt::format("{} must be a mapping", what));
+      return false;
+    }
+    std::set<std::string> seen;
+    for (const auto& entry : node) {
+      if (!entry.first.IsScalar()) {
+        diags_.error(loc(entry.first), fmt::format("keys of {} must be strings", what));
+        continue;
+      }
+      const std::string key = entry.first.Scalar();
+      if (!seen.insert(key).second) {
+        diags_.error(loc(entry.first), fmt::format("duplicate key '{}' in {}", key, what));
+        continue;
+      }
+      if (allowed.empty()) continue;  // free-form keys (argument names)
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+        auto& d = diags_.error(loc(entry.first), fmt::format("unknown key '{}' in {}", key, what));
+        if (std::string guess = closest_match(key, allowed); !guess.empty())
+          d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
+        d.notes.push_back({fmt::format("allowed keys: {}", fmt::join(allowed, ", "))});
+      }
+    }
+    return true;
+  }
+
+ private:
+  std::string path_;
+  Diagnostics& diags_;
+  std::vector<std::string> lines_;
+};
+
+const std::vector<std::string> kCheckKeys = {"dtype", "same_dtype", "same_device", "dim", "contiguous"};
+const std::vector<std::string> kAutogradKeys = {"backward", "grads"};
+const std::vector<std::string> kFakePythonKeys = {"python"};
+
+void read_schema(Reader& r, const YAML::Node& node, OpSpec& spec) {
+  auto text = r.string_value(node, "schema");
+  if (!text) return;
+  spec.schema_text = {*text, r.loc(node)};
+  auto [start, exact] = r.value_start(node);
+  spec.schema_value_loc = start;
+  spec.schema_columns_exact = exact;
+  auto parsed = model::parse_schema(*text);
+  if (auto* err = std::get_if<model::SchemaError>(&parsed)) {
+    r.diags().error(spec.schema_at(err->column), fmt::format("invalid schema: {}", err->message));
+    return;
+  }
+  spec.schema = std::get<model::FunctionSchema>(std::move(parsed));
+}
+
+void read_abi(Reader& r, const YAML::Node& node, OpSpec& spec) {
+  auto text = r.string_value(node, "abi");
+  if (!text) return;
+  if (*text == "stable") {
+    spec.abi = {model::Abi::Stable, r.loc(node)};
+  } else if (*text == "unstable") {
+    spec.abi = {model::Abi::Unstable, r.loc(node)};
+  } else {
+    r.diags().error(r.loc(node), fmt::format("'abi' must be 'stable' or 'unstable', not '{}'", *text));
+  }
+}
+
+void read_checks(Reader& r, const YAML::Node& node, OpSpec& spec) {
+  if (!r.check_keys(node, {}, "'checks'")) return;
+  for (const auto& entry : node) {
+    if (!entry.first.IsScalar()) continue;
+    model::TensorCheck check;
+    check.arg = {entry.first.Scalar(), r.loc(entry.first)};
+    const YAML::Node& body = entry.second;
+    if (!r.check_keys(body, kCheckKeys, fmt::format("the checks of '{}'", check.arg.value))) continue;
+    if (auto n = body["dtype"]) check.dtypes = r.string_list(n, "dtype");
+    if (auto n = body["same_dtype"]; n && r.expect_scalar(n, "same_dtype"))
+      check.same_dtype_as = Located<std::string>{n.Scalar(), r.loc(n)};
+    if (auto n = body["same_device"]; n && r.expect_scalar(n, "same_device"))
+      check.same_device_as = Located<std::string>{n.Scalar(), r.loc(n)};
+    if (auto n = body["dim"]) {
+      try {
+        check.dim = Located<int64_t>{n.as<int64_t>(), r.loc(n)};
+      } catch (const YAML::Exception&) {
+        r.diags().error(r.loc(n), "'dim' must be an integer");
+      }
+    }
+    if (auto n = body["contiguous"]) {
+      try {
+        check.contiguous = n.as<bool>();
+      } catch (const YAML::Exception&) {
+        r.diags().error(r.loc(n), "'contiguous' must be true or false");
+      }
+    }
+    spec.checks.push_back(std::move(check));
+  }
+}
+
+void read_rules(Reader& r, const YAML::Node& node, std::vector<RuleText>& out, const std::string& what) {
+  if (node.IsScalar()) {
+    if (auto rule = r.rule(node, what)) out.push_back(std::move(*rule));
+    return;
+  }
+  if (!node.IsSequence()) {
+    r.diags().error(r.loc(node), fmt::format("'{}' must be a list of expressions", what));
+    return;
+  }
+  for (const YAML::Node& item : node)
+    if (auto rule = r.rule(item, what + " entry")) out.push_back(std::move(*rule));
+}
+
+void read_let(Reader& r, const YAML::Node& node, OpSpec& spec) {
+  if (!r.check_keys(node, {}, "'let'")) return;
+  for (const auto& entry : node) {
+    if (!entry.first.IsScalar()) continue;
+    if (auto rule = r.rule(entry.second, "let"))
+      spec.lets.push_back({{entry.first.Scalar(), r.loc(entry.first)}, std::move(*rule)});
+  }
+}
+
+void read_fake(Reader& r, const YAML::Node& node, OpSpec& spec) {
+  spec.fake_loc = r.loc(node);
+  if (node.IsMap()) {
+    if (!r.check_keys(node, kFakePythonKeys, "'fake'")) return;
+    if (auto n = node["python"]; n && r.expect_scalar(n, "python"))
+      spec.fake_python = Located<std::string>{n.Scalar(), r.loc(n)};
+    return;
+  }
+  read_rules(r, node, spec.fake, "fake");
+}
+
+void read_autograd(Reader& r, const YAML::Node& node, OpSpec& spec) {
+  if (!r.check_keys(node, kAutogradKeys, "'autograd'")) return;
+  model::Autograd autograd;
+  autograd.loc = r.loc(node);
+  if (auto n = node["backward"]; n && r.expect_scalar(n, "backward")) {
+    autograd.backward = {n.Scalar(), r.loc(n)};
+  } else if (!n) {
+    r.diags().error(r.loc(node), "'autograd' needs a 'backward' op");
+  }
+  if (auto n = node["grads"]) autograd.grads = r.string_list(n, "grads");
+  spec.autograd = std::move(autograd);
+}
+
+struct KeyHandler {
+  std::string key;
+  std::function<void(Reader&, const YAML::Node&, OpSpec&)> read;
+};
+
+// Every top-level key, in documentation order (docs/spec.md).
+const std::vector<KeyHandler>& key_handlers() {
+  static const std::vector<KeyHandler> handlers = {
+      {"schema", read_schema},
+      {"doc", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.doc = r.string_value(n, "doc").value_or(""); }},
+      {"abi", read_abi},
+      {"dispatch", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.dispatch = r.string_list(n, "dispatch"); }},
+      {"tags", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.tags = r.string_list(n, "tags"); }},
+      {"mutates", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.mutates = r.string_list(n, "mutates"); }},
+      {"symm_mem", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.symm_mem = r.string_list(n, "symm_mem"); }},
+      {"checks", read_checks},
+      {"require", [](Reader& r, const YAML::Node& n, OpSpec& s) { read_rules(r, n, s.require, "require"); }},
+      {"let", read_let},
+      {"fake", read_fake},
+      {"autograd", read_autograd},
+  };
+  return handlers;
+}
+
+}  // namespace
+
+const std::vector<std::string>& spec_keys() {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> out;
+    for (const auto& handler : key_handlers()) out.push_back(handler.key);
+    return out;
+  }();
+  return keys;
+}
+
+std::optional<model::OpSpec> load_spec_text(const std::string& text, const std::string& display_path,
+                                            Diagnostics& diags) {
+  Reader r(text, display_path, diags);
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    diags.error(r.loc(e.mark), fmt::format("invalid YAML: {}", e.msg));
+    return std::nullopt;
+  } catch (const YAML::Exception& e) {
+    diags.error({display_path, 1, 1}, fmt::format("invalid YAML: {}", e.what()));
+    return std::nullopt;
+  }
+
+  OpSpec spec;
+  spec.display_path = display_path;
+  spec.file_loc = {display_path, 0, 0};
+  spec.stem = std::filesystem::path(display_path).stem().string();
+  if (!root.IsMap()) {
+    diags.error({display_path, 1, 1}, "a spec must be a YAML mapping with at least a 'schema' key");
+    return std::nullopt;
+  }
+  size_t errors_before = diags.error_count();
+  if (!r.check_keys(root, spec_keys(), "the spec")) return std::nullopt;
+  try {
+    for (const auto& handler : key_handlers())
+      if (const YAML::Node node = root[handler.key]) handler.read(r, node, spec);
+  } catch (const YAML::Exception& e) {
+    diags.error(r.loc(e.mark), fmt::format("invalid spec: {}", e.msg));
+    return std::nullopt;
+  }
+  if (!root["schema"]) {
+    diags.error({display_path, 1, 1}, "missing required key 'schema'");
+    return std::nullopt;
+  }
+  // The checker sees only specs that loaded cleanly, so it never reports a
+  // consequence of an error already reported here.
+  if (diags.error_count() > errors_before) return std::nullopt;
+  return spec;
+}
+
+std::optional<model::OpSpec> load_spec(const std::string& path, const std::string& display_path,
+                                       Diagnostics& diags) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    diags.error({display_path, 0, 0}, "cannot read the file");
+    return std::nullopt;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  auto spec = load_spec_text(text.str(), display_path, diags);
+  if (spec) spec->path = path;
+  return spec;
+}
+
+}  // namespace opgen::load

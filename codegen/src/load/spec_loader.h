@@ -1,0 +1,27 @@
+// Loads one spec file: YAML with source marks -> model::OpSpec. Strict:
+// unknown keys (with a did-you-mean), duplicate keys, wrong value types and
+// unparsable schema strings or rules are all reported; loading goes on past
+// an error so one run reports everything.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "model/spec.h"
+#include "support/diagnostics.h"
+
+namespace opgen::load {
+
+// `path` is opened; `display_path` names the file in diagnostics and in the
+// generated headers. Returns nothing when the file could not be used at all.
+std::optional<model::OpSpec> load_spec(const std::string& path, const std::string& display_path,
+                                       Diagnostics& diags);
+
+// Same, from text already in memory (tests, fuzzing).
+std::optional<model::OpSpec> load_spec_text(const std::string& text, const std::string& display_path,
+                                            Diagnostics& diags);
+
+// The spec keys the loader accepts, in documentation order.
+const std::vector<std::string>& spec_keys();
+
+}  // namespace opgen::load

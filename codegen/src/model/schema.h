@@ -1,0 +1,116 @@
+// The function-schema model: a typed, lossless mirror of PyTorch's
+// FunctionSchema. `parse_schema(s)` followed by `to_string()` gives back the
+// canonical text PyTorch's `str(torch._C.parse_schema(s))` prints.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace opgen::model {
+
+// `(a!)`, `(a|b)`, `(a -> *)`, `(*)`: PyTorch's AliasInfo as written on a type.
+struct AliasInfo {
+  std::vector<std::string> before_sets;  // "a", "b", or "*" for wildcard
+  std::vector<std::string> after_sets;   // non-empty only for `a -> *`
+  bool is_write = false;                 // `!`
+
+  std::string to_string() const;  // "(a!)", "(a -> *)", ...
+  bool operator==(const AliasInfo&) const = default;
+};
+
+struct Type;
+using TypePtr = std::shared_ptr<const Type>;
+
+// A schema type as a small tree.
+//   Named:    Tensor, int, SymInt, str, t, __torch__.torch.classes.ns.Foo, ...
+//   Optional: T?
+//   List:     T[] or T[N]
+//   Tuple:    (T1, T2)
+//   Generic:  Dict(K, V), Future(T), RRef(T), Union(A, B), Await(T)
+// An alias annotation attaches to the node it follows in the text: in
+// `Tensor(a!)[]` the alias is on the element, in `Tensor[](a!)` on the list.
+struct Type {
+  enum class Kind { Named, Optional, List, Tuple, Generic };
+  Kind kind = Kind::Named;
+  std::string name;                // Named: type name; Generic: constructor name
+  std::vector<TypePtr> elements;   // Optional/List: one; Tuple/Generic: all
+  std::optional<int64_t> fixed_size;  // List with `[N]`
+  std::optional<AliasInfo> alias;
+
+  std::string to_string() const;
+
+  // Helpers for emitters.
+  bool is_named(std::string_view n) const { return kind == Kind::Named && name == n; }
+  const Type& element() const { return *elements.at(0); }
+  // Tensor, Tensor?, Tensor[], Tensor?[] and their aliased forms.
+  bool is_tensor_like() const;
+};
+
+// A default value, kept as the canonical text PyTorch prints plus its kind,
+// so emitters can render it in Python or C++.
+struct DefaultValue {
+  enum class Kind { None, Bool, Int, Float, String, List, Identifier };
+  Kind kind = Kind::None;
+  std::string text;  // canonical schema text, e.g. "1e-06", "[1, 2]", "\"x\""
+  // String: the unescaped value. Identifier: the name (e.g. contiguous_format).
+  std::string value;
+  std::vector<DefaultValue> items;  // List
+
+  std::string to_string() const { return text; }
+  std::string to_python() const;  // "1e-06", "None", "True", "'x'", "[1, 2]", ...
+};
+
+struct Argument {
+  std::string name;
+  TypePtr type;
+  std::optional<DefaultValue> default_value;
+  bool kwarg_only = false;
+  size_t column = 0;  // 0-based column of the argument's type in the schema text
+
+  std::string to_string() const;
+};
+
+struct Return {
+  std::string name;  // empty when unnamed
+  TypePtr type;
+  size_t column = 0;
+
+  std::string to_string() const;
+};
+
+struct OperatorName {
+  std::string ns;        // empty when the schema had no namespace
+  std::string name;      // e.g. "add_"
+  std::string overload;  // empty when none
+
+  std::string qualified() const;  // "ns::name" or "name"
+  std::string to_string() const;  // "ns::name.overload"
+};
+
+struct FunctionSchema {
+  OperatorName name;
+  std::vector<Argument> arguments;
+  std::vector<Return> returns;
+  bool is_vararg = false;  // `...` in arguments
+  bool is_varret = false;  // `...` as returns
+  // `-> (Tensor)`: a one-element tuple written with parentheses prints back
+  // with them only when named, as PyTorch does; kept for losslessness.
+
+  std::string to_string() const;  // canonical text, as PyTorch prints it
+};
+
+struct SchemaError {
+  std::string message;
+  size_t column = 0;  // 0-based column within the parsed text
+};
+
+// Parses one schema. Namespaces are optional (`foo(Tensor x) -> Tensor`).
+// Returns the error with the column of the first problem on failure.
+std::variant<FunctionSchema, SchemaError> parse_schema(std::string_view text);
+
+}  // namespace opgen::model

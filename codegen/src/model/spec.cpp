@@ -1,0 +1,21 @@
+#include "model/spec.h"
+
+#include <fmt/format.h>
+
+namespace opgen::model {
+
+std::string OpSpec::op_name() const {
+  return schema.name.overload.empty() ? schema.name.name : schema.name.name + "." + schema.name.overload;
+}
+
+const OpSpec* Library::find(const std::string& op_name) const {
+  for (const OpSpec& op : ops)
+    if (op.op_name() == op_name) return &op;
+  return nullptr;
+}
+
+std::string format_torch_version(uint64_t version) {
+  return fmt::format("{}.{}", version >> 56, (version >> 48) & 0xff);
+}
+
+}  // namespace opgen::model

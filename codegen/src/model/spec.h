@@ -1,0 +1,103 @@
+// The op spec: one YAML file, loaded and located. Every field keeps the
+// source location it came from so the checker can point at it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/expr.h"
+#include "model/schema.h"
+#include "support/diagnostics.h"
+
+namespace opgen::model {
+
+template <typename T>
+struct Located {
+  T value;
+  SourceLoc loc;
+};
+
+enum class Abi { Stable, Unstable };
+
+// Declarative checks on one tensor argument, emitted as C++ checks in the
+// wrapper and as torch._check calls in the fake.
+struct TensorCheck {
+  Located<std::string> arg;
+  std::vector<Located<std::string>> dtypes;  // allowed dtype names
+  std::optional<Located<std::string>> same_dtype_as;
+  std::optional<Located<std::string>> same_device_as;
+  std::optional<Located<int64_t>> dim;
+  bool contiguous = false;
+};
+
+// A Bool expression in the rule language (`require:`), or an Int/Output
+// rule (`let:`, `fake:`). `column_of` maps an expression column to a
+// location in the YAML file.
+struct RuleText {
+  std::string text;
+  SourceLoc loc;          // where the expression text starts
+  ExprPtr expr;           // set by the loader once parsed
+  SourceLoc at(size_t column) const { return loc.shifted(column); }
+};
+
+struct LetBinding {
+  Located<std::string> name;
+  RuleText rule;
+};
+
+struct Autograd {
+  Located<std::string> backward;           // op name in the same namespace
+  std::vector<Located<std::string>> grads; // forward inputs the backward returns grads for
+  SourceLoc loc;
+};
+
+struct OpSpec {
+  std::string path;          // as given on the command line
+  std::string display_path;  // relative to the source root: used in headers and diagnostics
+  std::string stem;          // file name without .yaml: the op name
+
+  Located<std::string> schema_text;
+  SourceLoc schema_value_loc;  // where column 0 of the schema string lies
+  bool schema_columns_exact = false;  // false when the string was folded/escaped
+  FunctionSchema schema;       // after the checker: mutation annotations filled in
+
+  Located<Abi> abi{Abi::Stable, {}};
+  std::vector<Located<std::string>> dispatch;
+  std::vector<Located<std::string>> tags;
+  std::optional<std::vector<Located<std::string>>> mutates;  // absent: from annotations
+  std::vector<Located<std::string>> symm_mem;
+  std::string doc;
+  std::vector<TensorCheck> checks;
+  std::vector<RuleText> require;
+  std::vector<LetBinding> lets;
+  std::vector<RuleText> fake;             // one per return
+  std::optional<Located<std::string>> fake_python;  // "module:function" escape hatch
+  SourceLoc fake_loc;
+  std::optional<Autograd> autograd;
+  SourceLoc file_loc;  // the whole file
+
+  // The location of a column inside the schema string (falls back to the
+  // string's start when the YAML scalar was not written on one line).
+  SourceLoc schema_at(size_t column) const {
+    return schema_columns_exact ? schema_value_loc.shifted(column) : schema_text.loc;
+  }
+  std::string op_name() const;  // "name" or "name.overload"
+};
+
+// A library: every op in one namespace, sorted by op name.
+struct Library {
+  std::string ns;
+  std::string python_package;
+  std::string library_name;         // shared library target name (lib<name>.so)
+  uint64_t torch_target_version = 0x020a000000000000ULL;  // stable ABI target
+  std::vector<OpSpec> ops;
+
+  const OpSpec* find(const std::string& op_name) const;
+};
+
+// "2.10" for a TORCH_TARGET_VERSION value.
+std::string format_torch_version(uint64_t version);
+
+}  // namespace opgen::model

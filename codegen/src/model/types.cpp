@@ -1,0 +1,127 @@
+#include "model/types.h"
+
+#include <array>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace opgen::model {
+namespace {
+
+constexpr uint64_t v2_10 = 0x020a000000000000ULL;
+constexpr uint64_t v2_13 = 0x020d000000000000ULL;
+constexpr uint64_t never = 0;
+
+// clang-format off
+constexpr std::array kTypes = {
+  // schema         stable param                                         stable value                                  since   unstable param                                  unstable value                 python
+  TypeMapping{"Tensor",       "const torch::stable::Tensor&",                   "torch::stable::Tensor",                      v2_10, "const at::Tensor&",                          "at::Tensor",                  "torch.Tensor"},
+  TypeMapping{"Tensor?",      "const std::optional<torch::stable::Tensor>&",    "std::optional<torch::stable::Tensor>",       v2_10, "const std::optional<at::Tensor>&",           "",                            "Optional[torch.Tensor]"},
+  TypeMapping{"Tensor[]",     "const std::vector<torch::stable::Tensor>&",      "std::vector<torch::stable::Tensor>",         v2_10, "at::TensorList",                             "std::vector<at::Tensor>",     "Sequence[torch.Tensor]"},
+  TypeMapping{"Tensor?[]",    "",                                               "",                                           never, "const c10::List<std::optional<at::Tensor>>&", "",                           "Sequence[Optional[torch.Tensor]]"},
+  TypeMapping{"int",          "int64_t",                                        "int64_t",                                    v2_10, "int64_t",                                    "int64_t",                     "int"},
+  TypeMapping{"int?",         "std::optional<int64_t>",                         "std::optional<int64_t>",                     v2_10, "std::optional<int64_t>",                     "",                            "Optional[int]"},
+  TypeMapping{"SymInt",       "",                                               "",                                           never, "int64_t",                                    "int64_t",                     "int"},
+  TypeMapping{"SymInt?",      "",                                               "",                                           never, "std::optional<int64_t>",                     "",                            "Optional[int]"},
+  TypeMapping{"int[]",        "const std::vector<int64_t>&",                    "std::vector<int64_t>",                       v2_10, "at::IntArrayRef",                            "",                            "Sequence[int]"},
+  TypeMapping{"SymInt[]",     "",                                               "",                                           never, "at::IntArrayRef",                            "",                            "Sequence[int]"},
+  TypeMapping{"int[]?",       "const std::optional<std::vector<int64_t>>&",     "std::optional<std::vector<int64_t>>",        v2_10, "at::OptionalIntArrayRef",                    "",                            "Optional[Sequence[int]]"},
+  TypeMapping{"float",        "double",                                         "double",                                     v2_10, "double",                                     "double",                      "float"},
+  TypeMapping{"float?",       "std::optional<double>",                          "std::optional<double>",                      v2_10, "std::optional<double>",                      "",                            "Optional[float]"},
+  TypeMapping{"float[]",      "const std::vector<double>&",                     "std::vector<double>",                        v2_10, "at::ArrayRef<double>",                       "",                            "Sequence[float]"},
+  TypeMapping{"bool",         "bool",                                           "bool",                                       v2_10, "bool",                                       "bool",                        "bool"},
+  TypeMapping{"bool?",        "std::optional<bool>",                            "std::optional<bool>",                        v2_10, "std::optional<bool>",                        "",                            "Optional[bool]"},
+  TypeMapping{"str",          "const std::string&",                             "std::string",                                v2_10, "std::string_view",                           "",                            "str"},
+  TypeMapping{"str?",         "const std::optional<std::string>&",              "std::optional<std::string>",                 v2_10, "std::optional<std::string_view>",            "",                            "Optional[str]"},
+  TypeMapping{"ScalarType",   "torch::headeronly::ScalarType",                  "torch::headeronly::ScalarType",              v2_10, "at::ScalarType",                             "",                            "torch.dtype"},
+  TypeMapping{"ScalarType?",  "std::optional<torch::headeronly::ScalarType>",   "std::optional<torch::headeronly::ScalarType>", v2_10, "std::optional<at::ScalarType>",            "",                            "Optional[torch.dtype]"},
+  TypeMapping{"Device",       "torch::stable::Device",                          "torch::stable::Device",                      v2_10, "at::Device",                                 "",                            "torch.device"},
+  TypeMapping{"Device?",      "std::optional<torch::stable::Device>",           "std::optional<torch::stable::Device>",       v2_10, "std::optional<at::Device>",                  "",                            "Optional[torch.device]"},
+  TypeMapping{"Layout",       "torch::headeronly::Layout",                      "torch::headeronly::Layout",                  v2_10, "at::Layout",                                 "",                            "torch.layout"},
+  TypeMapping{"MemoryFormat", "torch::headeronly::MemoryFormat",                "torch::headeronly::MemoryFormat",            v2_10, "at::MemoryFormat",                           "",                            "torch.memory_format"},
+  TypeMapping{"Generator?",   "const std::optional<torch::stable::Generator>&", "std::optional<torch::stable::Generator>",    v2_13, "const std::optional<at::Generator>&",        "",                            "Optional[torch.Generator]"},
+  TypeMapping{"Scalar",       "",                                               "",                                           never, "const at::Scalar&",                          "",                            "Union[int, float, bool]"},
+  TypeMapping{"Scalar?",      "",                                               "",                                           never, "const std::optional<at::Scalar>&",           "",                            "Optional[Union[int, float, bool]]"},
+};
+
+constexpr std::array kDTypes = {
+  DTypeInfo{"float32", "torch.float32", "Float"},
+  DTypeInfo{"float64", "torch.float64", "Double"},
+  DTypeInfo{"float16", "torch.float16", "Half"},
+  DTypeInfo{"bfloat16", "torch.bfloat16", "BFloat16"},
+  DTypeInfo{"float8_e4m3fn", "torch.float8_e4m3fn", "Float8_e4m3fn"},
+  DTypeInfo{"float8_e5m2", "torch.float8_e5m2", "Float8_e5m2"},
+  DTypeInfo{"int8", "torch.int8", "Char"},
+  DTypeInfo{"uint8", "torch.uint8", "Byte"},
+  DTypeInfo{"int16", "torch.int16", "Short"},
+  DTypeInfo{"int32", "torch.int32", "Int"},
+  DTypeInfo{"int64", "torch.int64", "Long"},
+  DTypeInfo{"bool", "torch.bool", "Bool"},
+  DTypeInfo{"complex64", "torch.complex64", "ComplexFloat"},
+  DTypeInfo{"complex128", "torch.complex128", "ComplexDouble"},
+};
+// clang-format on
+
+}  // namespace
+
+std::string type_key(const Type& type) {
+  switch (type.kind) {
+    case Type::Kind::Named: return type.name;
+    case Type::Kind::Optional: return type_key(type.element()) + "?";
+    case Type::Kind::List: return type_key(type.element()) + "[]";
+    case Type::Kind::Tuple:
+    case Type::Kind::Generic: break;
+  }
+  // Tuples and generic containers have no row in the table; their full text
+  // keeps diagnostics readable.
+  return type.to_string();
+}
+
+const TypeMapping* find_type_mapping(const Type& type) {
+  const std::string key = type_key(type);
+  for (const TypeMapping& mapping : kTypes)
+    if (mapping.schema == key) return &mapping;
+  return nullptr;
+}
+
+bool is_mutable(const Argument& arg) {
+  const Type* t = arg.type.get();
+  while (t) {
+    if (t->alias && t->alias->is_write) return true;
+    t = t->elements.empty() ? nullptr : t->elements.front().get();
+  }
+  return false;
+}
+
+std::string kernel_param_type(const Argument& arg, bool stable) {
+  const TypeMapping* mapping = find_type_mapping(*arg.type);
+  if (!mapping) return "";
+  if (is_mutable(arg) && type_key(*arg.type) == "Tensor")
+    return stable ? "torch::stable::Tensor&" : "at::Tensor&";
+  return std::string(stable ? mapping->stable_param : mapping->unstable_param);
+}
+
+std::string kernel_return_type(const FunctionSchema& schema, bool stable) {
+  std::vector<std::string> types;
+  for (const Return& ret : schema.returns) {
+    const TypeMapping* mapping = find_type_mapping(*ret.type);
+    types.emplace_back(mapping ? (stable ? mapping->stable_value : mapping->unstable_value) : "");
+  }
+  if (types.empty()) return "void";
+  if (types.size() == 1) return types.front();
+  return fmt::format("std::tuple<{}>", fmt::join(types, ", "));
+}
+
+const DTypeInfo* find_dtype(std::string_view name) {
+  for (const DTypeInfo& info : kDTypes)
+    if (info.name == name) return &info;
+  return nullptr;
+}
+
+std::vector<std::string> dtype_names() {
+  std::vector<std::string> names;
+  for (const DTypeInfo& info : kDTypes) names.emplace_back(info.name);
+  return names;
+}
+
+}  // namespace opgen::model

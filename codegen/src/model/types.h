@@ -1,0 +1,50 @@
+// How each schema type crosses into C++ and Python: one table, consulted by
+// the checker (is the type carried by this ABI, from which version) and by
+// every emitter (parameter and value types, Python annotations).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "model/schema.h"
+
+namespace opgen::model {
+
+struct TypeMapping {
+  std::string_view schema;       // type text without alias annotations: "Tensor?", "int[]"
+  std::string_view stable_param; // kernel parameter type in the stable ABI ("" if not carried)
+  std::string_view stable_value; // type the boxed wrapper unboxes into / boxes from
+  uint64_t stable_since;         // first TORCH_TARGET_VERSION that carries it; 0: never
+  std::string_view unstable_param;  // kernel parameter type with torch/library.h
+  std::string_view unstable_value;  // kernel return type with torch/library.h ("" if not returnable)
+  std::string_view python;       // annotation in the .pyi stub
+};
+
+// The type text used as the table key: aliases dropped, `int[2]` -> `int[]`.
+std::string type_key(const Type& type);
+
+// nullptr when opgen does not support the type at all.
+const TypeMapping* find_type_mapping(const Type& type);
+
+// Kernel parameter type for an argument, taking mutability into account
+// (`Tensor(a!)` becomes a non-const reference).
+std::string kernel_param_type(const Argument& arg, bool stable);
+
+// Kernel return type for a schema's returns: void, T, or std::tuple<T...>.
+std::string kernel_return_type(const FunctionSchema& schema, bool stable);
+
+// True for `Tensor(a!)`, `Tensor(a!)[]` and `Tensor(a!)?`.
+bool is_mutable(const Argument& arg);
+
+// "float32" for dtype names the rule language and the checks accept, with
+// their torch and C++ spellings.
+struct DTypeInfo {
+  std::string_view name;     // float32
+  std::string_view python;   // torch.float32
+  std::string_view cpp;      // Float (ScalarType enumerator)
+};
+const DTypeInfo* find_dtype(std::string_view name);
+std::vector<std::string> dtype_names();
+
+}  // namespace opgen::model

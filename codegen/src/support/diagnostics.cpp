@@ -1,0 +1,75 @@
+#include "support/diagnostics.h"
+
+#include <algorithm>
+#include <numeric>
+#include <tuple>
+
+#include <fmt/format.h>
+
+namespace opgen {
+
+std::string SourceLoc::to_string() const {
+  if (line == 0) return file;
+  return fmt::format("{}:{}:{}", file, line, column);
+}
+
+Diagnostic& Diagnostics::error(SourceLoc loc, std::string message) {
+  ++error_count_;
+  return diagnostics_.emplace_back(Diagnostic{Severity::Error, std::move(loc), std::move(message), {}});
+}
+
+Diagnostic& Diagnostics::warning(SourceLoc loc, std::string message) {
+  return diagnostics_.emplace_back(Diagnostic{Severity::Warning, std::move(loc), std::move(message), {}});
+}
+
+void Diagnostics::print(std::ostream& out) const {
+  std::vector<size_t> order(diagnostics_.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const SourceLoc& la = diagnostics_[a].loc;
+    const SourceLoc& lb = diagnostics_[b].loc;
+    return std::tie(la.file, la.line, la.column) < std::tie(lb.file, lb.line, lb.column);
+  });
+  for (size_t i : order) {
+    const Diagnostic& d = diagnostics_[i];
+    const char* kind = d.severity == Severity::Error ? "error" : d.severity == Severity::Warning ? "warning" : "note";
+    out << d.loc.to_string() << ": " << kind << ": " << d.message << '\n';
+    for (const Note& note : d.notes) out << d.loc.to_string() << ": note: " << note.message << '\n';
+  }
+}
+
+namespace {
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  std::iota(row.begin(), row.end(), 0);
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::string closest_match(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  // A third of the word's length, at least one edit: "shema" -> "schema" but
+  // not "x" -> "eps".
+  size_t best_distance = std::max<size_t>(1, word.size() / 3) + 1;
+  for (const std::string& candidate : candidates) {
+    size_t d = edit_distance(word, candidate);
+    if (d < best_distance) {
+      best_distance = d;
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+}  // namespace opgen

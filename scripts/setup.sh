@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs everything opgen needs on a Debian 12 machine, from Debian's and
+# PyPI's registries only. Idempotent, and quick when all is present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(cmake ninja-build g++ libyaml-cpp-dev libfmt-dev libgtest-dev libcli11-dev python3-pip)
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+fi
+
+PYTHON=${PYTHON:-python3}
+if ! "$PYTHON" -m pip install -q --disable-pip-version-check -r requirements.txt --dry-run 2>/dev/null \
+     | grep -q "Would install"; then
+  exit 0
+fi
+echo "setup: installing Python requirements"
+"$PYTHON" -m pip install -q --disable-pip-version-check -r requirements.txt

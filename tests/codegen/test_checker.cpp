@@ -1,0 +1,181 @@
+#include <gtest/gtest.h>
+
+#include "model/types.h"
+#include "test_util.h"
+
+namespace opgen {
+namespace {
+
+using testing::load_and_check;
+using testing::SpecFile;
+
+// Asserts that checking `text` as schemas/<stem>.yaml fails with a
+// diagnostic containing `expected`.
+void expect_error(const std::string& stem, const std::string& text, const std::string& expected) {
+  auto r = load_and_check("schemas/" + stem + ".yaml", text);
+  EXPECT_FALSE(r.ok) << "expected an error for:\n" << text;
+  EXPECT_NE(r.diagnostics.find(expected), std::string::npos) << "expected '" << expected << "' in:\n"
+                                                            << r.diagnostics;
+}
+
+TEST(Checker, FileNameMustMatchOpName) {
+  expect_error("bar", "schema: \"foo(Tensor x) -> Tensor\"\nfake: [like(x)]\n",
+               "schemas/bar.yaml:1:9: error: the op is named 'foo' but its file is 'bar.yaml'");
+}
+
+TEST(Checker, NamespaceMustMatch) {
+  expect_error("foo", "schema: \"other::foo(Tensor x) -> Tensor\"\nfake: [like(x)]\n",
+               "namespace 'other' differs from the library's 'testns'");
+}
+
+TEST(Checker, SameOpInTwoFiles) {
+  auto r = load_and_check(std::vector<SpecFile>{
+      {"schemas/foo.yaml", "schema: \"foo(Tensor x) -> Tensor\"\nfake: [like(x)]\n"},
+      {"a/foo.yaml", "schema: \"foo(Tensor x) -> Tensor\"\nfake: [like(x)]\n"}});
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.diagnostics.find("op 'foo' is defined twice"), std::string::npos) << r.diagnostics;
+}
+
+TEST(Checker, MutatesAddsAnnotations) {
+  auto r = load_and_check("schemas/foo_.yaml", "schema: \"foo_(Tensor x, Tensor y, Tensor[] zs) -> ()\"\nmutates: [x, zs]\n");
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_EQ(r.library.ops[0].schema.to_string(), "foo_(Tensor(a!) x, Tensor y, Tensor(b!)[] zs) -> ()");
+}
+
+TEST(Checker, MutatesMustNameATensor) {
+  expect_error("foo_", "schema: \"foo_(Tensor x, int n) -> ()\"\nmutates: [n]\n",
+               "schemas/foo_.yaml:2:12: error: 'mutates' names 'n', which is a 'int', not a tensor");
+}
+
+TEST(Checker, MutatesNamesAMissingArgument) {
+  expect_error("foo_", "schema: \"foo_(Tensor input) -> ()\"\nmutates: [inptu]\n", "did you mean 'input'?");
+}
+
+TEST(Checker, AnnotationWithoutMutatesEntry) {
+  expect_error("foo_", "schema: \"foo_(Tensor(a!) x, Tensor(b!) y) -> ()\"\nmutates: [x]\n",
+               "argument 'y' is annotated as mutated but 'mutates' does not list it");
+}
+
+TEST(Checker, MutableOpMustNotReturnAnAlias) {
+  expect_error("foo_", "schema: \"foo_(Tensor(a!) x) -> Tensor(a!)\"\n", "the op returns an alias of an input");
+}
+
+TEST(Checker, InplaceTagAllowsReturningTheFirstArgument) {
+  auto r = load_and_check("schemas/foo_.yaml",
+                          "schema: \"foo_(Tensor(a!) x, float f) -> Tensor(a!)\"\nabi: unstable\ntags: [inplace]\n");
+  EXPECT_TRUE(r.ok) << r.diagnostics;
+}
+
+TEST(Checker, InplaceTagNeedsTheFirstArgumentMutated) {
+  expect_error("foo_", "schema: \"foo_(Tensor x, Tensor(a!) y) -> Tensor(a!)\"\nabi: unstable\ntags: [inplace]\n",
+               "must mutate exactly its first argument and return it");
+}
+
+TEST(Checker, ViewsAreRejected) {
+  expect_error("foo", "schema: \"foo(Tensor(a) x) -> Tensor\"\nfake: [like(x)]\n", "without '!'");
+}
+
+TEST(Checker, SymmMemNeedsGroupName) {
+  expect_error("ar", "schema: \"ar(Tensor x) -> Tensor\"\nfake: [like(x)]\nsymm_mem: [x]\n",
+               "needs a 'str group_name' argument");
+}
+
+TEST(Checker, SymmMemOnNonTensor) {
+  expect_error("ar", "schema: \"ar(Tensor x, int n, str group_name) -> Tensor\"\nfake: [like(x)]\nsymm_mem: [n]\n",
+               "'symm_mem' names 'n', which is a 'int', not a tensor");
+}
+
+TEST(Checker, StableAbiRejectsSymInt) {
+  expect_error("foo", "schema: \"foo(Tensor x, SymInt n) -> Tensor\"\nfake: [like(x)]\n",
+               "type 'SymInt' cannot be carried by the stable ABI");
+}
+
+TEST(Checker, StableAbiNamesTheVersionThatCarriesAType) {
+  expect_error("foo", "schema: \"foo(Tensor x, Generator? g) -> Tensor\"\nfake: [like(x)]\n",
+               "type 'Generator?' needs the stable ABI of PyTorch 2.13 or newer; the target is 2.10");
+}
+
+TEST(Checker, StableTagsNeedTheirVersion) {
+  expect_error("foo", "schema: \"foo(Tensor x) -> Tensor\"\nfake: [like(x)]\ntags: [pt2_compliant_tag]\n",
+               "tags need the stable ABI of PyTorch 2.12 or newer; the target is 2.10");
+  auto r = load_and_check(std::vector<SpecFile>{{"schemas/foo.yaml",
+                                                 "schema: \"foo(Tensor x) -> Tensor\"\nfake: [like(x)]\ntags: [pt2_compliant_tag]\n"}},
+                          0x020c000000000000ULL);
+  EXPECT_TRUE(r.ok) << r.diagnostics;
+}
+
+TEST(Checker, UnknownTag) {
+  expect_error("foo", "schema: \"foo(Tensor x) -> Tensor\"\nabi: unstable\nfake: [like(x)]\ntags: [pt2_compliant]\n",
+               "did you mean 'pt2_compliant_tag'?");
+}
+
+TEST(Checker, KeywordArgumentNames) {
+  expect_error("foo", "schema: \"foo(Tensor x, int lambda) -> Tensor\"\nfake: [like(x)]\n",
+               "argument name 'lambda' is reserved");
+  expect_error("foo", "schema: \"foo(Tensor x, int class) -> Tensor\"\nfake: [like(x)]\n",
+               "argument name 'class' is reserved");
+}
+
+TEST(Checker, EveryOutputNeedsAFakeRule) {
+  expect_error("foo", "schema: \"foo(Tensor x) -> (Tensor, Tensor)\"\nfake: [like(x)]\n",
+               "the op has 2 outputs but 1 'fake' rule");
+  expect_error("foo", "schema: \"foo(Tensor x) -> Tensor\"\n", "the op has 1 output but 0 'fake' rules");
+}
+
+TEST(Checker, FakeRuleErrorsPointIntoTheRule) {
+  expect_error("foo", "schema: \"foo(Tensor x) -> Tensor\"\nfake:\n  - like(y)\n", "schemas/foo.yaml:3:10: error:");
+}
+
+TEST(Checker, UnknownDtypeInChecks) {
+  expect_error("foo", "schema: \"foo(Tensor x) -> Tensor\"\nfake: [like(x)]\nchecks:\n  x: {dtype: [flaot32]}\n",
+               "did you mean 'float32'?");
+}
+
+TEST(Checker, AutogradNeedsAKnownBackward) {
+  expect_error("foo", "schema: \"foo(Tensor x) -> Tensor\"\nfake: [like(x)]\nautograd: {backward: foo_bwd, grads: [x]}\n",
+               "backward op 'foo_bwd' is not defined in this library");
+}
+
+TEST(Checker, AutogradGradsMustMatchBackwardReturns) {
+  auto r = load_and_check(std::vector<SpecFile>{
+      {"schemas/foo.yaml",
+       "schema: \"foo(Tensor x, Tensor w) -> Tensor\"\nfake: [like(x)]\nautograd: {backward: foo_bwd, grads: [x, w]}\n"},
+      {"schemas/foo_bwd.yaml", "schema: \"foo_bwd(Tensor grad, Tensor x) -> Tensor\"\nfake: [like(x)]\n"}});
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.diagnostics.find("returns 1 value but 'grads' names 2 inputs"), std::string::npos) << r.diagnostics;
+}
+
+TEST(Checker, AutogradBackwardArgumentsMustBind) {
+  auto r = load_and_check(std::vector<SpecFile>{
+      {"schemas/foo.yaml",
+       "schema: \"foo(Tensor x) -> Tensor\"\nfake: [like(x)]\nautograd: {backward: foo_bwd, grads: [x]}\n"},
+      {"schemas/foo_bwd.yaml", "schema: \"foo_bwd(Tensor grad, Tensor z) -> Tensor\"\nfake: [like(grad)]\n"}});
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.diagnostics.find("argument 'z' of backward op 'foo_bwd' matches nothing of foo"), std::string::npos)
+      << r.diagnostics;
+}
+
+TEST(Checker, AllErrorsAreReportedInOrder) {
+  auto r = load_and_check("schemas/foo.yaml",
+                          "schema: \"foo(Tensor x, SymInt n) -> Tensor\"\nfake: [like(x)]\ntags: [bogus]\n");
+  EXPECT_FALSE(r.ok);
+  auto first = r.diagnostics.find("1:");
+  auto second = r.diagnostics.find("3:");
+  EXPECT_NE(first, std::string::npos);
+  EXPECT_NE(second, std::string::npos);
+  EXPECT_LT(first, second) << r.diagnostics;
+}
+
+TEST(Types, TableCoversTheStableTypes) {
+  for (const char* schema : {"Tensor", "Tensor?", "Tensor[]", "int", "float", "bool", "str", "ScalarType"}) {
+    auto parsed = model::parse_schema(std::string("f(") + schema + " a) -> ()");
+    ASSERT_TRUE(std::holds_alternative<model::FunctionSchema>(parsed)) << schema;
+    const auto& arg = std::get<model::FunctionSchema>(parsed).arguments.at(0);
+    const auto* m = model::find_type_mapping(*arg.type);
+    ASSERT_NE(m, nullptr) << schema;
+    EXPECT_NE(m->stable_since, 0u) << schema;
+  }
+}
+
+}  // namespace
+}  // namespace opgen

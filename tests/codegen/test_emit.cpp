@@ -1,0 +1,150 @@
+// Golden tests for every emitter: tests/codegen/golden/specs/*.yaml are
+// generated and compared, file by file, with tests/codegen/golden/expected/.
+// Refresh with: OPGEN_UPDATE_GOLDEN=1 ./opgen_unit_tests --gtest_filter='Emit.*'
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "emit/emit.h"
+#include "support/output.h"
+#include "test_util.h"
+
+namespace fs = std::filesystem;
+
+namespace opgen {
+namespace {
+
+const fs::path kGolden = fs::path(OPGEN_SOURCE_DIR) / "tests/codegen/golden";
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+model::Library golden_library() {
+  std::vector<testing::SpecFile> files;
+  std::vector<fs::path> paths;
+  for (const auto& entry : fs::directory_iterator(kGolden / "specs")) paths.push_back(entry.path());
+  std::sort(paths.begin(), paths.end());
+  for (const auto& path : paths) files.push_back({"specs/" + path.filename().string(), read(path)});
+  auto result = testing::load_and_check(files);
+  EXPECT_TRUE(result.ok) << result.diagnostics;
+  return result.library;
+}
+
+TEST(Emit, MatchesGoldenFiles) {
+  const auto tree = emit::emit_library(golden_library());
+  const fs::path expected = kGolden / "expected";
+  if (std::getenv("OPGEN_UPDATE_GOLDEN")) {
+    fs::remove_all(expected);
+    Diagnostics diags;
+    ASSERT_TRUE(tree.commit(expected, diags));
+    GTEST_SKIP() << "golden files refreshed in " << expected;
+  }
+  size_t compared = 0;
+  for (const auto& [relative, contents] : tree.files()) {
+    ASSERT_TRUE(fs::exists(expected / relative))
+        << relative << " has no golden file; refresh with OPGEN_UPDATE_GOLDEN=1 ./opgen_unit_tests";
+    EXPECT_EQ(contents, read(expected / relative))
+        << relative << " differs from its golden file; refresh with OPGEN_UPDATE_GOLDEN=1 ./opgen_unit_tests";
+    ++compared;
+  }
+  for (const auto& entry : fs::recursive_directory_iterator(expected)) {
+    if (entry.is_regular_file())
+      EXPECT_TRUE(tree.files().count(fs::relative(entry.path(), expected).generic_string()))
+          << entry.path() << " is no longer generated";
+  }
+  EXPECT_GE(compared, 10u);
+}
+
+TEST(Emit, IsDeterministic) {
+  auto a = emit::emit_library(golden_library()).files();
+  auto b = emit::emit_library(golden_library()).files();
+  EXPECT_EQ(a, b);
+}
+
+TEST(Emit, EveryFileCarriesTheGeneratedMarker) {
+  for (const auto& [relative, contents] : emit::emit_library(golden_library()).files()) {
+    EXPECT_NE(contents.substr(0, 200).find("@generated"), std::string::npos) << relative;
+    EXPECT_NE(contents.substr(0, 200).find("DO NOT EDIT"), std::string::npos) << relative;
+  }
+}
+
+class OutputTreeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("opgen-output-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+  }
+  void TearDown() override {
+    fs::permissions(dir_, fs::perms::owner_all, fs::perm_options::add);
+    fs::remove_all(dir_);
+  }
+  fs::path dir_;
+};
+
+TEST_F(OutputTreeTest, WritesOnlyWhatChanged) {
+  OutputTree tree;
+  tree.add("a.txt", "// @generated\nA");
+  tree.add("sub/b.txt", "// @generated\nB");
+  Diagnostics diags;
+  WriteStats stats;
+  ASSERT_TRUE(tree.commit(dir_, diags, &stats));
+  EXPECT_EQ(stats.written, 2u);
+  auto mtime = fs::last_write_time(dir_ / "a.txt");
+  ASSERT_TRUE(tree.commit(dir_, diags, &stats));
+  EXPECT_EQ(stats.written, 0u);
+  EXPECT_EQ(stats.unchanged, 2u);
+  EXPECT_EQ(fs::last_write_time(dir_ / "a.txt"), mtime);
+}
+
+TEST_F(OutputTreeTest, RemovesStaleGeneratedFilesOnly) {
+  Diagnostics diags;
+  OutputTree first;
+  first.add("old.txt", "// @generated\nold");
+  ASSERT_TRUE(first.commit(dir_, diags));
+  std::ofstream(dir_ / "mine.txt") << "handwritten";
+  OutputTree second;
+  second.add("new.txt", "// @generated\nnew");
+  WriteStats stats;
+  ASSERT_TRUE(second.commit(dir_, diags, &stats));
+  EXPECT_FALSE(fs::exists(dir_ / "old.txt"));
+  EXPECT_TRUE(fs::exists(dir_ / "mine.txt"));
+  EXPECT_EQ(stats.removed, 1u);
+}
+
+TEST_F(OutputTreeTest, UnwritableDirectoryIsACleanErrorAndChangesNothing) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root ignores directory permissions";
+  OutputTree tree;
+  tree.add("a.txt", "A");
+  fs::create_directories(dir_);
+  fs::permissions(dir_, fs::perms::owner_read | fs::perms::owner_exec);
+  Diagnostics diags;
+  EXPECT_FALSE(tree.commit(dir_, diags));
+  EXPECT_TRUE(diags.has_errors());
+  EXPECT_TRUE(fs::is_empty(dir_));
+}
+
+TEST_F(OutputTreeTest, OutputPathBlockedByAFileIsACleanError) {
+  // A file where the output directory should be: works as root too.
+  fs::create_directories(dir_);
+  std::ofstream(dir_ / "zz") << "x";
+  OutputTree tree;
+  tree.add("ok.txt", "// @generated\nfine");
+  tree.add("zz/inner.txt", "// @generated\nB");
+  Diagnostics diags;
+  EXPECT_FALSE(tree.commit(dir_, diags));
+  EXPECT_TRUE(diags.has_errors());
+  EXPECT_FALSE(fs::exists(dir_ / "ok.txt"));
+}
+
+}  // namespace
+}  // namespace opgen
