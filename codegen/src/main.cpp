@@ -100,14 +100,14 @@ std::optional<opgen::model::Library> load_library(const LibraryOptions& o) {
   return lib;
 }
 
-int run_parse_schema() {
+int run_parse_schema(const opgen::model::ParseOptions& options) {
   int status = 0;
   std::string line;
   size_t line_no = 0;
   while (std::getline(std::cin, line)) {
     ++line_no;
     if (line.empty()) continue;
-    auto parsed = opgen::model::parse_schema(line);
+    auto parsed = opgen::model::parse_schema(line, options);
     if (auto* schema = std::get_if<opgen::model::FunctionSchema>(&parsed)) {
       std::cout << schema->to_string() << '\n';
     } else {
@@ -139,6 +139,9 @@ int main(int argc, char** argv) {
 
   auto* parse = app.add_subcommand(
       "parse-schema", "Read schema strings on stdin, one per line; print each in PyTorch's canonical form");
+  opgen::model::ParseOptions parse_options;
+  parse->add_flag("--allow-type-variables", parse_options.allow_type_variables,
+                  "Read unknown lower-case types as type variables (t, tVal), as TorchScript's builtins need");
 
   try {
     app.parse(argc, argv);
@@ -147,7 +150,7 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
 
-  if (parse->parsed()) return run_parse_schema();
+  if (parse->parsed()) return run_parse_schema(parse_options);
   if (check->parsed()) return load_library(check_options) ? 0 : 1;
 
   auto lib = load_library(gen_options);

@@ -20,7 +20,7 @@ void expect_error(const std::string& stem, const std::string& text, const std::s
 
 TEST(Checker, FileNameMustMatchOpName) {
   expect_error("bar", "schema: \"foo(Tensor x) -> Tensor\"\nfake: [like(x)]\n",
-               "schemas/bar.yaml:1:9: error: the op is named 'foo' but its file is 'bar.yaml'");
+               "schemas/bar.yaml:1:10: error: the op is named 'foo' but its file is 'bar.yaml'");
 }
 
 TEST(Checker, NamespaceMustMatch) {
@@ -44,7 +44,7 @@ TEST(Checker, MutatesAddsAnnotations) {
 
 TEST(Checker, MutatesMustNameATensor) {
   expect_error("foo_", "schema: \"foo_(Tensor x, int n) -> ()\"\nmutates: [n]\n",
-               "schemas/foo_.yaml:2:12: error: 'mutates' names 'n', which is a 'int', not a tensor");
+               "schemas/foo_.yaml:2:11: error: 'mutates' names 'n', which is a 'int', not a tensor");
 }
 
 TEST(Checker, MutatesNamesAMissingArgument) {
@@ -112,8 +112,8 @@ TEST(Checker, UnknownTag) {
 TEST(Checker, KeywordArgumentNames) {
   expect_error("foo", "schema: \"foo(Tensor x, int lambda) -> Tensor\"\nfake: [like(x)]\n",
                "argument name 'lambda' is reserved");
-  expect_error("foo", "schema: \"foo(Tensor x, int class) -> Tensor\"\nfake: [like(x)]\n",
-               "argument name 'class' is reserved");
+  expect_error("foo", "schema: \"foo(Tensor x, int delete) -> Tensor\"\nfake: [like(x)]\n",
+               "argument name 'delete' is reserved");
 }
 
 TEST(Checker, EveryOutputNeedsAFakeRule) {

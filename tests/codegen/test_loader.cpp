@@ -8,7 +8,7 @@ namespace {
 using testing::load_and_check;
 
 TEST(Loader, ReadsEveryKey) {
-  auto r = load_and_check("schemas/foo.yaml", R"(schema: "foo(Tensor(a!) x, Tensor y, float eps=1e-06) -> ()"
+  auto r = load_and_check("schemas/foo.yaml", R"yaml(schema: "foo(Tensor(a!) x, Tensor y, float eps=1e-06) -> ()"
 doc: does foo
 abi: unstable
 dispatch: [CPU]
@@ -18,7 +18,7 @@ checks:
   x: {dtype: [float32, float16], contiguous: true}
   y: {same_dtype: x, same_device: x, dim: 2}
 require: ["y.size(0) == x.size(0)"]
-)");
+)yaml");
   ASSERT_TRUE(r.ok) << r.diagnostics;
   const auto& op = r.library.ops.at(0);
   EXPECT_EQ(op.op_name(), "foo");

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -62,7 +63,7 @@ struct Expr {
     Name,          // x, eps, float32, contiguous_format, a let-bound name
     Attribute,     // x.dtype, x.shape         operands: {object}
     Call,          // like(x), x.size(0)       operands: {callee, positional...}
-    Subscript,     // x.shape[:-1], x.shape[0] operands: {object}
+    Subscript,     // x.shape[:-1], xs[0]      operands: {object}
     Unary,         // -e, not e                operands: {operand}
     Binary,        // + - * // % == != < <= > >= is, is not, and, or
     Conditional,   // a if c else b            operands: {c, a, b} (as Python's IfExp)
@@ -86,7 +87,7 @@ struct Expr {
   int64_t int_value = 0; // IntLiteral (0 .. INT64_MAX; `-1` is Unary minus)
   std::vector<ExprPtr> operands;
   std::vector<Keyword> keywords;  // Call keyword args, in source order
-  // Subscript: `index` for x.shape[i]; a slice sets is_slice and either bound.
+  // Subscript: `index` for s[i] and xs[i]; a slice sets is_slice and either bound.
   ExprPtr index, slice_lower, slice_upper;
   bool is_slice = false;
 };
@@ -110,10 +111,12 @@ struct ExprEnv {
   const FunctionSchema* schema = nullptr;
   std::map<std::string, ValueKind> lets;
 
-  // The first argument of type Tensor (not Tensor?, not Tensor[]): where
-  // empty() takes its dtype and device when the rule names none. nullptr if
-  // the schema has none.
-  const Argument* first_tensor_arg() const;
+  // The tensor whose dtype and device empty() and empty_strided() take when
+  // the rule names none: the first Tensor argument (not Tensor?), else element
+  // 0 of the first Tensor[] argument. nullptr if the schema has neither.
+  const Argument* default_tensor_arg() const;
+  // That tensor as Python spells it: "x" or "xs[0]"; "" when there is none.
+  std::string default_tensor() const;
 };
 
 // Type-checks `expr` and returns its kind, or every problem found.
@@ -121,16 +124,17 @@ std::variant<ValueKind, std::vector<ExprDiagnostic>> check_expr(const Expr& expr
                                                                 const ExprEnv& env);
 
 // check_expr, plus the restrictions of the C++ subset that render_cpp needs:
-// no let names, no shape values other than `x.shape[i]` and `len(arg)`, no
-// output constructors or dynamic(), no memory formats, and `a or b` on an
-// optional dtype needs a non-optional `b`. Use it for `require:` relations.
+// no let names, no shape values other than `x.shape[i]` and `len(arg)`,
+// Tensor[] indexes only as integer literals, no output constructors or
+// dynamic(), no memory formats, and `a or b` on an optional dtype needs a
+// non-optional `b`. Use it for `require:` relations.
 std::variant<ValueKind, std::vector<ExprDiagnostic>> check_cpp_expr(const Expr& expr,
                                                                     const ExprEnv& env);
 
 // Renders a checked expression as Python inside a fake/check function whose
 // parameters carry the schema's argument names (and whose body has assigned
-// the lets). `default_device_arg` names the Tensor argument whose device new
-// outputs get when the rule names none; empty means env.first_tensor_arg().
+// the lets). `default_device_arg` is the tensor whose device new outputs get
+// when the rule names none ("x" or "xs[0]"); empty means env.default_tensor().
 std::string render_python(const Expr& expr, const ExprEnv& env,
                           const std::string& default_device_arg);
 
@@ -148,7 +152,7 @@ std::string render_cpp(const Expr& expr, const ExprEnv& env, CppAbi abi);
 // The schema arguments and let names an expression reads, in source order
 // (each once), so a fake or check only binds what it needs. An output
 // constructor that relies on the default dtype or device also reads
-// env.first_tensor_arg(); a `default_device_arg` passed to render_python is
+// env.default_tensor_arg(); a `default_device_arg` passed to render_python is
 // the caller's to add.
 std::vector<std::string> referenced_names(const Expr& expr, const ExprEnv& env);
 

@@ -14,9 +14,11 @@
 namespace opgen::model {
 
 // `(a!)`, `(a|b)`, `(a -> *)`, `(*)`: PyTorch's AliasInfo as written on a type.
+// The `!` shorthand (`Tensor!`) is a fresh write set that PyTorch names `$0`,
+// `$1`, ... in order of appearance; it prints as `Tensor($0! -> )`.
 struct AliasInfo {
-  std::vector<std::string> before_sets;  // "a", "b", or "*" for wildcard
-  std::vector<std::string> after_sets;   // non-empty only for `a -> *`
+  std::vector<std::string> before_sets;  // "a", "b", or "*" for wildcard; in written order, no duplicates
+  std::vector<std::string> after_sets;   // non-empty only when written with `->`, as in `a -> *`
   bool is_write = false;                 // `!`
 
   std::string to_string() const;  // "(a!)", "(a -> *)", ...
@@ -42,6 +44,9 @@ struct Type {
   std::optional<int64_t> fixed_size;  // List with `[N]`
   std::optional<AliasInfo> alias;
 
+  // As PyTorch prints it at the top level of an argument: `Tensor(a!)[]`,
+  // `int[2]`, `Tensor?`. Aliases nested inside Dict(...), tuples etc. are
+  // not printed (PyTorch drops them).
   std::string to_string() const;
 
   // Helpers for emitters.
@@ -57,7 +62,10 @@ struct DefaultValue {
   enum class Kind { None, Bool, Int, Float, String, List, Identifier };
   Kind kind = Kind::None;
   std::string text;  // canonical schema text, e.g. "1e-06", "[1, 2]", "\"x\""
-  // String: the unescaped value. Identifier: the name (e.g. contiguous_format).
+  // String: the unescaped value. Identifier: the name (e.g. contiguous_format;
+  // `text` holds the enum value PyTorch stores and prints, e.g. "0").
+  // Float: the shortest round-tripping decimal, as Python's repr() ("1e-06"
+  // where `text` is "9.9999999999999995e-07"). Int: same as `text`.
   std::string value;
   std::vector<DefaultValue> items;  // List
 
@@ -98,8 +106,8 @@ struct FunctionSchema {
   std::vector<Return> returns;
   bool is_vararg = false;  // `...` in arguments
   bool is_varret = false;  // `...` as returns
-  // `-> (Tensor)`: a one-element tuple written with parentheses prints back
-  // with them only when named, as PyTorch does; kept for losslessness.
+  // As in PyTorch, `-> (Tensor)` and `-> (Tensor x)` print without the
+  // parentheses; only a single return whose type is a tuple keeps them.
 
   std::string to_string() const;  // canonical text, as PyTorch prints it
 };
@@ -109,8 +117,18 @@ struct SchemaError {
   size_t column = 0;  // 0-based column within the parsed text
 };
 
-// Parses one schema. Namespaces are optional (`foo(Tensor x) -> Tensor`).
+struct ParseOptions {
+  // PyTorch's `allow_typevars`: read unknown lower-case type names (`t`,
+  // `tVal`) as type variables, as TorchScript's builtin registry needs.
+  // Custom-op registration (torch.library, TORCH_LIBRARY) turns it off,
+  // except for schemas starting with `aten::` or `prim::`; so does opgen.
+  bool allow_type_variables = false;
+};
+
+// Parses one schema. Namespaces are optional (`foo(Tensor x) -> Tensor`), and
+// so is the whole name, as in torch.library.custom_op (`(Tensor x) -> Tensor`).
 // Returns the error with the column of the first problem on failure.
-std::variant<FunctionSchema, SchemaError> parse_schema(std::string_view text);
+std::variant<FunctionSchema, SchemaError> parse_schema(std::string_view text,
+                                                       const ParseOptions& options = {});
 
 }  // namespace opgen::model
