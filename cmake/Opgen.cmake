@@ -40,20 +40,25 @@ function(_opgen_find_torch)
   set(OPGEN_TORCH_DIR ${torch_dir} CACHE INTERNAL "torch package directory")
 endfunction()
 
-# CUDA is optional: kernels/*.cu build whenever nvcc is there.
-function(_opgen_enable_cuda out)
+# CUDA is optional: kernels/*.cu build whenever nvcc is there. Languages
+# must be enabled at directory scope, so this runs when the file is included.
+option(OPGEN_ENABLE_CUDA "Compile CUDA kernels when a CUDA compiler is found" ON)
+if(OPGEN_ENABLE_CUDA AND NOT CMAKE_CUDA_COMPILER)
   include(CheckLanguage)
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
-      set(CMAKE_CUDA_ARCHITECTURES 90 PARENT_SCOPE)
+      set(CMAKE_CUDA_ARCHITECTURES 90)
     endif()
     enable_language(CUDA)
-    set(${out} ON PARENT_SCOPE)
-  else()
-    set(${out} OFF PARENT_SCOPE)
   endif()
-endfunction()
+endif()
+if(CMAKE_CUDA_COMPILER AND NOT CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
+  # CMake 3.25 does not know that nvcc >= 12 speaks C++20 (which the torch
+  # headers need): teach it the flag.
+  set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+  set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+endif()
 
 function(opgen_add_library target)
   cmake_parse_arguments(ARG "" "NAMESPACE;PYTHON_PACKAGE;TORCH_TARGET_VERSION;GENERATED_REFERENCE"
@@ -71,13 +76,9 @@ function(opgen_add_library target)
 
   set(cuda_kernels ${ARG_KERNELS})
   list(FILTER cuda_kernels INCLUDE REGEX "\\.cu$")
-  if(cuda_kernels)
-    if(NOT CMAKE_CUDA_COMPILER)
-      _opgen_enable_cuda(have_cuda)
-      if(NOT have_cuda)
-        message(FATAL_ERROR "opgen_add_library(${target}): CUDA kernels given but no CUDA compiler found")
-      endif()
-    endif()
+  if(cuda_kernels AND NOT CMAKE_CUDA_COMPILER)
+    message(FATAL_ERROR "opgen_add_library(${target}): CUDA kernels given but no CUDA compiler found "
+                        "(nvcc on PATH, or CMAKE_CUDA_COMPILER)")
   endif()
 
   # The files opgen writes, predicted from the spec file names.

@@ -6,7 +6,7 @@
 //
 // Accumulation in float (double for float64 inputs); outputs in the input's
 // dtype (dx) / the weight's dtype (dw). Non-contiguous inputs are made
-// contiguous; outputs are always contiguous.
+// contiguous; outputs have torch.empty_like's layout (the `like(...)` fakes).
 
 #include "opgen/kernels/rms_norm.h"
 #include "opgen/kernels/rms_norm_backward.h"
@@ -109,19 +109,19 @@ torch::stable::Tensor opgen::kernels::rms_norm_cpu(const torch::stable::Tensor& 
   const auto shape = common::row_shape(input, kOp);
   common::check_norm_weight(input, weight, shape.hidden, kOp);
 
+  common::OutputBuffer y(input);
+  if (input.numel() == 0) {
+    return y.finish();
+  }
   const Tensor x = common::contiguous_or_self(input);
   const Tensor w = common::contiguous_or_self(weight);
-  Tensor y = torch::stable::new_empty(x, x.sizes());
-  if (x.numel() == 0) {
-    return y;
-  }
   common::dispatch_norm_types<cpu::CpuTypes>(x.scalar_type(), w.scalar_type(), kOp, [&](auto t_tag, auto w_tag) {
     using T = typename decltype(t_tag)::type;
     using W = typename decltype(w_tag)::type;
-    rms_norm_rows<T, W>(x.const_data_ptr<T>(), w.const_data_ptr<W>(), y.mutable_data_ptr<T>(), shape.rows,
+    rms_norm_rows<T, W>(x.const_data_ptr<T>(), w.const_data_ptr<W>(), y.work().mutable_data_ptr<T>(), shape.rows,
                         shape.hidden, eps);
   });
-  return y;
+  return y.finish();
 }
 
 std::tuple<torch::stable::Tensor, torch::stable::Tensor> opgen::kernels::rms_norm_backward_cpu(
@@ -137,23 +137,24 @@ std::tuple<torch::stable::Tensor, torch::stable::Tensor> opgen::kernels::rms_nor
                   torch::headeronly::toString(input.scalar_type()));
   STD_TORCH_CHECK(common::same_sizes(grad, input), kOp, ": grad must have the input's shape");
 
+  common::OutputBuffer dx(input);
+  common::OutputBuffer dw(weight);
+  if (shape.hidden == 0) {
+    return {dx.finish(), dw.finish()};
+  }
+  if (shape.rows == 0) {
+    torch::stable::zero_(dw.work());
+    return {dx.finish(), dw.finish()};
+  }
   const Tensor x = common::contiguous_or_self(input);
   const Tensor g = common::contiguous_or_self(grad);
   const Tensor w = common::contiguous_or_self(weight);
-  Tensor dx = torch::stable::new_empty(x, x.sizes());
-  Tensor dw = torch::stable::new_empty(w, w.sizes());
-  if (shape.hidden == 0) {
-    return {dx, dw};
-  }
-  if (shape.rows == 0) {
-    torch::stable::zero_(dw);
-    return {dx, dw};
-  }
   common::dispatch_norm_types<cpu::CpuTypes>(x.scalar_type(), w.scalar_type(), kOp, [&](auto t_tag, auto w_tag) {
     using T = typename decltype(t_tag)::type;
     using W = typename decltype(w_tag)::type;
     rms_norm_backward_rows<T, W>(g.const_data_ptr<T>(), x.const_data_ptr<T>(), w.const_data_ptr<W>(),
-                                 dx.mutable_data_ptr<T>(), dw.mutable_data_ptr<W>(), shape.rows, shape.hidden, eps);
+                                 dx.work().mutable_data_ptr<T>(), dw.work().mutable_data_ptr<W>(), shape.rows,
+                                 shape.hidden, eps);
   });
-  return {dx, dw};
+  return {dx.finish(), dw.finish()};
 }

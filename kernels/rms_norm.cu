@@ -4,12 +4,14 @@
 //   dx = rstd * w * dy - x * rstd^3 / H * sum(dy * w * x, -1)
 //   dw = sum over rows of dy * x * rstd
 //
-// Forward / dx: one block per row (grid-stride over rows), 128-bit vectorized
+// Forward / dx: one block per row, 128-bit vectorized
 // accesses on the aligned middle of each row with scalar head/tail (any hidden
 // size, any alignment), warp-shuffle + shared-memory block reductions, float
 // accumulation (double for float64).
 // dw: deterministic two-stage column reduction (apex style): per-(column tile,
 // row chunk) partial sums, then a sum over chunks. No atomics.
+// Non-contiguous inputs are made contiguous; outputs have torch.empty_like's
+// layout (the `like(...)` fakes).
 
 #include "opgen/kernels/rms_norm.h"
 #include "opgen/kernels/rms_norm_backward.h"
@@ -49,45 +51,44 @@ __device__ __forceinline__ AlignedVector<W, N> load_weight(const W* w) {
 // ---------------------------------------------------------------------------
 template <class T, class W>
 __global__ void rms_norm_fwd_kernel(T* __restrict__ out, const T* __restrict__ in, const W* __restrict__ weight,
-                                    int64_t rows, int hidden, acc_t<T> eps) {
+                                    int64_t row_offset, int hidden, acc_t<T> eps) {
   using A = acc_t<T>;
   constexpr int N = oc::kVecSize<T>;
   const A inv_h = A(1) / static_cast<A>(hidden);
-  for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
-    const T* x = in + row * hidden;
-    T* y = out + row * hidden;
+  const int64_t row = row_offset + blockIdx.x;
+  const T* x = in + row * hidden;
+  T* y = out + row * hidden;
 
-    A ss = 0;
-    oc::for_each_in_row<N>(
-        x, hidden, true,
-        [&](int i) {
-          const A v = to_acc(x[i]);
+  A ss = 0;
+  oc::for_each_in_row<N>(
+      x, hidden, true,
+      [&](int i) {
+        const A v = to_acc(x[i]);
+        ss += v * v;
+      },
+      [&](int i) {
+        const auto xv = oc::load_vec<N>(x + i);
+#pragma unroll
+        for (int k = 0; k < N; ++k) {
+          const A v = to_acc(xv.val[k]);
           ss += v * v;
-        },
-        [&](int i) {
-          const auto xv = oc::load_vec<N>(x + i);
-#pragma unroll
-          for (int k = 0; k < N; ++k) {
-            const A v = to_acc(xv.val[k]);
-            ss += v * v;
-          }
-        });
-    const A rstd = oc::inv_sqrt(oc::block_reduce_sum(ss) * inv_h + eps);
+        }
+      });
+  const A rstd = oc::inv_sqrt(oc::block_reduce_sum(ss) * inv_h + eps);
 
-    oc::for_each_in_row<N>(
-        x, hidden, congruent(x, y),
-        [&](int i) { y[i] = oc::from_acc<T>(to_acc(x[i]) * rstd * static_cast<A>(to_acc(weight[i]))); },
-        [&](int i) {
-          const auto xv = oc::load_vec<N>(x + i);
-          const auto wv = load_weight<N>(weight + i);
-          AlignedVector<T, N> yv;
+  oc::for_each_in_row<N>(
+      x, hidden, congruent(x, y),
+      [&](int i) { y[i] = oc::from_acc<T>(to_acc(x[i]) * rstd * static_cast<A>(to_acc(weight[i]))); },
+      [&](int i) {
+        const auto xv = oc::load_vec<N>(x + i);
+        const auto wv = load_weight<N>(weight + i);
+        AlignedVector<T, N> yv;
 #pragma unroll
-          for (int k = 0; k < N; ++k) {
-            yv.val[k] = oc::from_acc<T>(to_acc(xv.val[k]) * rstd * static_cast<A>(to_acc(wv.val[k])));
-          }
-          oc::store_vec<N>(y + i, yv);
-        });
-  }
+        for (int k = 0; k < N; ++k) {
+          yv.val[k] = oc::from_acc<T>(to_acc(xv.val[k]) * rstd * static_cast<A>(to_acc(wv.val[k])));
+        }
+        oc::store_vec<N>(y + i, yv);
+      });
 }
 
 // ---------------------------------------------------------------------------
@@ -96,61 +97,61 @@ __global__ void rms_norm_fwd_kernel(T* __restrict__ out, const T* __restrict__ i
 template <class T, class W>
 __global__ void rms_norm_bwd_dx_kernel(T* __restrict__ dx, acc_t<T>* __restrict__ rstd_out,
                                        const T* __restrict__ grad, const T* __restrict__ in,
-                                       const W* __restrict__ weight, int64_t rows, int hidden, acc_t<T> eps) {
+                                       const W* __restrict__ weight, int64_t row_offset, int hidden,
+                                       acc_t<T> eps) {
   using A = acc_t<T>;
   constexpr int N = oc::kVecSize<T>;
   const A inv_h = A(1) / static_cast<A>(hidden);
-  for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
-    const T* x = in + row * hidden;
-    const T* g = grad + row * hidden;
-    T* d = dx + row * hidden;
+  const int64_t row = row_offset + blockIdx.x;
+  const T* x = in + row * hidden;
+  const T* g = grad + row * hidden;
+  T* d = dx + row * hidden;
 
-    A ss = 0;
-    A dot = 0;  // sum(g * w * x)
-    oc::for_each_in_row<N>(
-        x, hidden, congruent(x, g),
-        [&](int i) {
-          const A xv = to_acc(x[i]);
-          ss += xv * xv;
-          dot += to_acc(g[i]) * static_cast<A>(to_acc(weight[i])) * xv;
-        },
-        [&](int i) {
-          const auto xv = oc::load_vec<N>(x + i);
-          const auto gv = oc::load_vec<N>(g + i);
-          const auto wv = load_weight<N>(weight + i);
+  A ss = 0;
+  A dot = 0;  // sum(g * w * x)
+  oc::for_each_in_row<N>(
+      x, hidden, congruent(x, g),
+      [&](int i) {
+        const A xv = to_acc(x[i]);
+        ss += xv * xv;
+        dot += to_acc(g[i]) * static_cast<A>(to_acc(weight[i])) * xv;
+      },
+      [&](int i) {
+        const auto xv = oc::load_vec<N>(x + i);
+        const auto gv = oc::load_vec<N>(g + i);
+        const auto wv = load_weight<N>(weight + i);
 #pragma unroll
-          for (int k = 0; k < N; ++k) {
-            const A xa = to_acc(xv.val[k]);
-            ss += xa * xa;
-            dot += to_acc(gv.val[k]) * static_cast<A>(to_acc(wv.val[k])) * xa;
-          }
-        });
-    ss = oc::block_reduce_sum(ss);
-    dot = oc::block_reduce_sum(dot);
-    const A rstd = oc::inv_sqrt(ss * inv_h + eps);
-    const A coef = dot * rstd * rstd * rstd * inv_h;
-    if (threadIdx.x == 0) {
-      rstd_out[row] = rstd;
-    }
-
-    oc::for_each_in_row<N>(
-        x, hidden, congruent(x, g) && congruent(x, d),
-        [&](int i) {
-          d[i] = oc::from_acc<T>(rstd * static_cast<A>(to_acc(weight[i])) * to_acc(g[i]) - coef * to_acc(x[i]));
-        },
-        [&](int i) {
-          const auto xv = oc::load_vec<N>(x + i);
-          const auto gv = oc::load_vec<N>(g + i);
-          const auto wv = load_weight<N>(weight + i);
-          AlignedVector<T, N> dv;
-#pragma unroll
-          for (int k = 0; k < N; ++k) {
-            dv.val[k] = oc::from_acc<T>(rstd * static_cast<A>(to_acc(wv.val[k])) * to_acc(gv.val[k]) -
-                                        coef * to_acc(xv.val[k]));
-          }
-          oc::store_vec<N>(d + i, dv);
-        });
+        for (int k = 0; k < N; ++k) {
+          const A xa = to_acc(xv.val[k]);
+          ss += xa * xa;
+          dot += to_acc(gv.val[k]) * static_cast<A>(to_acc(wv.val[k])) * xa;
+        }
+      });
+  ss = oc::block_reduce_sum(ss);
+  dot = oc::block_reduce_sum(dot);
+  const A rstd = oc::inv_sqrt(ss * inv_h + eps);
+  const A coef = dot * rstd * rstd * rstd * inv_h;
+  if (threadIdx.x == 0) {
+    rstd_out[row] = rstd;
   }
+
+  oc::for_each_in_row<N>(
+      x, hidden, congruent(x, g) && congruent(x, d),
+      [&](int i) {
+        d[i] = oc::from_acc<T>(rstd * static_cast<A>(to_acc(weight[i])) * to_acc(g[i]) - coef * to_acc(x[i]));
+      },
+      [&](int i) {
+        const auto xv = oc::load_vec<N>(x + i);
+        const auto gv = oc::load_vec<N>(g + i);
+        const auto wv = load_weight<N>(weight + i);
+        AlignedVector<T, N> dv;
+#pragma unroll
+        for (int k = 0; k < N; ++k) {
+          dv.val[k] = oc::from_acc<T>(rstd * static_cast<A>(to_acc(wv.val[k])) * to_acc(gv.val[k]) -
+                                      coef * to_acc(xv.val[k]));
+        }
+        oc::store_vec<N>(d + i, dv);
+      });
 }
 
 // ---------------------------------------------------------------------------
@@ -244,24 +245,26 @@ torch::stable::Tensor opgen::kernels::rms_norm_cuda(const torch::stable::Tensor&
 
   const int32_t device = input.get_device_index();
   torch::stable::accelerator::DeviceGuard guard(device);
+  common::OutputBuffer y(input);
+  if (input.numel() == 0) {
+    return y.finish();
+  }
   const torch::stable::Tensor x = common::contiguous_or_self(input);
   const torch::stable::Tensor w = common::contiguous_or_self(weight);
-  torch::stable::Tensor y = torch::stable::new_empty(x, x.sizes());
-  if (x.numel() == 0) {
-    return y;
-  }
   const cudaStream_t stream = cuda::current_stream(device);
   common::dispatch_norm_types<cuda::CudaTypes>(x.scalar_type(), w.scalar_type(), kOp, [&](auto t_tag, auto w_tag) {
     using T = typename decltype(t_tag)::type;
     using W = typename decltype(w_tag)::type;
     using A = acc_t<T>;
     const int threads = oc::row_block_threads(shape.rows, shape.hidden, oc::kVecSize<T>);
-    rms_norm_fwd_kernel<T, W><<<oc::row_grid(shape.rows), threads, 0, stream>>>(
-        static_cast<T*>(y.mutable_data_ptr()), static_cast<const T*>(x.const_data_ptr()),
-        static_cast<const W*>(w.const_data_ptr()), shape.rows, static_cast<int>(shape.hidden), static_cast<A>(eps));
-    STD_CUDA_KERNEL_LAUNCH_CHECK();
+    oc::launch_rows(shape.rows, [&](unsigned int grid, int64_t row_offset) {
+      rms_norm_fwd_kernel<T, W><<<grid, threads, 0, stream>>>(
+          static_cast<T*>(y.work().mutable_data_ptr()), static_cast<const T*>(x.const_data_ptr()),
+          static_cast<const W*>(w.const_data_ptr()), row_offset, static_cast<int>(shape.hidden), static_cast<A>(eps));
+      STD_CUDA_KERNEL_LAUNCH_CHECK();
+    });
   });
-  return y;
+  return y.finish();
 }
 
 std::tuple<torch::stable::Tensor, torch::stable::Tensor> opgen::kernels::rms_norm_backward_cuda(
@@ -282,18 +285,18 @@ std::tuple<torch::stable::Tensor, torch::stable::Tensor> opgen::kernels::rms_nor
 
   const int32_t device = input.get_device_index();
   torch::stable::accelerator::DeviceGuard guard(device);
+  common::OutputBuffer dx(input);
+  common::OutputBuffer dw(weight);
+  if (shape.hidden == 0) {
+    return {dx.finish(), dw.finish()};
+  }
+  if (shape.rows == 0) {
+    torch::stable::zero_(dw.work());
+    return {dx.finish(), dw.finish()};
+  }
   const torch::stable::Tensor x = common::contiguous_or_self(input);
   const torch::stable::Tensor g = common::contiguous_or_self(grad);
   const torch::stable::Tensor w = common::contiguous_or_self(weight);
-  torch::stable::Tensor dx = torch::stable::new_empty(x, x.sizes());
-  torch::stable::Tensor dw = torch::stable::new_empty(w, w.sizes());
-  if (shape.hidden == 0) {
-    return {dx, dw};
-  }
-  if (shape.rows == 0) {
-    torch::stable::zero_(dw);
-    return {dx, dw};
-  }
   const cudaStream_t stream = cuda::current_stream(device);
   const int hidden = static_cast<int>(shape.hidden);
 
@@ -306,11 +309,13 @@ std::tuple<torch::stable::Tensor, torch::stable::Tensor> opgen::kernels::rms_nor
     // dx and per-row rstd.
     torch::stable::Tensor rstd = torch::stable::new_empty(x, {shape.rows}, kAccType);
     const int threads = oc::row_block_threads(shape.rows, shape.hidden, oc::kVecSize<T>);
-    rms_norm_bwd_dx_kernel<T, W><<<oc::row_grid(shape.rows), threads, 0, stream>>>(
-        static_cast<T*>(dx.mutable_data_ptr()), static_cast<A*>(rstd.mutable_data_ptr()),
-        static_cast<const T*>(g.const_data_ptr()), static_cast<const T*>(x.const_data_ptr()),
-        static_cast<const W*>(w.const_data_ptr()), shape.rows, hidden, static_cast<A>(eps));
-    STD_CUDA_KERNEL_LAUNCH_CHECK();
+    oc::launch_rows(shape.rows, [&](unsigned int grid, int64_t row_offset) {
+      rms_norm_bwd_dx_kernel<T, W><<<grid, threads, 0, stream>>>(
+          static_cast<T*>(dx.work().mutable_data_ptr()), static_cast<A*>(rstd.mutable_data_ptr()),
+          static_cast<const T*>(g.const_data_ptr()), static_cast<const T*>(x.const_data_ptr()),
+          static_cast<const W*>(w.const_data_ptr()), row_offset, hidden, static_cast<A>(eps));
+      STD_CUDA_KERNEL_LAUNCH_CHECK();
+    });
 
     // dw: enough (column tile, row chunk) blocks to fill the GPU (~8 blocks of
     // 256 threads per SM), at least 32 rows per chunk.
@@ -331,7 +336,7 @@ std::tuple<torch::stable::Tensor, torch::stable::Tensor> opgen::kernels::rms_nor
     const dim3 grid(static_cast<unsigned int>(col_blocks), static_cast<unsigned int>(chunks));
     const dim3 block(kDwCols, kDwRowThreads);
     rms_norm_bwd_dw_partial_kernel<T, W><<<grid, block, 0, stream>>>(
-        partial_ptr, static_cast<W*>(dw.mutable_data_ptr()), static_cast<const T*>(g.const_data_ptr()),
+        partial_ptr, static_cast<W*>(dw.work().mutable_data_ptr()), static_cast<const T*>(g.const_data_ptr()),
         static_cast<const T*>(x.const_data_ptr()), static_cast<const A*>(rstd.const_data_ptr()), shape.rows, hidden,
         rows_per_chunk);
     STD_CUDA_KERNEL_LAUNCH_CHECK();
@@ -339,9 +344,9 @@ std::tuple<torch::stable::Tensor, torch::stable::Tensor> opgen::kernels::rms_nor
       constexpr int kThreads = 256;
       const auto blocks = static_cast<unsigned int>(std::min<int64_t>(oc::ceil_div<int64_t>(hidden, kThreads), 4096));
       rms_norm_bwd_dw_finalize_kernel<A, W><<<blocks, kThreads, 0, stream>>>(
-          static_cast<W*>(dw.mutable_data_ptr()), partial_ptr, static_cast<int>(chunks), hidden);
+          static_cast<W*>(dw.work().mutable_data_ptr()), partial_ptr, static_cast<int>(chunks), hidden);
       STD_CUDA_KERNEL_LAUNCH_CHECK();
     }
   });
-  return {dx, dw};
+  return {dx.finish(), dw.finish()};
 }

@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 namespace opgen::kernels::cuda {
@@ -55,18 +56,11 @@ __device__ __forceinline__ __nv_bfloat16 from_acc<__nv_bfloat16>(float v) {
   return __float2bfloat16_rn(v);
 }
 
-// Rounds through T (e.g. the value a T tensor would store), back in acc precision.
-template <class T>
-__device__ __forceinline__ acc_t<T> round_to(acc_t<T> v) {
-  return to_acc(from_acc<T>(v));
-}
-
-template <class A>
-__device__ __forceinline__ A inv_sqrt(A v) {
-  // Correctly rounded sqrt + division rather than the approximate rsqrtf:
-  // once per row, so the cost is irrelevant.
-  return A(1) / sqrt(v);
-}
+// 1 / sqrt(v) from a correctly rounded sqrt and division (rather than the
+// approximate rsqrtf), also under --use_fast_math: once per row, so the cost
+// is irrelevant.
+__device__ __forceinline__ float inv_sqrt(float v) { return __frcp_rn(__fsqrt_rn(v)); }
+__device__ __forceinline__ double inv_sqrt(double v) { return 1.0 / sqrt(v); }
 
 // ---------------------------------------------------------------------------
 // Vector types
@@ -87,14 +81,67 @@ __host__ __device__ __forceinline__ bool is_aligned(const void* p) {
   return reinterpret_cast<uintptr_t>(p) % Bytes == 0;
 }
 
+namespace detail {
+// Raw word type for a vector access of `Bytes` (<= 16) bytes.
+template <int Bytes>
+struct VecWord;
+template <>
+struct VecWord<16> {
+  using type = uint4;
+};
+template <>
+struct VecWord<8> {
+  using type = uint2;
+};
+template <>
+struct VecWord<4> {
+  using type = uint32_t;
+};
+template <>
+struct VecWord<2> {
+  using type = uint16_t;
+};
+template <>
+struct VecWord<1> {
+  using type = uint8_t;
+};
+template <int Bytes>
+inline constexpr int kWordBytes = Bytes >= 16 ? 16 : Bytes;
+}  // namespace detail
+
+// Vector load/store through explicit 128-bit (or narrower) words: a plain
+// struct copy lets the compiler split the access into scalar ones (it does for
+// stores of element-wise built vectors).
 template <int N, class T>
 __device__ __forceinline__ AlignedVector<T, N> load_vec(const T* p) {
-  return *reinterpret_cast<const AlignedVector<T, N>*>(p);
+  constexpr int kBytes = static_cast<int>(sizeof(AlignedVector<T, N>));
+  constexpr int kWord = detail::kWordBytes<kBytes>;
+  using Word = typename detail::VecWord<kWord>::type;
+  static_assert(kBytes % kWord == 0, "vector size must be a multiple of its word");
+  Word words[kBytes / kWord];
+  const Word* src = reinterpret_cast<const Word*>(p);
+#pragma unroll
+  for (int k = 0; k < kBytes / kWord; ++k) {
+    words[k] = src[k];
+  }
+  AlignedVector<T, N> v;
+  memcpy(&v, words, kBytes);
+  return v;
 }
 
 template <int N, class T>
 __device__ __forceinline__ void store_vec(T* p, const AlignedVector<T, N>& v) {
-  *reinterpret_cast<AlignedVector<T, N>*>(p) = v;
+  constexpr int kBytes = static_cast<int>(sizeof(AlignedVector<T, N>));
+  constexpr int kWord = detail::kWordBytes<kBytes>;
+  using Word = typename detail::VecWord<kWord>::type;
+  static_assert(kBytes % kWord == 0, "vector size must be a multiple of its word");
+  Word words[kBytes / kWord];
+  memcpy(words, &v, kBytes);
+  Word* dst = reinterpret_cast<Word*>(p);
+#pragma unroll
+  for (int k = 0; k < kBytes / kWord; ++k) {
+    dst[k] = words[k];
+  }
 }
 
 // Loads N elements at p, as one vector access when p is suitably aligned
@@ -225,10 +272,18 @@ inline int row_block_threads(int64_t rows, int64_t hidden, int vec) {
   return static_cast<int>(threads);
 }
 
-// Grid for a grid-stride loop over `rows` blocks.
-inline unsigned int row_grid(int64_t rows) {
+// Launches a one-block-per-row kernel over `rows` rows as
+// `launch(grid, row_offset)`, in several grids if rows exceed gridDim.x's
+// limit; the kernel handles row `row_offset + blockIdx.x`. (One row per block
+// rather than a grid-stride loop over rows: with the loop, nvcc splits the
+// 128-bit stores into scalar ones.)
+template <class Launch>
+inline void launch_rows(int64_t rows, Launch&& launch) {
   constexpr int64_t kMaxGrid = 0x7fffffff;
-  return static_cast<unsigned int>(rows < kMaxGrid ? rows : kMaxGrid);
+  for (int64_t start = 0; start < rows; start += kMaxGrid) {
+    const int64_t count = rows - start < kMaxGrid ? rows - start : kMaxGrid;
+    launch(static_cast<unsigned int>(count), start);
+  }
 }
 
 }  // namespace opgen::kernels::cuda

@@ -179,4 +179,30 @@ class InplaceBuffer {
   bool copy_back_;
 };
 
+// Output with the layout of torch.empty_like(like) (what a `like(x)` fake rule
+// promises: x's strides when x is dense, else contiguous). Kernels write a
+// contiguous buffer, `work()`: the output itself when that layout is
+// contiguous (always when x is), else a temporary that `finish()` copies in.
+class OutputBuffer {
+ public:
+  explicit OutputBuffer(const torch::stable::Tensor& like)
+      : out_(torch::stable::empty_like(like)),
+        work_(out_.is_contiguous() ? out_ : torch::stable::new_empty(out_, out_.sizes())),
+        copy_back_(!out_.is_contiguous()) {}
+
+  torch::stable::Tensor& work() { return work_; }
+
+  torch::stable::Tensor finish() {
+    if (copy_back_) {
+      torch::stable::copy_(out_, work_);
+    }
+    return out_;
+  }
+
+ private:
+  torch::stable::Tensor out_;
+  torch::stable::Tensor work_;
+  bool copy_back_;
+};
+
 HIDDEN_NAMESPACE_END(opgen, kernels, common)

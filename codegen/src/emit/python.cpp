@@ -46,16 +46,27 @@ std::string python_op(const model::Library& lib, const model::OpSpec& op) {
                      op.schema.name.overload.empty() ? "default" : op.schema.name.overload);
 }
 
-// "input, weight, eps, *, out": the schema's parameters as a Python signature.
+// "input, weight, eps=1e-06, *, out": the schema's parameters as a Python
+// signature. PyTorch leaves out arguments equal to their defaults, so the
+// defaults must be there; a positional default is kept only where no
+// positional parameter without one follows (Python's rule).
 std::string python_params(const model::FunctionSchema& s) {
+  size_t trailing_defaults = s.arguments.size();
+  for (size_t i = s.arguments.size(); i-- > 0;) {
+    if (s.arguments[i].kwarg_only) continue;
+    if (!s.arguments[i].default_value) break;
+    trailing_defaults = i;
+  }
   std::vector<std::string> params;
   bool star = false;
-  for (const auto& a : s.arguments) {
+  for (size_t i = 0; i < s.arguments.size(); ++i) {
+    const auto& a = s.arguments[i];
     if (a.kwarg_only && !star) {
       params.push_back("*");
       star = true;
     }
-    params.push_back(a.name);
+    bool with_default = a.default_value && (a.kwarg_only || i >= trailing_defaults);
+    params.push_back(with_default ? a.name + "=" + a.default_value->to_python() : a.name);
   }
   return fmt::format("{}", fmt::join(params, ", "));
 }

@@ -1,0 +1,135 @@
+"""Parity of `opgen parse-schema` with PyTorch's own schema parser and printer.
+
+For every schema PyTorch registers and every real-world custom-op schema in
+the shared corpus that PyTorch accepts, opgen must print exactly what
+`str(torch._C.parse_schema(s))` prints. Each set goes through the binary in a
+single subprocess call (one schema per line on stdin, one result per line on
+stdout). Needs the built tool: OPGEN_BIN=/path/to/opgen pytest tests/python/test_schema_parity.py -s
+"""
+
+import csv
+import os
+import re
+import subprocess
+
+import pytest
+import torch
+
+OPGEN_BIN = os.environ.get("OPGEN_BIN")
+pytestmark = pytest.mark.skipif(
+    not OPGEN_BIN, reason="set OPGEN_BIN to the built opgen binary to run the schema parity tests"
+)
+
+SHARED_DIR = os.environ.get(
+    "OPGEN_SHARED_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared")
+)
+CORPUS = os.path.join(SHARED_DIR, "corpus", "custom_schemas.tsv")
+EDGE_CASES = os.path.join(SHARED_DIR, "corpus", "schema_edge_cases.tsv")
+
+ERROR_LINE = re.compile(r"^<stdin>:(\d+):(\d+): error: \S.*$")
+
+
+def run_opgen(schemas, *flags):
+    """Feeds `schemas` to `opgen parse-schema`; returns (exit status, output lines)."""
+    for s in schemas:
+        # The protocol is one schema per line; the CLI skips empty lines.
+        assert s and "\n" not in s, f"cannot send {s!r} on one line"
+    proc = subprocess.run(
+        [OPGEN_BIN, "parse-schema", *flags],
+        input="\n".join(schemas) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    lines = proc.stdout.split("\n")
+    assert lines[-1] == "", "output must end with a newline"
+    lines = lines[:-1]
+    assert len(lines) == len(schemas), f"{len(schemas)} schemas in, {len(lines)} lines out\n{proc.stderr}"
+    return proc.returncode, lines
+
+
+def torch_str(schema):
+    """What PyTorch prints for `schema`, or None if it rejects it."""
+    try:
+        return str(torch._C.parse_schema(schema))
+    except RuntimeError:
+        return None
+
+
+def check_parity(label, inputs, expected, *flags):
+    status, got = run_opgen(inputs, *flags)
+    mismatches = [(i, g, e) for i, g, e in zip(inputs, got, expected) if g != e]
+    print(f"{label}: {len(inputs) - len(mismatches)}/{len(inputs)}")
+    for i, g, e in mismatches[:20]:
+        print(f"  input:    {i}\n  opgen:    {g}\n  pytorch:  {e}")
+    assert not mismatches, f"{label}: {len(mismatches)} schemas differ from PyTorch"
+    assert status == 0
+
+
+def test_registry_parity():
+    schemas = sorted({str(s) for s in torch._C._jit_get_all_schemas()})
+    # The registry's canonical strings are the input. The expected output is
+    # PyTorch printing them again: for a handful (`Tensor(b|a)`) that is not
+    # the input itself, because PyTorch prints alias sets from an unordered
+    # set, and opgen follows PyTorch. TorchScript builtins use type variables
+    # (`t`, and `int64_t` in cuda::), hence the flag.
+    #
+    # The registry grows as Python modules load (torch._dynamo adds ~45 ops).
+    # A few of those use opaque types registered from Python (`PyObject`)
+    # whose printed form PyTorch itself cannot parse back; they are skipped.
+    pairs = [(s, torch_str(s)) for s in schemas]
+    unparsable = [s for s, e in pairs if e is None]
+    if unparsable:
+        print(f"registry: skipping {len(unparsable)} that PyTorch cannot re-parse: {unparsable[:3]}")
+    assert len(unparsable) < 10
+    pairs = [(s, e) for s, e in pairs if e is not None]
+    check_parity("registry", [s for s, _ in pairs], [e for _, e in pairs], "--allow-type-variables")
+
+
+def corpus_schemas():
+    with open(CORPUS, newline="") as f:
+        rows = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
+    seen, schemas = set(), []
+    for row in rows:
+        schema = row["schema"]
+        # torch needs a namespace; opgen takes the same prefixed string.
+        if "::" not in schema.split("(", 1)[0]:
+            schema = "ns::" + schema
+        if schema not in seen:
+            seen.add(schema)
+            schemas.append(schema)
+    return schemas
+
+
+@pytest.mark.skipif(not os.path.exists(CORPUS), reason=f"no corpus at {CORPUS}")
+def test_corpus_parity():
+    accepted, expected = [], []
+    for schema in corpus_schemas():
+        printed = torch_str(schema)
+        if printed is not None:
+            accepted.append(schema)
+            expected.append(printed)
+    assert len(accepted) > 2000
+    check_parity("corpus", accepted, expected)
+
+
+@pytest.mark.skipif(not os.path.exists(EDGE_CASES), reason=f"no corpus at {EDGE_CASES}")
+def test_invalid_edge_cases_are_rejected_with_a_column():
+    with open(EDGE_CASES, newline="") as f:
+        rows = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
+    # 'version_dependent' is `Tensor(!)`, which PyTorch 2.14 rejects.
+    invalid = [
+        r["schema"]
+        for r in rows
+        if r["layer"] == "parser" and r["expectation"] in ("invalid", "version_dependent")
+    ]
+    assert invalid
+    status, lines = run_opgen(invalid)
+    assert status == 1
+    for line_no, (schema, line) in enumerate(zip(invalid, lines), start=1):
+        m = ERROR_LINE.match(line)
+        assert m, f"expected an error for {schema!r}, got {line!r}"
+        assert int(m.group(1)) == line_no
+        column = int(m.group(2))  # 1-based; one past the end means "at the end"
+        assert 1 <= column <= len(schema) + 1, line
+    print(f"invalid edge cases: {len(invalid)}/{len(invalid)} rejected")
