@@ -28,6 +28,7 @@ struct LibraryOptions {
   std::string library_name;
   std::string source_root = ".";
   std::string torch_target = "2.10";
+  std::vector<std::string> excluded_dispatch_keys;
 };
 
 void add_library_options(CLI::App* cmd, LibraryOptions& o) {
@@ -39,6 +40,8 @@ void add_library_options(CLI::App* cmd, LibraryOptions& o) {
       ->capture_default_str();
   cmd->add_option("--torch-target-version", o.torch_target, "Oldest PyTorch the stable-ABI ops must load in (MAJOR.MINOR)")
       ->capture_default_str();
+  cmd->add_option("--exclude-dispatch-key", o.excluded_dispatch_keys,
+                  "Leave out the kernels of this dispatch key (e.g. CUDA on a machine without nvcc)");
 }
 
 std::optional<uint64_t> parse_version(const std::string& text) {
@@ -92,6 +95,12 @@ std::optional<opgen::model::Library> load_library(const LibraryOptions& o) {
   }
   if (!diags.has_errors()) opgen::check::check_library(lib, diags);
   diags.print(std::cerr);
+  for (auto& op : lib.ops) {
+    std::erase_if(op.dispatch, [&](const auto& key) {
+      return std::find(o.excluded_dispatch_keys.begin(), o.excluded_dispatch_keys.end(), key.value) !=
+             o.excluded_dispatch_keys.end();
+    });
+  }
   if (diags.has_errors()) {
     std::cerr << fmt::format("opgen: {} error{}; nothing was written\n", diags.error_count(),
                              diags.error_count() == 1 ? "" : "s");

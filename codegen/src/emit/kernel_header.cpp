@@ -62,7 +62,7 @@ std::string kernel_header(const model::Library& lib, const model::OpSpec& op) {
          {{"qualified", qualified_name(lib, op)},
           {"ret", model::kernel_return_type(op.schema, stable)},
           {"ns", lib.ns},
-          {"kernel", kernel_name(op, op.dispatch.front().value)}});
+          {"kernel", kernel_name(op, op.dispatch.empty() ? "CPU" : op.dispatch.front().value)}});
   if (stable) {
     p.emit(kStableHeader, {{"op", op.op_name()},
                            {"qualified", qualified_name(lib, op)},

@@ -74,7 +74,7 @@ all_reduce = torch.ops.testns.all_reduce.default
 # testns::scale_rows (specs/scale_rows.yaml)
 
 @torch.library.register_fake("testns::scale_rows")
-def _scale_rows_fake(x, row_scale, extras, alpha, out_dtype):
+def _scale_rows_fake(x, row_scale, extras, alpha=1.0, out_dtype=None):
     torch._check(x.dtype in (torch.float32, torch.bfloat16), lambda: f"testns::scale_rows: expected 'x' to have dtype float32 or bfloat16, but got {x.dtype}")
     torch._check(x.is_contiguous(), lambda: f"testns::scale_rows: expected 'x' to be contiguous")
     torch._check(row_scale is None or row_scale.device == x.device, lambda: f"testns::scale_rows: expected 'row_scale' to be on the same device as 'x'")
