@@ -91,3 +91,13 @@ def test_new_op_in_a_copy_of_the_project(tmp_path):
     run = subprocess.run([sys.executable, "-c", CALLER], env=env, capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "axpby ok" in run.stdout
+
+    # Editing one spec recompiles exactly that op's TU (opgen rewrites only
+    # changed files; Ninja's restat skips the rest), then relinks.
+    spec = project / "schemas" / "axpby.yaml"
+    spec.write_text(spec.read_text().replace("x.numel() == y.numel()", "y.numel() == x.numel()"))
+    result = subprocess.run(["cmake", "--build", str(build), "--", "-v"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout[-4000:]
+    compiled = [line for line in result.stdout.splitlines() if " -c " in line]
+    assert len(compiled) == 1 and "csrc/axpby.cpp" in compiled[0], "\n".join(compiled)
+    assert any("libopgen_ops.so" in line for line in result.stdout.splitlines())
