@@ -4,7 +4,9 @@
 // reported, nothing is written), 2 on a usage error.
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <set>
 #include <string>
 #include <variant>
 
@@ -15,6 +17,7 @@
 #include "emit/emit.h"
 #include "load/spec_loader.h"
 #include "model/schema.h"
+#include "model/types.h"
 #include "support/diagnostics.h"
 
 namespace fs = std::filesystem;
@@ -53,7 +56,8 @@ std::optional<uint64_t> parse_version(const std::string& text) {
 }
 
 // Expands directories to their *.yaml files, sorted, so the order of the
-// command line never changes the output.
+// command line never changes the output. A file reached twice (`schemas`
+// and `./schemas/foo.yaml`) is read once, under its first spelling.
 std::vector<fs::path> spec_files(const std::vector<std::string>& inputs, opgen::Diagnostics& diags) {
   std::vector<fs::path> files;
   for (const auto& input : inputs) {
@@ -68,7 +72,12 @@ std::vector<fs::path> spec_files(const std::vector<std::string>& inputs, opgen::
     }
   }
   std::sort(files.begin(), files.end());
-  files.erase(std::unique(files.begin(), files.end()), files.end());
+  std::set<fs::path> seen;
+  std::erase_if(files, [&](const fs::path& file) {
+    std::error_code ec;
+    fs::path canonical = fs::weakly_canonical(file, ec);
+    return !seen.insert(ec ? file : canonical).second;
+  });
   return files;
 }
 
@@ -107,6 +116,115 @@ std::optional<opgen::model::Library> load_library(const LibraryOptions& o) {
     return std::nullopt;
   }
   return lib;
+}
+
+struct NewOptions {
+  std::string qualified;  // ns::name
+  std::string schema;
+  std::string schemas_dir = "schemas";
+  std::string kernels_dir = "kernels";
+  std::vector<std::string> dispatch = {"CPU", "CUDA"};
+  std::string abi;  // empty: stable when the stable ABI carries every type
+  std::string json_schema;
+  std::string torch_target = "2.10";
+};
+
+// The default fake rule for each output: shaped like the first tensor
+// argument (or list), to be refined by the author.
+std::vector<std::string> default_fake_rules(const opgen::model::FunctionSchema& s) {
+  auto first = [&](const char* key) -> std::string {
+    for (const auto& a : s.arguments)
+      if (opgen::model::type_key(*a.type) == key) return a.name;
+    return "";
+  };
+  std::vector<std::string> rules;
+  for (const auto& r : s.returns) {
+    if (r.type->alias) continue;
+    const auto key = opgen::model::type_key(*r.type);
+    if (key == "Tensor") rules.push_back(first("Tensor").empty() ? "empty([])" : "like(" + first("Tensor") + ")");
+    if (key == "Tensor[]" && !first("Tensor[]").empty()) rules.push_back("like_each(" + first("Tensor[]") + ")");
+  }
+  return rules;
+}
+
+int run_new(const NewOptions& o) {
+  auto sep = o.qualified.find("::");
+  if (sep == std::string::npos || sep == 0 || sep + 2 == o.qualified.size()) {
+    std::cerr << fmt::format("opgen new: error: name the op as <namespace>::<name>, not '{}'\n", o.qualified);
+    return 2;
+  }
+  auto version = parse_version(o.torch_target);
+  if (!version) {
+    std::cerr << fmt::format("opgen new: error: --torch-target-version must read MAJOR.MINOR, not '{}'\n", o.torch_target);
+    return 2;
+  }
+  opgen::model::Library lib;
+  lib.ns = o.qualified.substr(0, sep);
+  lib.python_package = lib.ns;
+  lib.library_name = lib.ns + "_ops";
+  lib.torch_target_version = *version;
+  const std::string op_name = o.qualified.substr(sep + 2);
+  const std::string spec_path = (fs::path(o.schemas_dir) / (op_name + ".yaml")).string();
+
+  opgen::Diagnostics diags;
+  auto parsed = opgen::model::parse_schema(o.schema);
+  if (auto* err = std::get_if<opgen::model::SchemaError>(&parsed)) {
+    std::cerr << fmt::format("<--schema>:1:{}: error: invalid schema: {}\n", err->column + 1, err->message);
+    return 1;
+  }
+  auto schema = std::get<opgen::model::FunctionSchema>(parsed);
+  // A schema without a name takes the op's; one with a name must agree.
+  if (schema.name.name.empty()) {
+    auto dot = op_name.find('.');
+    schema.name.name = op_name.substr(0, dot);
+    schema.name.overload = dot == std::string::npos ? "" : op_name.substr(dot + 1);
+  }
+  bool stable = o.abi != "unstable";
+  if (o.abi.empty()) {
+    for (const auto& a : schema.arguments) {
+      const auto* m = opgen::model::find_type_mapping(*a.type);
+      if (m && (m->stable_since == 0 || m->stable_since > lib.torch_target_version)) stable = false;
+    }
+  }
+  opgen::model::OpSpec draft;
+  draft.schema = schema;
+  draft.abi.value = stable ? opgen::model::Abi::Stable : opgen::model::Abi::Unstable;
+  for (const auto& key : o.dispatch) draft.dispatch.push_back({key, {}});
+  for (const auto& rule : default_fake_rules(schema)) draft.fake.push_back({rule, {}, nullptr});
+  const std::string spec_text = opgen::emit::scaffold_spec(lib, draft, o.json_schema);
+
+  // The scaffold goes through the same loader and checker as any spec.
+  auto spec = opgen::load::load_spec_text(spec_text, spec_path, diags);
+  if (spec) {
+    lib.ops.push_back(std::move(*spec));
+    opgen::check::check_library(lib, diags);
+  }
+  diags.print(std::cerr);
+  if (diags.has_errors()) {
+    std::cerr << "opgen new: nothing was written\n";
+    return 1;
+  }
+  auto kernels = opgen::emit::scaffold_kernels(lib, lib.ops.front(), o.kernels_dir);
+  std::vector<std::pair<std::string, std::string>> files = {{spec_path, spec_text}};
+  files.insert(files.end(), kernels.begin(), kernels.end());
+  for (const auto& [path, contents] : files) {
+    if (fs::exists(path)) {
+      std::cerr << fmt::format("{}: error: already exists; opgen new writes only new files\n", path);
+      return 1;
+    }
+  }
+  for (const auto& [path, contents] : files) {
+    std::error_code ec;
+    fs::create_directories(fs::path(path).parent_path(), ec);
+    std::ofstream out(path, std::ios::binary);
+    out << contents;
+    if (!out) {
+      std::cerr << fmt::format("{}: error: cannot write the file\n", path);
+      return 1;
+    }
+    std::cout << "wrote " << path << '\n';
+  }
+  return 0;
 }
 
 int run_parse_schema(const opgen::model::ParseOptions& options) {
@@ -152,6 +270,23 @@ int main(int argc, char** argv) {
   parse->add_flag("--allow-type-variables", parse_options.allow_type_variables,
                   "Read unknown lower-case types as type variables (t, tVal), as TorchScript's builtins need");
 
+  NewOptions new_options;
+  auto* scaffold = app.add_subcommand("new", "Scaffold a spec and kernel sources for a new op");
+  scaffold->add_option("op", new_options.qualified, "The op, as <namespace>::<name>")->required();
+  scaffold->add_option("--schema", new_options.schema, "Its schema, e.g. \"(Tensor x, float alpha) -> Tensor\"")
+      ->required();
+  scaffold->add_option("--schemas-dir", new_options.schemas_dir, "Where the spec goes")->capture_default_str();
+  scaffold->add_option("--kernels-dir", new_options.kernels_dir, "Where the kernel sources go")->capture_default_str();
+  scaffold->add_option("--dispatch", new_options.dispatch, "Dispatch keys to write kernels for")
+      ->delimiter(',')
+      ->capture_default_str();
+  scaffold->add_option("--abi", new_options.abi, "stable or unstable (default: stable when it carries every type)")
+      ->check(CLI::IsMember({"stable", "unstable"}));
+  scaffold->add_option("--json-schema", new_options.json_schema,
+                       "Path of spec.schema.json, relative to the spec, for editors' YAML language server");
+  scaffold->add_option("--torch-target-version", new_options.torch_target, "Oldest PyTorch for the stable ABI")
+      ->capture_default_str();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -160,6 +295,7 @@ int main(int argc, char** argv) {
   }
 
   if (parse->parsed()) return run_parse_schema(parse_options);
+  if (scaffold->parsed()) return run_new(new_options);
   if (check->parsed()) return load_library(check_options) ? 0 : 1;
 
   auto lib = load_library(gen_options);

@@ -29,9 +29,9 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
   STD_TORCH_CHECK(weight.dim() == 1, "opgen::rms_norm_backward: expected 'weight' to have 1 dimension, but got ", weight.dim());
   STD_TORCH_CHECK(grad.dim() == input.dim(), "opgen::rms_norm_backward: requires grad.dim() == input.dim()");
   STD_TORCH_CHECK(weight.size(0) == input.size(-1), "opgen::rms_norm_backward: requires weight.size(0) == input.size(-1)");
-  auto [out0, out1] = kernel(grad, input, weight, eps);
-  stack[0] = torch::stable::detail::from(out0);
-  stack[1] = torch::stable::detail::from(out1);
+  auto [opgen_out0, opgen_out1] = kernel(grad, input, weight, eps);
+  stack[0] = torch::stable::detail::from(opgen_out0);
+  stack[1] = torch::stable::detail::from(opgen_out1);
 }
 
 void rms_norm_backward_cpu_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {

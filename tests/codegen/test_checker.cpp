@@ -155,6 +155,16 @@ TEST(Checker, AutogradBackwardArgumentsMustBind) {
       << r.diagnostics;
 }
 
+TEST(Checker, AutogradGradsMayNameAnOptionalTensor) {
+  // A Tensor? input (an optional bias) gets a gradient when it is given.
+  auto r = load_and_check(std::vector<SpecFile>{
+      {"schemas/foo.yaml",
+       "schema: \"foo(Tensor x, Tensor? b=None) -> Tensor\"\nfake: [like(x)]\n"
+       "autograd: {backward: foo_bwd, grads: [x, b]}\n"},
+      {"schemas/foo_bwd.yaml", "schema: \"foo_bwd(Tensor grad, Tensor x) -> (Tensor, Tensor)\"\nfake: [like(x), like(x)]\n"}});
+  EXPECT_TRUE(r.ok) << r.diagnostics;
+}
+
 TEST(Checker, AllErrorsAreReportedInOrder) {
   auto r = load_and_check("schemas/foo.yaml",
                           "schema: \"foo(Tensor x, SymInt n) -> Tensor\"\nfake: [like(x)]\ntags: [bogus]\n");
@@ -164,6 +174,60 @@ TEST(Checker, AllErrorsAreReportedInOrder) {
   EXPECT_NE(first, std::string::npos);
   EXPECT_NE(second, std::string::npos);
   EXPECT_LT(first, second) << r.diagnostics;
+}
+
+TEST(Checker, SchemaWithoutAnOpName) {
+  expect_error("foo", "schema: \"(Tensor x) -> Tensor\"\nfake: [like(x)]\n",
+               "schemas/foo.yaml:1:10: error: the schema has no op name");
+}
+
+TEST(Checker, OpNamesMustWorkInTheGeneratedPython) {
+  expect_error("lambda", "schema: \"lambda(Tensor x) -> Tensor\"\nfake: [like(x)]\n",
+               "'lambda' cannot name an op");
+  expect_error("torch", "schema: \"torch(Tensor x) -> Tensor\"\nfake: [like(x)]\n", "'torch' cannot name an op");
+}
+
+TEST(Checker, OnlyTensorsCanBeAnnotatedAsMutated) {
+  expect_error("foo_", "schema: \"foo_(Tensor x, int(a!) n) -> ()\"\n",
+               "argument 'n' of type 'int' is annotated as mutated");
+}
+
+TEST(Checker, ListOfAliasesIsAnAliasReturn) {
+  expect_error("foo_", "schema: \"foo_(Tensor(a!)[] xs) -> Tensor(a!)[]\"\n", "the op returns an alias of an input");
+}
+
+TEST(Checker, LetNamesMustBePythonVariables) {
+  expect_error("foo", "schema: \"foo(Tensor x) -> Tensor\"\nlet: {lambda: x.size(0)}\nfake: [like(x)]\n",
+               "'let' name 'lambda' cannot name a variable");
+  expect_error("foo", "schema: \"foo(Tensor x) -> Tensor\"\nlet: {\"n m\": x.size(0)}\nfake: [like(x)]\n",
+               "'let' name 'n m' cannot name a variable");
+}
+
+TEST(Checker, RequireNamingALetSaysSo) {
+  expect_error("foo", "schema: \"foo(Tensor x) -> Tensor\"\nlet: {n: x.size(0)}\nrequire: [n > 0]\nfake: [like(x)]\n",
+               "'n' is bound by 'let:', which C++ checks cannot see");
+}
+
+TEST(Checker, FakePythonTargetIsAModuleAndAFunction) {
+  expect_error("foo", "schema: \"foo(Tensor x) -> Tensor\"\nfake: {python: \"my-pkg:f\"}\n",
+               "'python' must read 'module:function'");
+  auto r = load_and_check("schemas/foo.yaml", "schema: \"foo(Tensor x) -> Tensor\"\nfake: {python: \"a.b_c:f1\"}\n");
+  EXPECT_TRUE(r.ok) << r.diagnostics;
+}
+
+TEST(Checker, AutogradGradsNamedTwice) {
+  auto r = load_and_check(std::vector<SpecFile>{
+      {"schemas/foo.yaml",
+       "schema: \"foo(Tensor x, Tensor w) -> Tensor\"\nfake: [like(x)]\nautograd: {backward: foo_bwd, grads: [x, x]}\n"},
+      {"schemas/foo_bwd.yaml", "schema: \"foo_bwd(Tensor grad, Tensor x) -> (Tensor, Tensor)\"\nfake: [like(x), like(x)]\n"}});
+  EXPECT_NE(r.diagnostics.find("schemas/foo.yaml:3:42: error: 'grads' names 'x' twice"), std::string::npos)
+      << r.diagnostics;
+}
+
+TEST(Checker, RuleColumnsFallBackToTheScalarWhenTheyCannotMap) {
+  // A folded scalar spans lines: its columns are not the file's.
+  expect_error("foo", "schema: \"foo(Tensor x) -> Tensor\"\nfake:\n  - >-\n    like(\n      y)\n",
+               "schemas/foo.yaml:3:5: error: unknown name 'y'");
 }
 
 TEST(Types, TableCoversTheStableTypes) {

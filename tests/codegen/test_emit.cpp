@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <unistd.h>
@@ -76,6 +77,59 @@ TEST(Emit, EveryFileCarriesTheGeneratedMarker) {
     EXPECT_NE(contents.substr(0, 200).find("@generated"), std::string::npos) << relative;
     EXPECT_NE(contents.substr(0, 200).find("DO NOT EDIT"), std::string::npos) << relative;
   }
+}
+
+// The generated files for one spec, checked first.
+std::map<std::string, std::string> emit_one(const std::string& stem, const std::string& text) {
+  auto result = testing::load_and_check("specs/" + stem + ".yaml", text);
+  EXPECT_TRUE(result.ok) << result.diagnostics;
+  return emit::emit_library(result.library).files();
+}
+
+TEST(Emit, WrapperLocalsDoNotClashWithArguments) {
+  // An argument named like a wrapper local would be redeclared in call_boxed.
+  auto files = emit_one("foo", "schema: \"foo(Tensor out0) -> (Tensor, Tensor)\"\nfake: [like(out0), like(out0)]\n");
+  EXPECT_NE(files.at("csrc/foo.cpp").find("auto [opgen_out0, opgen_out1] = kernel(out0);"), std::string::npos)
+      << files.at("csrc/foo.cpp");
+}
+
+TEST(Emit, RuleOverSeveralLinesKeepsTheFakeValidPython) {
+  auto files = emit_one("foo", "schema: \"foo(Tensor x) -> Tensor\"\nrequire:\n  - |\n    x.dim() >= 1 and\n    x.size(0) > 0\nfake: [like(x)]\n");
+  const std::string& py = files.at("python/testpkg/_ops.py");
+  EXPECT_NE(py.find("requires x.dim() >= 1 and\\nx.size(0) > 0\\n\")"), std::string::npos) << py;
+}
+
+TEST(Emit, AutogradMarksOutputsWithoutGradientAndGuardsOptionalInputs) {
+  // The backward op takes no gradient for `stat`, so it is non-differentiable;
+  // `bias` is a Tensor?, so its gradient is returned only when it was given.
+  auto result = testing::load_and_check(std::vector<testing::SpecFile>{
+      {"specs/norm.yaml",
+       "schema: \"norm(Tensor x, Tensor? bias=None) -> (Tensor out, Tensor stat)\"\n"
+       "fake: [like(x), like(x)]\n"
+       "autograd: {backward: norm_backward, grads: [x, bias]}\n"},
+      {"specs/norm_backward.yaml",
+       "schema: \"norm_backward(Tensor grad_out, Tensor x, Tensor stat) -> (Tensor, Tensor)\"\n"
+       "fake: [like(x), like(x)]\n"}});
+  ASSERT_TRUE(result.ok) << result.diagnostics;
+  const std::string py = emit::emit_library(result.library).files().at("python/testpkg/_ops.py");
+  EXPECT_NE(py.find("    ctx.mark_non_differentiable(output[1])\n"), std::string::npos) << py;
+  EXPECT_NE(py.find("result = torch.ops.testns.norm_backward.default(grads[0], saved[0], saved[1])"), std::string::npos)
+      << py;
+  EXPECT_NE(py.find("return (result[0], result[1] if ctx.needs_input_grad[1] else None)"), std::string::npos) << py;
+}
+
+TEST(Emit, AutogradBindingAllOutputGradientsMarksNothing) {
+  auto result = testing::load_and_check(std::vector<testing::SpecFile>{
+      {"specs/rot.yaml",
+       "schema: \"rot(Tensor q, Tensor k) -> (Tensor, Tensor)\"\nfake: [like(q), like(k)]\n"
+       "autograd: {backward: rot_backward, grads: [q, k]}\n"},
+      {"specs/rot_backward.yaml",
+       "schema: \"rot_backward(Tensor grad_0, Tensor grad_1) -> (Tensor, Tensor)\"\n"
+       "fake: [like(grad_0), like(grad_1)]\n"}});
+  ASSERT_TRUE(result.ok) << result.diagnostics;
+  const std::string py = emit::emit_library(result.library).files().at("python/testpkg/_ops.py");
+  EXPECT_EQ(py.find("mark_non_differentiable"), std::string::npos) << py;
+  EXPECT_NE(py.find("return (result[0], result[1])"), std::string::npos) << py;
 }
 
 class OutputTreeTest : public ::testing::Test {

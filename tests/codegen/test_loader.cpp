@@ -86,5 +86,19 @@ TEST(Loader, BadAbiValue) {
       << r.diagnostics;
 }
 
+TEST(Loader, SecondYamlDocumentIsAnError) {
+  auto r = load_and_check("schemas/foo.yaml",
+                          "schema: \"foo(Tensor x) -> Tensor\"\nfake: [like(x)]\n---\nschema: \"bar() -> ()\"\n");
+  EXPECT_NE(r.diagnostics.find("schemas/foo.yaml:4:1: error: a spec file holds one YAML document"), std::string::npos)
+      << r.diagnostics;
+}
+
+TEST(Loader, MisspelledBackwardIsReportedOnce) {
+  auto r = load_and_check("schemas/foo.yaml",
+                          "schema: \"foo(Tensor x) -> Tensor\"\nfake: [like(x)]\nautograd: {backwards: foo_bwd}\n");
+  EXPECT_NE(r.diagnostics.find("did you mean 'backward'?"), std::string::npos) << r.diagnostics;
+  EXPECT_EQ(r.diagnostics.find("needs a 'backward' op"), std::string::npos) << r.diagnostics;
+}
+
 }  // namespace
 }  // namespace opgen

@@ -1,5 +1,6 @@
 """Adding an op takes a YAML file and a kernel, and no other edit: copy the
-project, add both, build once, call the op from Python."""
+project, add both (and a second op scaffolded by `opgen new`), build once,
+call the ops from Python."""
 
 import os
 import shutil
@@ -59,6 +60,13 @@ CALLER = textwrap.dedent(
         assert "opgen::axpby" in str(e) and "x.numel() == y.numel()" in str(e), e
     else:
         raise AssertionError("a size mismatch was not rejected")
+    try:
+        opgen.scaffolded(x)
+    except RuntimeError as e:
+        assert "opgen::scaffolded: the CPU kernel is not implemented yet" in str(e), e
+    else:
+        raise AssertionError("a scaffolded kernel did not say it is not implemented")
+    assert opgen.scaffolded(torch.empty(0, device="meta")).shape == (0,)  # its fake works already
     print("axpby ok")
     """
 )
@@ -74,6 +82,12 @@ def test_new_op_in_a_copy_of_the_project(tmp_path):
     )
     (project / "schemas" / "axpby.yaml").write_text(SPEC)
     (project / "kernels" / "axpby.cpp").write_text(KERNEL)
+    # A second op from `opgen new`: it builds at once and says it is not implemented.
+    subprocess.run(
+        [OPGEN_BIN, "new", "opgen::scaffolded", "--schema", "(Tensor x, float alpha=1.) -> Tensor",
+         "--schemas-dir", str(project / "schemas"), "--kernels-dir", str(project / "kernels")],
+        check=True, capture_output=True, text=True,
+    )
 
     build = project / "build"
     # The tool under test is the one already built; CUDA is left out to keep

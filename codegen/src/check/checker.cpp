@@ -1,8 +1,10 @@
 #include "check/checker.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -23,6 +25,12 @@ const std::vector<std::string> kTags = {
     "inplace", "maybe_aliasing_or_mutating", "needs_contiguous_strides", "needs_exact_strides",
     "needs_fixed_stride_order", "nondeterministic_bitwise", "nondeterministic_seeded", "pointwise",
     "pt2_compliant_tag", "reduction"};
+
+// Python's keywords: never a name in the generated Python.
+const std::set<std::string> kPythonKeywords = {
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in",
+    "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield"};
 
 // Names an argument may not take: they would not compile in the generated
 // C++ or Python (keywords), or would shadow names the generated code uses.
@@ -45,7 +53,38 @@ const std::set<std::string> kReservedNames = {
     // used by the generated code
     "stack", "num_args", "num_outputs", "kernel", "ctx", "torch"};
 
+bool is_identifier(std::string_view s) {
+  auto start = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
+  auto rest = [&](char c) { return start(c) || std::isdigit(static_cast<unsigned char>(c)); };
+  return !s.empty() && start(s[0]) && std::all_of(s.begin() + 1, s.end(), rest);
+}
+
+// "pkg.module:function", each part a Python identifier.
+bool is_python_target(const std::string& target) {
+  auto colon = target.find(':');
+  if (colon == std::string::npos || !is_identifier(target.substr(colon + 1))) return false;
+  std::string_view module(target.data(), colon);
+  for (size_t start = 0;;) {
+    size_t dot = module.find('.', start);
+    if (!is_identifier(module.substr(start, dot == std::string_view::npos ? dot : dot - start))) return false;
+    if (dot == std::string_view::npos) return true;
+    start = dot + 1;
+  }
+}
+
+// The alias annotation of a type or of any type inside it (`Tensor(a!)[]`).
+const model::AliasInfo* find_alias(const model::Type& type) {
+  for (const model::Type* t = &type; t; t = t->elements.empty() ? nullptr : t->elements[0].get())
+    if (t->alias) return &*t->alias;
+  return nullptr;
+}
+
 bool is_tensor(const model::Type& t) { return model::type_key(t) == "Tensor"; }
+// What an op may write to: `Tensor`, `Tensor?`, `Tensor[]`.
+bool is_mutable_type(const model::Type& t) {
+  auto key = model::type_key(t);
+  return key == "Tensor" || key == "Tensor?" || key == "Tensor[]";
+}
 bool is_tensor_or_optional(const model::Type& t) {
   auto key = model::type_key(t);
   return key == "Tensor" || key == "Tensor?";
@@ -93,6 +132,17 @@ class OpChecker {
 
   void check_name() {
     FunctionSchema& s = op_.schema;
+    if (s.name.name.empty()) {
+      error(op_.schema_at(0), "the schema has no op name")
+          .notes.push_back({fmt::format("write it before the arguments, e.g. '{}(Tensor x) -> Tensor'", op_.stem)});
+      return;
+    }
+    // The op and overload names become Python identifiers in the generated
+    // module (`foo = torch.ops.ns.foo.default`), where `torch` is the module.
+    for (const std::string& part : {s.name.name, s.name.overload}) {
+      if (kPythonKeywords.count(part) || part == "torch")
+        error(op_.schema_at(0), fmt::format("'{}' cannot name an op: it is reserved in the generated Python", part));
+    }
     if (!s.name.ns.empty() && s.name.ns != lib_.ns) {
       error(op_.schema_at(0), fmt::format("the schema's namespace '{}' differs from the library's '{}'",
                                           s.name.ns, lib_.ns))
@@ -160,9 +210,13 @@ class OpChecker {
         for (const auto& set : t->alias->before_sets) used_sets.insert(set);
         if (!t->alias->is_write)
           error(op_.schema_at(a.column),
-                fmt::format("argument '{}' is annotated as an alias ({}) without '!'", a.name, t->alias->to_string()))
+                fmt::format("argument '{}' is annotated as an alias {} without '!'", a.name, t->alias->to_string()))
               .notes.push_back({"custom ops may mutate inputs (Tensor(a!)) but not return views of them"});
       }
+      if (model::is_mutable(a) && !is_mutable_type(*a.type))
+        error(op_.schema_at(a.column),
+              fmt::format("argument '{}' of type '{}' is annotated as mutated: only tensors can be written to",
+                          a.name, model::type_key(*a.type)));
     }
     if (!op_.mutates) return;
     std::set<std::string> listed;
@@ -173,10 +227,9 @@ class OpChecker {
         continue;
       }
       listed.insert(name.value);
-      auto key = model::type_key(*arg->type);
-      if (key != "Tensor" && key != "Tensor?" && key != "Tensor[]") {
-        error(name.loc, fmt::format("'mutates' names '{}', which is a '{}', not a tensor", name.value, key));
-      }
+      if (!is_mutable_type(*arg->type))
+        error(name.loc, fmt::format("'mutates' names '{}', which is a '{}', not a tensor", name.value,
+                                    model::type_key(*arg->type)));
     }
     for (Argument& a : s.arguments) {
       bool annotated = model::is_mutable(a);
@@ -217,7 +270,7 @@ class OpChecker {
     bool inplace = std::any_of(op_.tags.begin(), op_.tags.end(), [](auto& t) { return t.value == "inplace"; });
     bool any_alias = false;
     for (const model::Return& r : s.returns) {
-      if (!r.type->alias) continue;
+      if (!find_alias(*r.type)) continue;
       any_alias = true;
       if (!inplace)
         error(op_.schema_at(r.column), fmt::format("the op returns an alias of an input ({})", r.type->to_string()))
@@ -332,14 +385,25 @@ class OpChecker {
   void check_rules() {
     model::ExprEnv env;
     env.schema = &op_.schema;
-    // `require` rules become C++ checks too, so they keep to the C++ subset.
-    for (const auto& rule : op_.require) expect_kind(rule, env, ValueKind::Bool, "a 'require' rule", true);
     for (const auto& let : op_.lets) {
-      if (find_arg(op_.schema, let.name.value) || env.lets.count(let.name.value))
-        error(let.name.loc, fmt::format("'let' name '{}' is already taken", let.name.value));
-      expect_kind(let.rule, env, ValueKind::Int, fmt::format("'let' binding '{}'", let.name.value));
-      env.lets[let.name.value] = ValueKind::Int;
+      const std::string& name = let.name.value;
+      // The name becomes a local variable of the generated fake.
+      if (!is_identifier(name) || kPythonKeywords.count(name) || name == "torch")
+        error(let.name.loc, fmt::format("'let' name '{}' cannot name a variable in the generated fake", name))
+            .notes.push_back({"use a Python identifier that is not a keyword or 'torch', e.g. 'n_rows'"});
+      else if (find_arg(op_.schema, name) || env.lets.count(name))
+        error(let.name.loc, fmt::format("'let' name '{}' is already taken", name));
+      auto kind = check_rule(let.rule, env);
+      if (kind && *kind != ValueKind::Int)
+        error(let.rule.at(0), fmt::format("'let' binding '{}' must be Int, but this is {}", name,
+                                          model::to_string(*kind)));
+      // A binding of the wrong kind keeps it, so its uses report nothing more.
+      env.lets[name] = kind.value_or(ValueKind::Int);
     }
+    // `require` rules become C++ checks too, so they keep to the C++ subset
+    // (which cannot see the lets: checked with them in scope, using one
+    // says so rather than "unknown name").
+    for (const auto& rule : op_.require) expect_kind(rule, env, ValueKind::Bool, "a 'require' rule", true);
     check_fake(env);
   }
 
@@ -347,13 +411,13 @@ class OpChecker {
     const auto& returns = op_.schema.returns;
     if (op_.fake_python) {
       const std::string& target = op_.fake_python->value;
-      auto colon = target.find(':');
-      if (colon == std::string::npos || colon == 0 || colon + 1 == target.size())
-        error(op_.fake_python->loc, fmt::format("'python' must read 'module:function', not '{}'", target));
+      if (!is_python_target(target))
+        error(op_.fake_python->loc, fmt::format("'python' must read 'module:function', not '{}'", target))
+            .notes.push_back({"a dotted module path and a function name, e.g. 'my_pkg.fakes:rms_norm_fake'"});
       return;
     }
     // Returns that alias a mutated input need no rule: the fake returns the input.
-    size_t needed = std::count_if(returns.begin(), returns.end(), [](auto& r) { return !r.type->alias; });
+    size_t needed = std::count_if(returns.begin(), returns.end(), [](auto& r) { return !find_alias(*r.type); });
     if (needed == 0) {
       if (!op_.fake.empty())
         error(op_.fake.front().at(0), "this op returns no new tensors, so it takes no 'fake' rules");
@@ -368,7 +432,7 @@ class OpChecker {
     }
     size_t rule = 0;
     for (const auto& ret : returns) {
-      if (ret.type->alias) continue;
+      if (find_alias(*ret.type)) continue;
       const auto key = model::type_key(*ret.type);
       ValueKind want = key == "Tensor[]" ? ValueKind::OutputList : ValueKind::Output;
       if (key != "Tensor" && key != "Tensor[]") {
@@ -392,16 +456,22 @@ class OpChecker {
 void check_autograd(const model::Library& lib, const OpSpec& op, Diagnostics& diags) {
   const model::Autograd& ag = *op.autograd;
   const FunctionSchema& fwd = op.schema;
-  if (std::any_of(fwd.arguments.begin(), fwd.arguments.end(), [](auto& a) { return model::is_mutable(a); }))
+  if (std::any_of(fwd.arguments.begin(), fwd.arguments.end(), [](auto& a) { return model::is_mutable(a); })) {
     diags.error(ag.loc, "an op that mutates its inputs cannot have autograd");
+    return;  // whatever else is wrong with the binding follows from it
+  }
+  std::set<std::string> seen_grads;
   for (const auto& grad : ag.grads) {
     const Argument* arg = find_arg(fwd, grad.value);
-    if (!arg) {
+    if (!seen_grads.insert(grad.value).second) {
+      diags.error(grad.loc, fmt::format("'grads' names '{}' twice", grad.value))
+          .notes.push_back({"each forward input gets one gradient from the backward op"});
+    } else if (!arg) {
       auto& d = diags.error(grad.loc, fmt::format("'grads' names '{}', which is not an argument of {}", grad.value,
                                                  op.op_name()));
       if (auto guess = closest_match(grad.value, arg_names(fwd)); !guess.empty())
         d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
-    } else if (!is_tensor(*arg->type)) {
+    } else if (!is_tensor_or_optional(*arg->type)) {
       diags.error(grad.loc, fmt::format("'grads' names '{}', which is a '{}': only Tensor arguments get gradients",
                                         grad.value, model::type_key(*arg->type)));
     }

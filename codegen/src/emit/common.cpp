@@ -175,6 +175,10 @@ static std::vector<RenderedCheck> render_checks(const model::Library& lib, const
     if (python) {
       std::string escaped;  // the rule's text, inside an f-string
       for (char ch : what) {
+        if (ch == '\n') {  // a rule written over several YAML lines
+          escaped += "\\n";
+          continue;
+        }
         if (ch == '{' || ch == '}') escaped.push_back(ch);
         if (ch == '"' || ch == '\\') escaped.push_back('\\');
         escaped.push_back(ch);

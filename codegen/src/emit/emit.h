@@ -3,6 +3,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "model/spec.h"
 #include "support/output.h"
@@ -23,6 +25,12 @@ std::string python_module(const model::Library& lib);
 std::string python_stub(const model::Library& lib);
 
 OutputTree emit_library(const model::Library& lib);
+
+// `opgen new`: the spec text of a new op, and one kernel source per dispatch
+// key (path under `kernels_dir`, contents) whose body throws "not implemented".
+std::string scaffold_spec(const model::Library& lib, const model::OpSpec& op, const std::string& json_schema_ref);
+std::vector<std::pair<std::string, std::string>> scaffold_kernels(const model::Library& lib, const model::OpSpec& op,
+                                                                  const std::string& kernels_dir);
 
 // Paths inside the output tree, shared with the build (cmake/Opgen.cmake
 // predicts the same names).

@@ -116,6 +116,10 @@ void emit_fake(Printer& p, const model::Library& lib, const model::OpSpec& op) {
 
 // setup_context saves what the backward op's arguments name; backward calls
 // the backward op and spreads its results over the forward inputs.
+// An output whose gradient the backward op does not take (a saved statistic,
+// an index) is marked non-differentiable: a gradient flowing into it would be
+// dropped silently otherwise. A `Tensor?` input gets its gradient only when it
+// was given (autograd rejects a gradient for a None input).
 void emit_autograd(Printer& p, const model::Library& lib, const model::OpSpec& op) {
   const auto& fwd = op.schema;
   const model::OpSpec* bwd = lib.find(op.autograd->backward.value);
@@ -128,6 +132,7 @@ void emit_autograd(Printer& p, const model::Library& lib, const model::OpSpec& o
       if (fwd.arguments[i].name == name) return i;
     return std::nullopt;
   };
+  std::vector<bool> grad_bound(fwd.returns.size(), false);
   for (const auto& a : bwd->schema.arguments) {
     std::optional<size_t> grad_of;
     if (a.name == "grad" && fwd.returns.size() == 1) grad_of = 0;
@@ -137,6 +142,7 @@ void emit_autograd(Printer& p, const model::Library& lib, const model::OpSpec& o
         grad_of = i;
     }
     if (grad_of) {
+      grad_bound[*grad_of] = true;
       call_args.push_back(fmt::format("grads[{}]", *grad_of));
       continue;
     }
@@ -159,10 +165,20 @@ void emit_autograd(Printer& p, const model::Library& lib, const model::OpSpec& o
       ctx_attrs.emplace_back(a.name, source);
     }
   }
+  std::vector<std::string> non_differentiable;
+  for (size_t i = 0; i < fwd.returns.size(); ++i) {
+    if (grad_bound[i]) continue;
+    const auto key = model::type_key(*fwd.returns[i].type);
+    const std::string out = fwd.returns.size() == 1 ? "output" : fmt::format("output[{}]", i);
+    if (key == "Tensor") non_differentiable.push_back(out);
+    if (key == "Tensor[]") non_differentiable.push_back("*" + out);
+  }
   p.line(fmt::format("def _{}_setup_context(ctx, inputs, output):", id));
   {
     auto indent = p.indent(4);
-    if (saved.empty() && ctx_attrs.empty()) p.line("pass");
+    if (saved.empty() && ctx_attrs.empty() && non_differentiable.empty()) p.line("pass");
+    if (!non_differentiable.empty())
+      p.line(fmt::format("ctx.mark_non_differentiable({})", fmt::join(non_differentiable, ", ")));
     if (!saved.empty()) p.line(fmt::format("ctx.save_for_backward({})", fmt::join(saved, ", ")));
     for (const auto& [name, source] : ctx_attrs) p.line(fmt::format("ctx.{} = {}", name, source));
   }
@@ -174,11 +190,14 @@ void emit_autograd(Printer& p, const model::Library& lib, const model::OpSpec& o
     if (!saved.empty()) p.line("saved = ctx.saved_tensors");
     p.line(fmt::format("result = {}({})", python_op(lib, *bwd), fmt::join(call_args, ", ")));
     std::vector<std::string> per_input;
-    for (const auto& a : fwd.arguments) {
+    for (size_t i = 0; i < fwd.arguments.size(); ++i) {
+      const auto& a = fwd.arguments[i];
       std::string value = "None";
       for (size_t j = 0; j < op.autograd->grads.size(); ++j) {
         if (op.autograd->grads[j].value != a.name) continue;
         value = op.autograd->grads.size() == 1 ? "result" : fmt::format("result[{}]", j);
+        if (model::type_key(*a.type) == "Tensor?")
+          value = fmt::format("{} if ctx.needs_input_grad[{}] else None", value, i);
       }
       per_input.push_back(value);
     }

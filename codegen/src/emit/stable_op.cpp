@@ -71,7 +71,8 @@ std::string stable_op_source(const model::Library& lib, const model::OpSpec& op)
       p.line(fmt::format("stack[0] = torch::stable::detail::from({});", call));
     } else {
       std::vector<std::string> outs;
-      for (size_t i = 0; i < s.returns.size(); ++i) outs.push_back(fmt::format("out{}", i));
+      // `opgen_` names cannot clash with the arguments (the checker reserves them).
+      for (size_t i = 0; i < s.returns.size(); ++i) outs.push_back(fmt::format("opgen_out{}", i));
       p.line(fmt::format("auto [{}] = {};", fmt::join(outs, ", "), call));
       for (size_t i = 0; i < outs.size(); ++i)
         p.line(fmt::format("stack[{}] = torch::stable::detail::from({});", i, outs[i]));

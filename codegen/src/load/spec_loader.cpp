@@ -76,10 +76,10 @@ class Reader {
   std::optional<RuleText> rule(const YAML::Node& node, const std::string& what) {
     if (!expect_scalar(node, what)) return std::nullopt;
     auto [start, exact] = value_start(node);
-    RuleText rule{node.Scalar(), exact ? start : loc(node), nullptr};
+    RuleText rule{node.Scalar(), exact ? start : loc(node), nullptr, exact};
     auto parsed = model::parse_expr(rule.text);
     if (auto* diag = std::get_if<model::ExprDiagnostic>(&parsed)) {
-      auto& d = diags_.error(rule.at(exact ? diag->column : 0), diag->message);
+      auto& d = diags_.error(rule.at(diag->column), diag->message);
       if (!diag->note.empty()) d.notes.push_back({diag->note});
       return std::nullopt;
     }
@@ -218,12 +218,13 @@ void read_fake(Reader& r, const YAML::Node& node, OpSpec& spec) {
 }
 
 void read_autograd(Reader& r, const YAML::Node& node, OpSpec& spec) {
+  const size_t errors_before = r.diags().error_count();
   if (!r.check_keys(node, kAutogradKeys, "'autograd'")) return;
   model::Autograd autograd;
   autograd.loc = r.loc(node);
   if (auto n = node["backward"]; n && r.expect_scalar(n, "backward")) {
     autograd.backward = {n.Scalar(), r.loc(n)};
-  } else if (!n) {
+  } else if (!n && r.diags().error_count() == errors_before) {  // not after a misspelled 'backward'
     r.diags().error(r.loc(node), "'autograd' needs a 'backward' op");
   }
   if (auto n = node["grads"]) autograd.grads = r.string_list(n, "grads");
@@ -270,7 +271,14 @@ std::optional<model::OpSpec> load_spec_text(const std::string& text, const std::
   Reader r(text, display_path, diags);
   YAML::Node root;
   try {
-    root = YAML::Load(text);
+    std::vector<YAML::Node> documents = YAML::LoadAll(text);
+    if (!documents.empty()) root = documents.front();
+    if (documents.size() > 1) {
+      // YAML::Load would read the first and drop the rest without a word.
+      diags.error(r.loc(documents[1]), "a spec file holds one YAML document: a second one starts here")
+          .notes.push_back({"put each op in a file of its own, named after it"});
+      return std::nullopt;
+    }
   } catch (const YAML::ParserException& e) {
     diags.error(r.loc(e.mark), fmt::format("invalid YAML: {}", e.msg));
     return std::nullopt;

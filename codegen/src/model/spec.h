@@ -33,13 +33,16 @@ struct TensorCheck {
 };
 
 // A Bool expression in the rule language (`require:`), or an Int/Output
-// rule (`let:`, `fake:`). `column_of` maps an expression column to a
-// location in the YAML file.
+// rule (`let:`, `fake:`). `at` maps an expression column to a location in
+// the YAML file.
 struct RuleText {
   std::string text;
   SourceLoc loc;          // where the expression text starts
   ExprPtr expr;           // set by the loader once parsed
-  SourceLoc at(size_t column) const { return loc.shifted(column); }
+  bool columns_exact = true;  // false when the scalar was folded, spans lines or has escapes
+  // Where a column of the expression lies; the scalar's start when the
+  // columns do not map one to one onto the file.
+  SourceLoc at(size_t column) const { return columns_exact ? loc.shifted(column) : loc; }
 };
 
 struct LetBinding {

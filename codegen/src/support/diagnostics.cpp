@@ -1,6 +1,7 @@
 #include "support/diagnostics.h"
 
 #include <algorithm>
+#include <cctype>
 #include <numeric>
 #include <tuple>
 
@@ -60,6 +61,13 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 }  // namespace
 
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates) {
+  // A difference in case alone is the likeliest typo ("Cuda" for "CUDA").
+  auto lower = [](std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+    return s;
+  };
+  for (const std::string& candidate : candidates)
+    if (candidate != word && lower(candidate) == lower(word)) return candidate;
   std::string best;
   // A third of the word's length, at least one edit: "shema" -> "schema" but
   // not "x" -> "eps".

@@ -27,9 +27,9 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
   STD_TORCH_CHECK(!row_scale.has_value() || ((*row_scale).device() == x.device()), "testns::scale_rows: expected 'row_scale' to be on the same device as 'x'");
   STD_TORCH_CHECK(!row_scale.has_value() || ((*row_scale).dim() == 1), "testns::scale_rows: expected 'row_scale' to have 1 dimension, but got ", (*row_scale).dim());
   STD_TORCH_CHECK(x.dim() == 2, "testns::scale_rows: requires x.dim() == 2");
-  auto [out0, out1] = kernel(x, row_scale, extras, alpha, out_dtype);
-  stack[0] = torch::stable::detail::from(out0);
-  stack[1] = torch::stable::detail::from(out1);
+  auto [opgen_out0, opgen_out1] = kernel(x, row_scale, extras, alpha, out_dtype);
+  stack[0] = torch::stable::detail::from(opgen_out0);
+  stack[1] = torch::stable::detail::from(opgen_out1);
 }
 
 void scale_rows_cpu_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {

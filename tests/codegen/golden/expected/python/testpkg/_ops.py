@@ -84,6 +84,7 @@ def _scale_rows_fake(x, row_scale, extras, alpha=1.0, out_dtype=None):
 
 
 def _scale_rows_setup_context(ctx, inputs, output):
+    ctx.mark_non_differentiable(output[1])
     ctx.save_for_backward(inputs[0], inputs[1])
     ctx.alpha = inputs[3]
 

@@ -1,0 +1,74 @@
+"""Running the built `opgen` tool from tests: where things are, how to call it,
+and how to tell whether it wrote anything.
+
+The tool comes from OPGEN_BIN (CTest sets it, with OPGEN_SOURCE_DIR); tests
+that need it are marked `requires_opgen` and skip when it is unset.
+"""
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+OPGEN_BIN = os.environ.get("OPGEN_BIN")
+SOURCE_DIR = Path(os.environ.get("OPGEN_SOURCE_DIR") or Path(__file__).resolve().parents[2])
+SCHEMAS = SOURCE_DIR / "schemas"
+GENERATED = SOURCE_DIR / "generated"
+BAD_SPECS = SOURCE_DIR / "tests" / "bad_specs"
+
+# The options CMake gives opgen for the in-tree library.
+IN_TREE_OPTIONS = (
+    "--namespace", "opgen", "--python-package", "opgen", "--library-name", "opgen_ops",
+    "--source-root", SOURCE_DIR,
+)  # fmt: skip
+
+requires_opgen = pytest.mark.skipif(not OPGEN_BIN, reason="set OPGEN_BIN to the built opgen binary")
+
+
+def run_opgen(*args, stdin=None, cwd=None):
+    """Runs `opgen args...`; returns the CompletedProcess (text stdout/stderr)."""
+    return subprocess.run(
+        [OPGEN_BIN, *map(str, args)], input=stdin, capture_output=True, text=True, cwd=cwd, timeout=60
+    )
+
+
+def generate_in_tree(out_dir, *extra):
+    """`opgen generate` of schemas/ as the build does it; asserts it succeeds."""
+    proc = run_opgen("generate", *IN_TREE_OPTIONS, "-o", out_dir, *extra, SCHEMAS)
+    assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def snapshot(directory):
+    """Everything under `directory`: relative path -> (bytes, mtime in ns) for
+    files, None for directories. Equal snapshots: nothing created, changed,
+    touched or removed."""
+    directory = Path(directory)
+    return {
+        path.relative_to(directory).as_posix(): (
+            (path.read_bytes(), path.stat().st_mtime_ns) if path.is_file() else None
+        )
+        for path in sorted(directory.rglob("*"))
+    }
+
+
+def file_tree(directory):
+    """Relative path -> bytes, for every file under `directory`."""
+    return {path: entry[0] for path, entry in snapshot(directory).items() if entry is not None}
+
+
+def backdate(directory, seconds=1_000_000_000):
+    """Sets every file's mtime far into the past, so that a rewrite shows even
+    on a file system with coarse timestamps."""
+    for path in Path(directory).rglob("*"):
+        if path.is_file():
+            os.utime(path, (seconds, seconds))
+
+
+def split_diagnostics(stderr):
+    """Splits opgen's stderr into its diagnostic lines and the summary line
+    ('opgen: N errors; nothing was written')."""
+    lines = stderr.splitlines()
+    assert lines, "expected diagnostics on stderr"
+    return lines[:-1], lines[-1]
