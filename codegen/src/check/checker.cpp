@@ -20,11 +20,12 @@ using model::Located;
 using model::OpSpec;
 using model::ValueKind;
 
-const std::vector<std::string> kTags = {
+const std::vector<std::string> kTagList = {
     "core", "cudagraph_unsafe", "data_dependent_output", "dynamic_output_shape", "flexible_layout",
     "inplace", "maybe_aliasing_or_mutating", "needs_contiguous_strides", "needs_exact_strides",
     "needs_fixed_stride_order", "nondeterministic_bitwise", "nondeterministic_seeded", "pointwise",
     "pt2_compliant_tag", "reduction"};
+const std::vector<std::string>& kTags = kTagList;
 
 // Python's keywords: never a name in the generated Python.
 const std::set<std::string> kPythonKeywords = {
@@ -514,6 +515,8 @@ void check_autograd(const model::Library& lib, const OpSpec& op, Diagnostics& di
 }
 
 }  // namespace
+
+const std::vector<std::string>& known_tags() { return kTagList; }
 
 const std::vector<std::string>& dispatch_keys() {
   static const std::vector<std::string> keys = {"CPU", "CUDA", "XPU", "MPS", "Meta", "PrivateUse1",

@@ -13,8 +13,9 @@ namespace opgen::check {
 // version that can carry tags on `def`.
 inline constexpr uint64_t kStableTagsSince = 0x020c000000000000ULL;  // 2.12
 
-// Dispatch keys a spec may name.
+// Dispatch keys and torch.Tag names a spec may name.
 const std::vector<std::string>& dispatch_keys();
+const std::vector<std::string>& known_tags();
 
 void check_library(model::Library& library, Diagnostics& diags);
 

@@ -122,8 +122,22 @@ class Reader {
   std::vector<std::string> lines_;
 };
 
-const std::vector<std::string> kCheckKeys = {"dtype", "same_dtype", "same_device", "dim", "contiguous"};
-const std::vector<std::string> kAutogradKeys = {"backward", "grads"};
+}  // namespace
+
+const std::vector<std::string>& check_keys() {
+  static const std::vector<std::string> keys = {"dtype", "same_dtype", "same_device", "dim", "contiguous"};
+  return keys;
+}
+
+const std::vector<std::string>& autograd_keys() {
+  static const std::vector<std::string> keys = {"backward", "grads"};
+  return keys;
+}
+
+namespace {
+
+const std::vector<std::string>& kCheckKeys = check_keys();
+const std::vector<std::string>& kAutogradKeys = autograd_keys();
 const std::vector<std::string> kFakePythonKeys = {"python"};
 
 void read_schema(Reader& r, const YAML::Node& node, OpSpec& spec) {

@@ -21,7 +21,11 @@ std::optional<model::OpSpec> load_spec(const std::string& path, const std::strin
 std::optional<model::OpSpec> load_spec_text(const std::string& text, const std::string& display_path,
                                             Diagnostics& diags);
 
-// The spec keys the loader accepts, in documentation order.
+// The keys the loader accepts, in documentation order: at the top level, in
+// one argument's `checks`, and in `autograd` (codegen/spec.schema.json must
+// list the same; a unit test holds them together).
 const std::vector<std::string>& spec_keys();
+const std::vector<std::string>& check_keys();
+const std::vector<std::string>& autograd_keys();
 
 }  // namespace opgen::load

@@ -1,0 +1,46 @@
+"""codegen/spec.schema.json, through a real validator: every spec opgen
+accepts is valid, and the bad specs opgen rejects for an unknown key or a
+wrong value type are invalid too. (That the schema lists exactly the loader's
+keys is a unit test: tests/codegen/test_spec_schema.cpp.)"""
+
+import json
+import pathlib
+
+import jsonschema
+import pytest
+import yaml
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SCHEMA = json.loads((ROOT / "codegen" / "spec.schema.json").read_text())
+VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
+
+GOOD_SPECS = sorted((ROOT / "schemas").glob("*.yaml")) + sorted((ROOT / "tests/codegen/golden/specs").glob("*.yaml"))
+KEY_AND_TYPE_CASES = sorted(
+    p for p in (ROOT / "tests" / "bad_specs").iterdir() if p.name.startswith(("unknown_key", "wrong_type_"))
+)
+
+
+def load(path):
+    return yaml.safe_load(path.read_text())
+
+
+def test_the_schema_is_a_valid_json_schema():
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+
+
+@pytest.mark.parametrize("path", GOOD_SPECS, ids=lambda p: p.name)
+def test_accepted_specs_are_valid(path):
+    errors = [e.message for e in VALIDATOR.iter_errors(load(path))]
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "schemas").glob("*.yaml")), ids=lambda p: p.name)
+def test_in_tree_specs_point_editors_at_the_schema(path):
+    assert path.read_text().splitlines()[0] == "# yaml-language-server: $schema=../codegen/spec.schema.json"
+
+
+@pytest.mark.parametrize("case", KEY_AND_TYPE_CASES, ids=lambda p: p.name)
+def test_specs_rejected_for_keys_or_types_are_invalid(case):
+    specs = sorted(case.rglob("*.yaml"))
+    assert specs
+    assert any(not VALIDATOR.is_valid(load(spec)) for spec in specs), f"{case.name}: the JSON Schema accepts it"
