@@ -74,6 +74,7 @@ function(opgen_add_library target)
   if(NOT ARG_TORCH_TARGET_VERSION)
     set(ARG_TORCH_TARGET_VERSION 2.10)
   endif()
+  find_package(Python3 REQUIRED COMPONENTS Interpreter)
   _opgen_find_torch()
 
   set(cuda_kernels ${ARG_KERNELS})
@@ -100,7 +101,8 @@ function(opgen_add_library target)
     list(APPEND gen_outputs ${gen_dir}/csrc/${op}.cpp ${gen_dir}/include/${ARG_NAMESPACE}/kernels/${op}.h)
   endforeach()
   set(gen_python ${gen_dir}/python/${ARG_PYTHON_PACKAGE}/_ops.py ${gen_dir}/python/${ARG_PYTHON_PACKAGE}/_ops.pyi)
-  list(APPEND gen_outputs ${gen_python})
+  set(gen_tests ${gen_dir}/tests/test_${ARG_PYTHON_PACKAGE}_ops.py)
+  list(APPEND gen_outputs ${gen_python} ${gen_tests})
 
   add_custom_command(
     OUTPUT ${gen_outputs}
@@ -149,6 +151,13 @@ function(opgen_add_library target)
   endif()
   add_custom_target(${target}_python ALL DEPENDS ${package_files})
   add_dependencies(${target} ${target}_python)
+
+  # The generated test suite (from the specs' samples), run by CTest.
+  if(BUILD_TESTING OR OPGEN_BUILD_TESTS)
+    add_test(NAME ${target}.generated_tests
+             COMMAND ${Python3_EXECUTABLE} -m pytest -q -p no:cacheprovider ${gen_tests})
+    set_tests_properties(${target}.generated_tests PROPERTIES ENVIRONMENT "PYTHONPATH=${CMAKE_BINARY_DIR}/python")
+  endif()
 
   if(ARG_GENERATED_REFERENCE)
     # A test that the committed tree matches this build's, and the one

@@ -1,23 +1,28 @@
-// opgen command line: generate, check, parse-schema.
+// opgen command line: generate, check, parse-schema, new, explain.
 //
 // Exit status: 0 on success, 1 when the input has errors (every one is
-// reported, nothing is written), 2 on a usage error.
+// reported, nothing is written), 2 on a usage error (including `opgen explain`
+// of a code that does not exist).
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <set>
 #include <string>
+#include <string_view>
 #include <variant>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "check/checker.h"
+#include "check/explain.h"
 #include "emit/emit.h"
 #include "load/spec_loader.h"
 #include "model/schema.h"
 #include "model/types.h"
+#include "support/diagnostic_codes.h"
 #include "support/diagnostics.h"
 
 namespace fs = std::filesystem;
@@ -58,26 +63,39 @@ std::optional<uint64_t> parse_version(const std::string& text) {
 // Expands directories to their *.yaml files, sorted, so the order of the
 // command line never changes the output. A file reached twice (`schemas`
 // and `./schemas/foo.yaml`) is read once, under its first spelling.
-std::vector<fs::path> spec_files(const std::vector<std::string>& inputs, opgen::Diagnostics& diags) {
-  std::vector<fs::path> files;
+struct SpecFile {
+  fs::path path;       // as reached from the command line
+  fs::path canonical;  // weakly canonical; empty when that failed
+};
+
+// After the errors of a failed run: where to read more about their codes.
+void print_explain_hint(const opgen::Diagnostics& diags, std::string_view prefix) {
+  if (std::string hint = diags.explain_hint(); !hint.empty()) std::cerr << prefix << ": " << hint << '\n';
+}
+
+std::vector<SpecFile> spec_files(const std::vector<std::string>& inputs, opgen::Diagnostics& diags) {
+  std::vector<fs::path> paths;
   for (const auto& input : inputs) {
     std::error_code ec;
     if (fs::is_directory(input, ec)) {
       for (const auto& entry : fs::directory_iterator(input, ec))
-        if (entry.is_regular_file() && entry.path().extension() == ".yaml") files.push_back(entry.path());
+        if (entry.is_regular_file() && entry.path().extension() == ".yaml") paths.push_back(entry.path());
     } else if (fs::exists(input, ec)) {
-      files.emplace_back(input);
+      paths.emplace_back(input);
     } else {
-      diags.error({input, 0, 0}, "no such file or directory");
+      diags.error(opgen::Code::CannotReadSpec, {input, 0, 0}, "no such file or directory");
     }
   }
-  std::sort(files.begin(), files.end());
+  std::sort(paths.begin(), paths.end());
+  // Canonicalizing costs a system call per path component: once per file.
+  std::vector<SpecFile> files;
   std::set<fs::path> seen;
-  std::erase_if(files, [&](const fs::path& file) {
+  for (fs::path& path : paths) {
     std::error_code ec;
-    fs::path canonical = fs::weakly_canonical(file, ec);
-    return !seen.insert(ec ? file : canonical).second;
-  });
+    fs::path canonical = fs::weakly_canonical(path, ec);
+    if (ec) canonical.clear();
+    if (seen.insert(canonical.empty() ? path : canonical).second) files.push_back({std::move(path), std::move(canonical)});
+  }
   return files;
 }
 
@@ -95,11 +113,13 @@ std::optional<opgen::model::Library> load_library(const LibraryOptions& o) {
     std::cerr << fmt::format("opgen: error: --torch-target-version must read MAJOR.MINOR, not '{}'\n", o.torch_target);
     std::exit(2);
   }
-  for (const fs::path& file : spec_files(o.inputs, diags)) {
+  // fs::relative(file, source_root), with the root canonicalized once.
+  std::error_code root_ec;
+  const fs::path root = fs::weakly_canonical(o.source_root, root_ec);
+  for (const auto& [file, canonical] : spec_files(o.inputs, diags)) {
     std::string display = file.lexically_normal().string();
-    std::error_code ec;
-    fs::path relative = fs::relative(file, o.source_root, ec);
-    if (!ec && !relative.empty() && relative.native().rfind("..", 0) != 0) display = relative.generic_string();
+    fs::path relative = canonical.empty() || root_ec ? fs::path() : canonical.lexically_relative(root);
+    if (!relative.empty() && relative.native().rfind("..", 0) != 0) display = relative.generic_string();
     if (auto spec = opgen::load::load_spec(file.string(), display, diags)) lib.ops.push_back(std::move(*spec));
   }
   if (!diags.has_errors()) opgen::check::check_library(lib, diags);
@@ -113,6 +133,7 @@ std::optional<opgen::model::Library> load_library(const LibraryOptions& o) {
   if (diags.has_errors()) {
     std::cerr << fmt::format("opgen: {} error{}; nothing was written\n", diags.error_count(),
                              diags.error_count() == 1 ? "" : "s");
+    print_explain_hint(diags, "opgen");
     return std::nullopt;
   }
   return lib;
@@ -169,7 +190,9 @@ int run_new(const NewOptions& o) {
   opgen::Diagnostics diags;
   auto parsed = opgen::model::parse_schema(o.schema);
   if (auto* err = std::get_if<opgen::model::SchemaError>(&parsed)) {
-    std::cerr << fmt::format("<--schema>:1:{}: error: invalid schema: {}\n", err->column + 1, err->message);
+    diags.error(err->code, {"<--schema>", 1, err->column + 1}, "invalid schema: " + err->message);
+    diags.print(std::cerr);
+    print_explain_hint(diags, "opgen new");
     return 1;
   }
   auto schema = std::get<opgen::model::FunctionSchema>(parsed);
@@ -202,6 +225,7 @@ int run_new(const NewOptions& o) {
   diags.print(std::cerr);
   if (diags.has_errors()) {
     std::cerr << "opgen new: nothing was written\n";
+    print_explain_hint(diags, "opgen new");
     return 1;
   }
   auto kernels = opgen::emit::scaffold_kernels(lib, lib.ops.front(), o.kernels_dir);
@@ -209,7 +233,10 @@ int run_new(const NewOptions& o) {
   files.insert(files.end(), kernels.begin(), kernels.end());
   for (const auto& [path, contents] : files) {
     if (fs::exists(path)) {
-      std::cerr << fmt::format("{}: error: already exists; opgen new writes only new files\n", path);
+      opgen::Diagnostics exists;
+      exists.error(opgen::Code::OutputFileExists, {path, 0, 0}, "already exists; opgen new writes only new files");
+      exists.print(std::cerr);
+      print_explain_hint(exists, "opgen new");
       return 1;
     }
   }
@@ -219,7 +246,10 @@ int run_new(const NewOptions& o) {
     std::ofstream out(path, std::ios::binary);
     out << contents;
     if (!out) {
-      std::cerr << fmt::format("{}: error: cannot write the file\n", path);
+      opgen::Diagnostics failed;
+      failed.error(opgen::Code::CannotWriteOutput, {path, 0, 0}, "cannot write the file");
+      failed.print(std::cerr);
+      print_explain_hint(failed, "opgen new");
       return 1;
     }
     std::cout << "wrote " << path << '\n';
@@ -239,11 +269,55 @@ int run_parse_schema(const opgen::model::ParseOptions& options) {
       std::cout << schema->to_string() << '\n';
     } else {
       const auto& err = std::get<opgen::model::SchemaError>(parsed);
-      std::cout << "<stdin>:" << line_no << ':' << err.column + 1 << ": error: " << err.message << '\n';
+      std::cout << "<stdin>:" << line_no << ':' << err.column + 1 << ": error[" << opgen::code_id(err.code)
+                << "]: " << err.message << '\n';
       status = 1;
     }
   }
   return status;
+}
+
+struct ExplainOptions {
+  std::string code;
+  bool list = false;
+  bool markdown = false;
+};
+
+// "E0304", "e0304", "e304", "0304" and "304" all name E0304.
+std::string normalize_code(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  const std::string letter = !text.empty() && (text[0] == 'E' || text[0] == 'W') ? text.substr(0, 1) : "E";
+  std::string digits = text.substr(text.size() && std::isalpha(static_cast<unsigned char>(text[0])) ? 1 : 0);
+  if (digits.empty() || digits.size() > 4 ||
+      !std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c); }))
+    return text;
+  return letter + std::string(4 - digits.size(), '0') + digits;
+}
+
+int run_explain(const ExplainOptions& o) {
+  if (o.list) {
+    for (const opgen::CodeInfo& info : opgen::all_codes()) std::cout << info.id << "  " << info.title << '\n';
+    return 0;
+  }
+  if (o.markdown) {
+    std::cout << opgen::check::explain_page();
+    return 0;
+  }
+  if (o.code.empty()) {
+    std::cerr << "opgen explain: error: name a code, as in 'opgen explain E0304', or pass --list\n";
+    return 2;
+  }
+  if (const opgen::CodeInfo* info = opgen::find_code(normalize_code(o.code))) {
+    std::cout << opgen::check::explain_markdown(*info);
+    return 0;
+  }
+  std::vector<std::string> ids;
+  for (const opgen::CodeInfo& info : opgen::all_codes()) ids.emplace_back(info.id);
+  std::cerr << fmt::format("opgen explain: error: there is no diagnostic code '{}'\n", o.code);
+  if (std::string guess = opgen::closest_match(normalize_code(o.code), ids); !guess.empty())
+    std::cerr << fmt::format("opgen explain: note: did you mean '{}'?\n", guess);
+  std::cerr << "opgen explain: note: 'opgen explain --list' lists every code\n";
+  return 2;
 }
 
 }  // namespace
@@ -287,6 +361,15 @@ int main(int argc, char** argv) {
   scaffold->add_option("--torch-target-version", new_options.torch_target, "Oldest PyTorch for the stable ABI")
       ->capture_default_str();
 
+  ExplainOptions explain_options;
+  auto* explain = app.add_subcommand("explain", "Explain a diagnostic code (E0304): the rule, an example, the fix");
+  auto* explain_code = explain->add_option("code", explain_options.code, "The code, as printed: error[E0304]");
+  auto* explain_list = explain->add_flag("--list", explain_options.list, "List every code with its title");
+  auto* explain_markdown =
+      explain->add_flag("--markdown", explain_options.markdown, "Print every explanation: docs/diagnostics.md");
+  explain_code->excludes(explain_list)->excludes(explain_markdown);
+  explain_list->excludes(explain_markdown);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -295,6 +378,7 @@ int main(int argc, char** argv) {
   }
 
   if (parse->parsed()) return run_parse_schema(parse_options);
+  if (explain->parsed()) return run_explain(explain_options);
   if (scaffold->parsed()) return run_new(new_options);
   if (check->parsed()) return load_library(check_options) ? 0 : 1;
 
@@ -304,6 +388,7 @@ int main(int argc, char** argv) {
   opgen::WriteStats stats;
   if (!opgen::emit::emit_library(*lib).commit(out_dir, diags, &stats)) {
     diags.print(std::cerr);
+    print_explain_hint(diags, "opgen");
     return 1;
   }
   if (verbose)

@@ -20,7 +20,7 @@ void expect_error(const std::string& stem, const std::string& text, const std::s
 
 TEST(Checker, FileNameMustMatchOpName) {
   expect_error("bar", "schema: \"foo(Tensor x) -> Tensor\"\nfake: [like(x)]\n",
-               "schemas/bar.yaml:1:10: error: the op is named 'foo' but its file is 'bar.yaml'");
+               "schemas/bar.yaml:1:10: error[E0304]: the op is named 'foo' but its file is 'bar.yaml'");
 }
 
 TEST(Checker, NamespaceMustMatch) {
@@ -44,7 +44,7 @@ TEST(Checker, MutatesAddsAnnotations) {
 
 TEST(Checker, MutatesMustNameATensor) {
   expect_error("foo_", "schema: \"foo_(Tensor x, int n) -> ()\"\nmutates: [n]\n",
-               "schemas/foo_.yaml:2:11: error: 'mutates' names 'n', which is a 'int', not a tensor");
+               "schemas/foo_.yaml:2:11: error[E0314]: 'mutates' names 'n', which is a 'int', not a tensor");
 }
 
 TEST(Checker, MutatesNamesAMissingArgument) {
@@ -123,7 +123,7 @@ TEST(Checker, EveryOutputNeedsAFakeRule) {
 }
 
 TEST(Checker, FakeRuleErrorsPointIntoTheRule) {
-  expect_error("foo", "schema: \"foo(Tensor x) -> Tensor\"\nfake:\n  - like(y)\n", "schemas/foo.yaml:3:10: error:");
+  expect_error("foo", "schema: \"foo(Tensor x) -> Tensor\"\nfake:\n  - like(y)\n", "schemas/foo.yaml:3:10: error[E0502]:");
 }
 
 TEST(Checker, UnknownDtypeInChecks) {
@@ -178,7 +178,7 @@ TEST(Checker, AllErrorsAreReportedInOrder) {
 
 TEST(Checker, SchemaWithoutAnOpName) {
   expect_error("foo", "schema: \"(Tensor x) -> Tensor\"\nfake: [like(x)]\n",
-               "schemas/foo.yaml:1:10: error: the schema has no op name");
+               "schemas/foo.yaml:1:10: error[E0301]: the schema has no op name");
 }
 
 TEST(Checker, OpNamesMustWorkInTheGeneratedPython) {
@@ -220,14 +220,14 @@ TEST(Checker, AutogradGradsNamedTwice) {
       {"schemas/foo.yaml",
        "schema: \"foo(Tensor x, Tensor w) -> Tensor\"\nfake: [like(x)]\nautograd: {backward: foo_bwd, grads: [x, x]}\n"},
       {"schemas/foo_bwd.yaml", "schema: \"foo_bwd(Tensor grad, Tensor x) -> (Tensor, Tensor)\"\nfake: [like(x), like(x)]\n"}});
-  EXPECT_NE(r.diagnostics.find("schemas/foo.yaml:3:42: error: 'grads' names 'x' twice"), std::string::npos)
+  EXPECT_NE(r.diagnostics.find("schemas/foo.yaml:3:42: error[E0703]: 'grads' names 'x' twice"), std::string::npos)
       << r.diagnostics;
 }
 
 TEST(Checker, RuleColumnsFallBackToTheScalarWhenTheyCannotMap) {
   // A folded scalar spans lines: its columns are not the file's.
   expect_error("foo", "schema: \"foo(Tensor x) -> Tensor\"\nfake:\n  - >-\n    like(\n      y)\n",
-               "schemas/foo.yaml:3:5: error: unknown name 'y'");
+               "schemas/foo.yaml:3:5: error[E0502]: unknown name 'y'");
 }
 
 TEST(Types, TableCoversTheStableTypes) {

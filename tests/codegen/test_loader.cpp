@@ -36,7 +36,7 @@ require: ["y.size(0) == x.size(0)"]
 TEST(Loader, UnknownKeySuggestsTheNearest) {
   auto r = load_and_check("schemas/foo.yaml", "schema: \"foo(Tensor x) -> Tensor\"\nfake: [like(x)]\nmutate: [x]\n");
   EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.diagnostics.find("schemas/foo.yaml:3:1: error: unknown key 'mutate' in the spec"), std::string::npos)
+  EXPECT_NE(r.diagnostics.find("schemas/foo.yaml:3:1: error[E0105]: unknown key 'mutate' in the spec"), std::string::npos)
       << r.diagnostics;
   EXPECT_NE(r.diagnostics.find("note: did you mean 'mutates'?"), std::string::npos) << r.diagnostics;
 }
@@ -44,26 +44,26 @@ TEST(Loader, UnknownKeySuggestsTheNearest) {
 TEST(Loader, DuplicateKeyIsAnError) {
   auto r = load_and_check("schemas/foo.yaml", "schema: \"foo(Tensor x) -> Tensor\"\nfake: [like(x)]\ndoc: a\ndoc: b\n");
   EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.diagnostics.find("schemas/foo.yaml:4:1: error: duplicate key 'doc'"), std::string::npos) << r.diagnostics;
+  EXPECT_NE(r.diagnostics.find("schemas/foo.yaml:4:1: error[E0106]: duplicate key 'doc'"), std::string::npos) << r.diagnostics;
 }
 
 TEST(Loader, YamlSyntaxErrorHasItsPosition) {
   auto r = load_and_check("schemas/foo.yaml", "schema: [\n");
   EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.diagnostics.find("schemas/foo.yaml:2:1: error: invalid YAML"), std::string::npos) << r.diagnostics;
+  EXPECT_NE(r.diagnostics.find("schemas/foo.yaml:2:1: error[E0101]: invalid YAML"), std::string::npos) << r.diagnostics;
 }
 
 TEST(Loader, SchemaErrorPointsInsideTheString) {
   auto r = load_and_check("schemas/foo.yaml", "schema: \"foo(Tensor x, Tensr y) -> Tensor\"\n");
   EXPECT_FALSE(r.ok);
   // Column 9 is the string's first character; 'Tensr' starts 14 further on.
-  EXPECT_NE(r.diagnostics.find("schemas/foo.yaml:1:24: error: invalid schema"), std::string::npos) << r.diagnostics;
+  EXPECT_NE(r.diagnostics.find("schemas/foo.yaml:1:24: error[E0202]: invalid schema"), std::string::npos) << r.diagnostics;
 }
 
 TEST(Loader, WrongValueType) {
   auto r = load_and_check("schemas/foo.yaml", "schema: \"foo(Tensor x) -> Tensor\"\nfake: [like(x)]\ndoc: [a, b]\n");
   EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.diagnostics.find("schemas/foo.yaml:3:6: error: 'doc' must be a string"), std::string::npos)
+  EXPECT_NE(r.diagnostics.find("schemas/foo.yaml:3:6: error[E0108]: 'doc' must be a string"), std::string::npos)
       << r.diagnostics;
 }
 
@@ -76,12 +76,12 @@ TEST(Loader, MissingSchema) {
 TEST(Loader, NonMappingTopLevel) {
   auto r = load_and_check("schemas/foo.yaml", "- a\n- b\n");
   EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.diagnostics.find("schemas/foo.yaml:1:1: error: a spec must be a YAML mapping"), std::string::npos);
+  EXPECT_NE(r.diagnostics.find("schemas/foo.yaml:1:1: error[E0103]: a spec must be a YAML mapping"), std::string::npos);
 }
 
 TEST(Loader, BadAbiValue) {
   auto r = load_and_check("schemas/foo.yaml", "schema: \"foo(Tensor x) -> Tensor\"\nfake: [like(x)]\nabi: fast\n");
-  EXPECT_NE(r.diagnostics.find("schemas/foo.yaml:3:6: error: 'abi' must be 'stable' or 'unstable', not 'fast'"),
+  EXPECT_NE(r.diagnostics.find("schemas/foo.yaml:3:6: error[E0109]: 'abi' must be 'stable' or 'unstable', not 'fast'"),
             std::string::npos)
       << r.diagnostics;
 }
@@ -89,7 +89,7 @@ TEST(Loader, BadAbiValue) {
 TEST(Loader, SecondYamlDocumentIsAnError) {
   auto r = load_and_check("schemas/foo.yaml",
                           "schema: \"foo(Tensor x) -> Tensor\"\nfake: [like(x)]\n---\nschema: \"bar() -> ()\"\n");
-  EXPECT_NE(r.diagnostics.find("schemas/foo.yaml:4:1: error: a spec file holds one YAML document"), std::string::npos)
+  EXPECT_NE(r.diagnostics.find("schemas/foo.yaml:4:1: error[E0102]: a spec file holds one YAML document"), std::string::npos)
       << r.diagnostics;
 }
 

@@ -6,6 +6,7 @@ that need it are marked `requires_opgen` and skip when it is unset.
 """
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -66,9 +67,29 @@ def backdate(directory, seconds=1_000_000_000):
             os.utime(path, (seconds, seconds))
 
 
+# `path:line:col: error[E0304]: message` (the position may be shorter).
+ERROR_LINE = re.compile(r"^(?P<where>.*?): error\[(?P<code>[EW]\d{4})\]: (?P<message>.+)$")
+
+
+def error_codes(lines):
+    """The codes of the error lines among `lines`, in order."""
+    return [m["code"] for m in map(ERROR_LINE.match, lines) if m]
+
+
+def explain_hint(codes):
+    """The line opgen prints after the errors of a failed run, for their codes."""
+    codes = sorted(set(codes))
+    if len(codes) == 1:
+        return f"opgen: for more about this error, run 'opgen explain {codes[0]}'"
+    return f"opgen: for more about these errors ({', '.join(codes)}), run 'opgen explain CODE'"
+
+
 def split_diagnostics(stderr):
     """Splits opgen's stderr into its diagnostic lines and the summary line
-    ('opgen: N errors; nothing was written')."""
+    ('opgen: N errors; nothing was written'); checks the last line, which
+    points at `opgen explain` for the errors' codes."""
     lines = stderr.splitlines()
-    assert lines, "expected diagnostics on stderr"
-    return lines[:-1], lines[-1]
+    assert len(lines) >= 3, f"expected diagnostics, a summary and a hint on stderr:\n{stderr}"
+    diagnostics, summary, hint = lines[:-2], lines[-2], lines[-1]
+    assert hint == explain_hint(error_codes(diagnostics)), stderr
+    return diagnostics, summary

@@ -4,10 +4,12 @@ status 1, and opgen writes nothing.
 Each directory of tests/bad_specs/ is one case: its specs are the *.yaml files
 in it and in its subdirectories (a case that needs the same op in two files
 puts them in two subdirectories), and expected.txt holds the diagnostic lines
-opgen prints for it, `path:line:col: error: ...` and their `note:` lines, with
-paths relative to the case directory (`--source-root <case>`). The summary line
-(`opgen: N errors; nothing was written`) is not part of it. Every case but
-`several_errors` exercises exactly one error.
+opgen prints for it, `path:line:col: error[E0304]: ...` and their `note:`
+lines, with paths relative to the case directory (`--source-root <case>`). The
+summary line (`opgen: N errors; nothing was written`) and the `opgen explain`
+hint after it are not part of it. Every case but `several_errors` exercises
+exactly one error, and every error code (`opgen explain --list`) has a case,
+so each has a real example.
 
 For each case, `opgen generate` (into an empty directory, and into one holding
 the output of a good run) and `opgen check` must exit 1 with those lines, in
@@ -23,13 +25,25 @@ import os
 
 import pytest
 
-from cli_helpers import BAD_SPECS, generate_in_tree, requires_opgen, run_opgen, snapshot, split_diagnostics
+from cli_helpers import (
+    BAD_SPECS,
+    ERROR_LINE,
+    error_codes,
+    generate_in_tree,
+    requires_opgen,
+    run_opgen,
+    snapshot,
+    split_diagnostics,
+)
 
 pytestmark = requires_opgen
 
 UPDATE_EXPECTED = os.environ.get("OPGEN_UPDATE_EXPECTED") == "1"
 CASES = sorted(path.name for path in BAD_SPECS.iterdir() if path.is_dir())
 MULTI_ERROR_CASE = "several_errors"
+# Codes no spec can provoke (they are about the files opgen reads and writes):
+# tests/python/test_cli.py exercises each of them instead.
+CODES_EXERCISED_BY_CLI_TESTS = {"E0901", "E0902", "E0903"}
 
 
 def spec_inputs(case):
@@ -59,7 +73,7 @@ def assert_fails_as_expected(proc, case):
     assert proc.stdout == ""
     diagnostics, summary = split_diagnostics(proc.stderr)
     assert diagnostics == expected_diagnostics(case, diagnostics)
-    errors = sum(": error: " in line for line in diagnostics)
+    errors = len(error_codes(diagnostics))
     assert summary == f"opgen: {errors} error{'' if errors == 1 else 's'}; nothing was written"
 
 
@@ -82,8 +96,8 @@ def test_case_is_well_formed(case):
     if UPDATE_EXPECTED:
         pytest.skip("expected files are being refreshed")
     lines = (case_dir / "expected.txt").read_text().splitlines()
-    errors = [line for line in lines if ": error: " in line]
-    assert all(": error: " in line or ": note: " in line for line in lines), lines
+    errors = [line for line in lines if ERROR_LINE.match(line)]
+    assert all(ERROR_LINE.match(line) or ": note: " in line for line in lines), lines
     if case != MULTI_ERROR_CASE:
         assert len(errors) == 1, f"{case} should exercise exactly one error:\n" + "\n".join(errors)
 
@@ -115,9 +129,26 @@ def test_several_errors_are_all_reported_in_a_stable_order():
     assert first.returncode == second.returncode == 1
     assert first.stderr == second.stderr
     diagnostics, _ = split_diagnostics(first.stderr)
-    errors = [line for line in diagnostics if ": error: " in line]
+    errors = [line for line in diagnostics if ERROR_LINE.match(line)]
     files = {line.split(":")[0] for line in errors}
     assert len(errors) >= 5 and len(files) >= 3, diagnostics
     # Ordered by file, then line, then column.
     positions = [(path, int(line), int(column)) for path, line, column, *_ in (e.split(":") for e in errors)]
     assert positions == sorted(positions)
+
+
+def test_every_error_code_has_a_case():
+    listed = run_opgen("explain", "--list")
+    assert listed.returncode == 0, listed.stderr
+    codes = {line.split()[0] for line in listed.stdout.splitlines()}
+    # Warnings never show in the corpus (opgen prints them only when there is
+    # no error); the unit tests run each warning's documented example instead.
+    error_codes_listed = {code for code in codes if code.startswith("E")}
+    used = {}
+    for case in CASES:
+        for code in error_codes((BAD_SPECS / case / "expected.txt").read_text().splitlines()):
+            used.setdefault(code, case)
+    assert set(used) <= error_codes_listed, f"expected.txt names codes opgen does not list: {set(used) - codes}"
+    assert not CODES_EXERCISED_BY_CLI_TESTS & set(used)
+    missing = error_codes_listed - set(used) - CODES_EXERCISED_BY_CLI_TESTS
+    assert not missing, f"error codes without a case in tests/bad_specs/: {sorted(missing)}"

@@ -1,9 +1,12 @@
 """The opgen command line: help, usage errors (exit 2), input errors (exit 1),
-and what `generate` writes: the committed generated/ tree, byte for byte,
-without touching files that did not change.
+what `generate` writes: the committed generated/ tree, byte for byte,
+without touching files that did not change, and `explain`, which explains
+the code every diagnostic carries.
 
 Needs the built tool: OPGEN_BIN=build/codegen/opgen pytest tests/python/test_cli.py
 """
+
+import re
 
 import pytest
 
@@ -51,6 +54,9 @@ def test_help_on_every_subcommand():
         ["check", "--torch-target-version", "2.x", "schemas"],
         ["check", "--torch-target-version", "two.ten", "schemas"],
         ["parse-schema", "--bogus"],
+        ["explain"],  # no code
+        ["explain", "E9999"],
+        ["explain", "--list", "E0304"],
     ],
     ids=" ".join,
 )
@@ -64,7 +70,7 @@ def test_usage_errors_exit_2_and_write_nothing(args, tmp_path):
 def test_missing_spec_file_is_an_input_error(tmp_path):
     proc = run_opgen("check", tmp_path / "nope.yaml")
     assert proc.returncode == 1
-    assert f"{tmp_path / 'nope.yaml'}: error: no such file or directory" in proc.stderr
+    assert f"{tmp_path / 'nope.yaml'}: error[E0901]: no such file or directory" in proc.stderr
 
 
 def test_check_in_tree_schemas_passes_and_writes_nothing(tmp_path):
@@ -102,7 +108,10 @@ def test_output_blocked_by_a_file_is_a_clean_error(tmp_path):
     before = snapshot(tmp_path)
     proc = run_opgen("generate", *IN_TREE_OPTIONS, "-o", blocker, SCHEMAS)
     assert proc.returncode == 1
-    assert proc.stderr == f"{blocker}/csrc: error: cannot create the output directory: Not a directory\n"
+    assert proc.stderr == (
+        f"{blocker}/csrc: error[E0902]: cannot create the output directory: Not a directory\n"
+        "opgen: for more about this error, run 'opgen explain E0902'\n"
+    )
     assert snapshot(tmp_path) == before
 
 
@@ -131,6 +140,54 @@ def test_parse_schema_reports_an_error_with_its_column():
     assert proc.returncode == 1
     assert proc.stdout.splitlines() == [
         "foo(Tensor x) -> Tensor",
-        "<stdin>:2:5: error: unknown type 'Tensr': expected a schema type such as Tensor, int, SymInt, float, "
+        "<stdin>:2:5: error[E0202]: unknown type 'Tensr': expected a schema type such as Tensor, int, SymInt, float, "
         "bool, str, Scalar",
+    ]
+
+
+def test_new_never_overwrites_a_file(tmp_path):
+    spec = tmp_path / "schemas" / "foo.yaml"
+    spec.parent.mkdir()
+    spec.write_text("# mine\n")
+    before = snapshot(tmp_path)
+    proc = run_opgen("new", "opgen::foo", "--schema", "(Tensor x) -> Tensor", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines()[-2:] == [
+        "schemas/foo.yaml: error[E0903]: already exists; opgen new writes only new files",
+        "opgen new: for more about this error, run 'opgen explain E0903'",
+    ]
+    assert snapshot(tmp_path) == before
+
+
+def listed_codes():
+    """`opgen explain --list`: (code, title) per line."""
+    proc = run_opgen("explain", "--list")
+    assert (proc.returncode, proc.stderr) == (0, "")
+    return [tuple(line.split("  ", 1)) for line in proc.stdout.splitlines()]
+
+
+def test_explain_lists_every_code_once_in_order():
+    codes = [code for code, _ in listed_codes()]
+    assert len(codes) >= 50
+    assert codes == sorted(set(codes))
+    assert all(re.fullmatch(r"[EW]\d{4}", code) for code in codes), codes
+
+
+@pytest.mark.parametrize("spelling", ["E0304", "e0304", "e304", "304"])
+def test_explain_prints_the_entry_of_a_code(spelling):
+    proc = run_opgen("explain", spelling)
+    assert (proc.returncode, proc.stderr) == (0, "")
+    title = dict(listed_codes())["E0304"]
+    assert proc.stdout.startswith(f"# E0304: {title}\n\n")
+    for part in ("For example:", "opgen reports:", "error[E0304]", "Fixed:"):
+        assert part in proc.stdout
+
+
+def test_explain_of_an_unknown_code_suggests_one():
+    proc = run_opgen("explain", "E0399")
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr.splitlines() == [
+        "opgen explain: error: there is no diagnostic code 'E0399'",
+        "opgen explain: note: did you mean 'E0309'?",
+        "opgen explain: note: 'opgen explain --list' lists every code",
     ]

@@ -26,7 +26,7 @@ SHARED_DIR = os.environ.get(
 CORPUS = os.path.join(SHARED_DIR, "corpus", "custom_schemas.tsv")
 EDGE_CASES = os.path.join(SHARED_DIR, "corpus", "schema_edge_cases.tsv")
 
-ERROR_LINE = re.compile(r"^<stdin>:(\d+):(\d+): error: \S.*$")
+ERROR_LINE = re.compile(r"^<stdin>:(\d+):(\d+): error\[E02\d\d\]: \S.*$")
 
 
 def run_opgen(schemas, *flags):

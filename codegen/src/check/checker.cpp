@@ -118,15 +118,18 @@ class OpChecker {
     check_symm_mem();
     check_tensor_checks();
     check_rules();
+    check_samples();
   }
 
  private:
-  Diagnostic& error(const SourceLoc& loc, std::string message) { return diags_.error(loc, std::move(message)); }
+  Diagnostic& error(Code code, const SourceLoc& loc, std::string message) {
+    return diags_.error(code, loc, std::move(message));
+  }
 
   // Reports an unknown argument name with a did-you-mean.
   void unknown_arg(const Located<std::string>& name, const std::string& context) {
-    auto& d = error(name.loc, fmt::format("{} names '{}', which is not an argument of {}", context,
-                                          name.value, op_.op_name()));
+    auto& d = error(Code::UnknownArgument, name.loc,
+                    fmt::format("{} names '{}', which is not an argument of {}", context, name.value, op_.op_name()));
     if (auto guess = closest_match(name.value, arg_names(op_.schema)); !guess.empty())
       d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
   }
@@ -134,7 +137,7 @@ class OpChecker {
   void check_name() {
     FunctionSchema& s = op_.schema;
     if (s.name.name.empty()) {
-      error(op_.schema_at(0), "the schema has no op name")
+      error(Code::SchemaWithoutName, op_.schema_at(0), "the schema has no op name")
           .notes.push_back({fmt::format("write it before the arguments, e.g. '{}(Tensor x) -> Tensor'", op_.stem)});
       return;
     }
@@ -142,29 +145,30 @@ class OpChecker {
     // module (`foo = torch.ops.ns.foo.default`), where `torch` is the module.
     for (const std::string& part : {s.name.name, s.name.overload}) {
       if (kPythonKeywords.count(part) || part == "torch")
-        error(op_.schema_at(0), fmt::format("'{}' cannot name an op: it is reserved in the generated Python", part));
+        error(Code::ReservedOpName, op_.schema_at(0),
+              fmt::format("'{}' cannot name an op: it is reserved in the generated Python", part));
     }
     if (!s.name.ns.empty() && s.name.ns != lib_.ns) {
-      error(op_.schema_at(0), fmt::format("the schema's namespace '{}' differs from the library's '{}'",
-                                          s.name.ns, lib_.ns))
+      error(Code::NamespaceMismatch, op_.schema_at(0),
+            fmt::format("the schema's namespace '{}' differs from the library's '{}'", s.name.ns, lib_.ns))
           .notes.push_back({"leave the namespace out of the schema: the library supplies it"});
     }
     if (op_.op_name() != op_.stem) {
-      error(op_.schema_at(0), fmt::format("the op is named '{}' but its file is '{}.yaml'", op_.op_name(),
-                                          op_.stem))
+      error(Code::FileNameMismatch, op_.schema_at(0),
+            fmt::format("the op is named '{}' but its file is '{}.yaml'", op_.op_name(), op_.stem))
           .notes.push_back({fmt::format("name the file '{}.yaml': one op per file, named after it", op_.op_name())});
     }
     if (s.is_vararg || s.is_varret)
-      error(op_.schema_at(0), "variadic schemas ('...') cannot be registered as custom ops");
+      error(Code::VariadicSchema, op_.schema_at(0), "variadic schemas ('...') cannot be registered as custom ops");
   }
 
   void check_arguments() {
     std::set<std::string> seen;
     for (const Argument& a : op_.schema.arguments) {
       if (!seen.insert(a.name).second)
-        error(op_.schema_at(a.column), fmt::format("duplicate argument name '{}'", a.name));
+        error(Code::DuplicateArgument, op_.schema_at(a.column), fmt::format("duplicate argument name '{}'", a.name));
       if (kReservedNames.count(a.name) || a.name.rfind("opgen_", 0) == 0)
-        error(op_.schema_at(a.column),
+        error(Code::ReservedArgumentName, op_.schema_at(a.column),
               fmt::format("argument name '{}' is reserved in C++, Python or the generated code", a.name))
             .notes.push_back({fmt::format("rename it, for example to '{}_'", a.name)});
     }
@@ -174,20 +178,21 @@ class OpChecker {
     const model::TypeMapping* mapping = model::find_type_mapping(type);
     const std::string key = model::type_key(type);
     if (!mapping) {
-      error(op_.schema_at(column), fmt::format("type '{}' is not supported by opgen", key));
+      error(Code::UnsupportedType, op_.schema_at(column), fmt::format("type '{}' is not supported by opgen", key));
       return;
     }
     if (is_return && (op_.abi.value == Abi::Stable ? mapping->stable_value : mapping->unstable_value).empty()) {
-      error(op_.schema_at(column), fmt::format("an op cannot return '{}'", key))
+      error(Code::UnsupportedReturnType, op_.schema_at(column), fmt::format("an op cannot return '{}'", key))
           .notes.push_back({"ops return Tensor, Tensor[], int, float or bool values"});
       return;
     }
     if (op_.abi.value != Abi::Stable) return;
     if (mapping->stable_since == 0) {
-      error(op_.schema_at(column), fmt::format("type '{}' cannot be carried by the stable ABI", key))
+      error(Code::TypeNotInStableAbi, op_.schema_at(column),
+            fmt::format("type '{}' cannot be carried by the stable ABI", key))
           .notes.push_back({"use 'abi: unstable' for this op"});
     } else if (mapping->stable_since > lib_.torch_target_version) {
-      error(op_.schema_at(column),
+      error(Code::StableAbiTooOld, op_.schema_at(column),
             fmt::format("type '{}' needs the stable ABI of PyTorch {} or newer; the target is {}", key,
                         model::format_torch_version(mapping->stable_since),
                         model::format_torch_version(lib_.torch_target_version)))
@@ -210,12 +215,12 @@ class OpChecker {
         if (!t->alias) continue;
         for (const auto& set : t->alias->before_sets) used_sets.insert(set);
         if (!t->alias->is_write)
-          error(op_.schema_at(a.column),
+          error(Code::AliasWithoutWrite, op_.schema_at(a.column),
                 fmt::format("argument '{}' is annotated as an alias {} without '!'", a.name, t->alias->to_string()))
               .notes.push_back({"custom ops may mutate inputs (Tensor(a!)) but not return views of them"});
       }
       if (model::is_mutable(a) && !is_mutable_type(*a.type))
-        error(op_.schema_at(a.column),
+        error(Code::MutatedNonTensor, op_.schema_at(a.column),
               fmt::format("argument '{}' of type '{}' is annotated as mutated: only tensors can be written to",
                           a.name, model::type_key(*a.type)));
     }
@@ -229,13 +234,14 @@ class OpChecker {
       }
       listed.insert(name.value);
       if (!is_mutable_type(*arg->type))
-        error(name.loc, fmt::format("'mutates' names '{}', which is a '{}', not a tensor", name.value,
-                                    model::type_key(*arg->type)));
+        error(Code::ArgumentNotATensor, name.loc,
+              fmt::format("'mutates' names '{}', which is a '{}', not a tensor", name.value,
+                          model::type_key(*arg->type)));
     }
     for (Argument& a : s.arguments) {
       bool annotated = model::is_mutable(a);
       if (annotated && !listed.count(a.name)) {
-        error(op_.schema_at(a.column),
+        error(Code::MutationNotListed, op_.schema_at(a.column),
               fmt::format("argument '{}' is annotated as mutated but 'mutates' does not list it", a.name))
             .notes.push_back({"add it to 'mutates', or drop the '!' from the schema"});
       } else if (!annotated && listed.count(a.name)) {
@@ -274,7 +280,8 @@ class OpChecker {
       if (!find_alias(*r.type)) continue;
       any_alias = true;
       if (!inplace)
-        error(op_.schema_at(r.column), fmt::format("the op returns an alias of an input ({})", r.type->to_string()))
+        error(Code::ReturnsAlias, op_.schema_at(r.column),
+              fmt::format("the op returns an alias of an input ({})", r.type->to_string()))
             .notes.push_back({"a custom op must return new tensors; only an op tagged 'inplace' may "
                               "return its first argument, which it mutates"});
     }
@@ -286,20 +293,20 @@ class OpChecker {
               s.returns.size() == 1 && s.returns[0].type->alias &&
               s.returns[0].type->alias->before_sets == first->type->alias->before_sets;
     if (!ok || !any_alias)
-      error(at, "an op tagged 'inplace' must mutate exactly its first argument and return it")
+      error(Code::BadInplaceOp, at, "an op tagged 'inplace' must mutate exactly its first argument and return it")
           .notes.push_back({"for example: foo_(Tensor(a!) self, float alpha) -> Tensor(a!)"});
   }
 
   void check_tags() {
     for (const auto& tag : op_.tags) {
       if (std::find(kTags.begin(), kTags.end(), tag.value) == kTags.end()) {
-        auto& d = error(tag.loc, fmt::format("unknown tag '{}'", tag.value));
+        auto& d = error(Code::UnknownTag, tag.loc, fmt::format("unknown tag '{}'", tag.value));
         if (auto guess = closest_match(tag.value, kTags); !guess.empty())
           d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
       }
     }
     if (!op_.tags.empty() && op_.abi.value == Abi::Stable && lib_.torch_target_version < kStableTagsSince) {
-      error(op_.tags.front().loc,
+      error(Code::TagsNeedNewerStableAbi, op_.tags.front().loc,
             fmt::format("tags need the stable ABI of PyTorch {} or newer; the target is {}",
                         model::format_torch_version(kStableTagsSince),
                         model::format_torch_version(lib_.torch_target_version)))
@@ -313,11 +320,11 @@ class OpChecker {
     for (const auto& key : op_.dispatch) {
       const auto& known = dispatch_keys();
       if (std::find(known.begin(), known.end(), key.value) == known.end()) {
-        auto& d = error(key.loc, fmt::format("unknown dispatch key '{}'", key.value));
+        auto& d = error(Code::UnknownDispatchKey, key.loc, fmt::format("unknown dispatch key '{}'", key.value));
         if (auto guess = closest_match(key.value, known); !guess.empty())
           d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
       } else if (!seen.insert(key.value).second) {
-        error(key.loc, fmt::format("dispatch key '{}' is listed twice", key.value));
+        error(Code::DuplicateDispatchKey, key.loc, fmt::format("dispatch key '{}' is listed twice", key.value));
       }
     }
   }
@@ -329,13 +336,15 @@ class OpChecker {
       if (!arg) {
         unknown_arg(name, "'symm_mem'");
       } else if (!is_tensor(*arg->type) && model::type_key(*arg->type) != "Tensor[]") {
-        error(name.loc, fmt::format("'symm_mem' names '{}', which is a '{}', not a tensor", name.value,
-                                    model::type_key(*arg->type)));
+        error(Code::ArgumentNotATensor, name.loc,
+              fmt::format("'symm_mem' names '{}', which is a '{}', not a tensor", name.value,
+                          model::type_key(*arg->type)));
       }
     }
     const Argument* group = find_arg(op_.schema, "group_name");
     if (!group || model::type_key(*group->type) != "str")
-      error(op_.symm_mem.front().loc, "an op with symm_mem arguments needs a 'str group_name' argument")
+      error(Code::SymmMemWithoutGroupName, op_.symm_mem.front().loc,
+            "an op with symm_mem arguments needs a 'str group_name' argument")
           .notes.push_back({"PyTorch finds the process group for symmetric memory through it"});
   }
 
@@ -344,8 +353,9 @@ class OpChecker {
     if (!arg) {
       unknown_arg(name, context);
     } else if (!is_tensor_or_optional(*arg->type)) {
-      error(name.loc, fmt::format("{} names '{}', which is a '{}', not a tensor", context, name.value,
-                                  model::type_key(*arg->type)));
+      error(Code::ArgumentNotATensor, name.loc,
+            fmt::format("{} names '{}', which is a '{}', not a tensor", context, name.value,
+                        model::type_key(*arg->type)));
     }
   }
 
@@ -354,13 +364,117 @@ class OpChecker {
       check_tensor_arg_ref(check.arg, "'checks'");
       for (const auto& dtype : check.dtypes) {
         if (model::find_dtype(dtype.value)) continue;
-        auto& d = error(dtype.loc, fmt::format("unknown dtype '{}'", dtype.value));
+        auto& d = error(Code::UnknownDtype, dtype.loc, fmt::format("unknown dtype '{}'", dtype.value));
         if (auto guess = closest_match(dtype.value, model::dtype_names()); !guess.empty())
           d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
       }
       if (check.same_dtype_as) check_tensor_arg_ref(*check.same_dtype_as, "'same_dtype'");
       if (check.same_device_as) check_tensor_arg_ref(*check.same_device_as, "'same_device'");
-      if (check.dim && check.dim->value < 0) error(check.dim->loc, "'dim' must not be negative");
+      if (check.dim && check.dim->value < 0) error(Code::NegativeDim, check.dim->loc, "'dim' must not be negative");
+    }
+  }
+
+  // Samples feed the generated test suite: every value must fit its
+  // argument's type, every argument without a default needs one, and every
+  // dim a shape names must be given.
+  void check_samples() {
+    if (op_.samples.empty()) {
+      diags_.warning(Code::NoSamples, op_.schema_text.loc,
+                     fmt::format("{} has no 'samples': the generated test suite skips it", op_.op_name()));
+      return;
+    }
+    for (const auto& sample : op_.samples) {
+      std::set<std::string> dims;
+      std::optional<size_t> variants;
+      for (const auto& [name, values] : sample.dims) {
+        if (!dims.insert(name.value).second)
+          error(Code::SampleShapeMismatch, name.loc, fmt::format("dim '{}' is given twice", name.value));
+        if (variants && *variants != values.size())
+          error(Code::SampleShapeMismatch, name.loc,
+                fmt::format("dim '{}' has {} values but an earlier dim has {}: each variant takes one "
+                            "value of every dim",
+                            name.value, values.size(), *variants));
+        variants = values.size();
+      }
+      std::set<std::string> given;
+      for (const auto& [name, value] : sample.args) {
+        const Argument* arg = find_arg(op_.schema, name.value);
+        if (!arg) {
+          unknown_arg(name, "a sample");
+          continue;
+        }
+        given.insert(name.value);
+        check_sample_value(*arg, value, dims);
+      }
+      for (const Argument& a : op_.schema.arguments) {
+        if (!given.count(a.name) && !a.default_value)
+          error(Code::SampleMissingArgument, sample.loc,
+                fmt::format("the sample gives no value for '{}', which has no default", a.name));
+      }
+    }
+  }
+
+  void check_sample_tensor(const model::SampleTensor& t, const std::set<std::string>& dims) {
+    if (!model::find_dtype(t.dtype)) {
+      auto& d = error(Code::UnknownDtype, t.loc, fmt::format("unknown dtype '{}' in a sample", t.dtype));
+      if (auto guess = closest_match(t.dtype, model::dtype_names()); !guess.empty())
+        d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
+    }
+    if (t.device != "cpu" && t.device != "cuda" && t.device.rfind("cuda:", 0) != 0)
+      error(Code::SampleValueMismatch, t.loc, fmt::format("sample device must be 'cpu' or 'cuda', not '{}'", t.device));
+    for (const auto& dim : t.shape) {
+      bool number = !dim.empty() && std::all_of(dim.begin(), dim.end(), [](unsigned char c) { return std::isdigit(c); });
+      if (!number && !dims.count(dim))
+        error(Code::SampleShapeMismatch, t.loc,
+              fmt::format("shape entry '{}' is neither a size nor a dim of the sample's 'dims'", dim));
+    }
+  }
+
+  void check_sample_value(const Argument& arg, const model::SampleValue& value, const std::set<std::string>& dims) {
+    using Kind = model::SampleValue::Kind;
+    const std::string key = model::type_key(*arg.type);
+    auto mismatch = [&](const std::string& want) {
+      error(Code::SampleValueMismatch, value.loc,
+            fmt::format("sample value for '{}' ({}) must be {}", arg.name, key, want));
+    };
+    if (key == "Tensor" || key == "Tensor?") {
+      if (value.kind == Kind::Tensor) return check_sample_tensor(value.tensor, dims);
+      if (value.kind == Kind::None && key == "Tensor?") return;
+      return mismatch(key == "Tensor" ? "a tensor: {shape: [...], dtype: ...}" : "a tensor or null");
+    }
+    if (key == "Tensor[]") {
+      if (value.kind == Kind::TensorList) {
+        for (const auto& t : value.list) check_sample_tensor(t, dims);
+        return;
+      }
+      if (value.kind == Kind::Literal && value.literal == "[]") return;
+      return mismatch("a list of tensors");
+    }
+    if (value.kind == Kind::None) {
+      if (key.back() == '?') return;
+      return mismatch("a value, not null");
+    }
+    if (value.kind != Kind::Literal) return mismatch("a plain value");
+    const std::string& text = value.literal;
+    auto is_int = [](const std::string& s) {
+      size_t i = (!s.empty() && s[0] == '-') ? 1 : 0;
+      return i < s.size() && std::all_of(s.begin() + i, s.end(), [](unsigned char c) { return std::isdigit(c); });
+    };
+    const std::string base = key.back() == '?' ? key.substr(0, key.size() - 1) : key;
+    if (base == "int" || base == "SymInt") {
+      if (!is_int(text)) mismatch("an integer");
+    } else if (base == "float") {
+      char* end = nullptr;
+      std::strtod(text.c_str(), &end);
+      if (text.empty() || *end != '\0') mismatch("a number");
+    } else if (base == "bool") {
+      if (text != "true" && text != "false") mismatch("true or false");
+    } else if (base == "ScalarType") {
+      if (!model::find_dtype(text)) mismatch("a dtype name such as float32");
+    } else if (base == "int[]" || base == "SymInt[]" || base == "float[]") {
+      if (text.empty() || text.front() != '[') mismatch("a list");
+    } else if (base != "str") {
+      mismatch("a type samples support (tensors, int, float, bool, str, ScalarType, int[], float[])");
     }
   }
 
@@ -369,18 +483,19 @@ class OpChecker {
     auto result = cpp ? model::check_cpp_expr(*rule.expr, env) : model::check_expr(*rule.expr, env);
     if (auto* kind = std::get_if<ValueKind>(&result)) return *kind;
     for (const auto& diag : std::get<std::vector<model::ExprDiagnostic>>(result)) {
-      auto& d = error(rule.at(diag.column), diag.message);
+      auto& d = error(diag.code, rule.at(diag.column), diag.message);
       if (!diag.note.empty()) d.notes.push_back({diag.note});
     }
     return std::nullopt;
   }
 
-  void expect_kind(const model::RuleText& rule, const model::ExprEnv& env, ValueKind want, const std::string& what,
-                   bool cpp = false) {
+  // `code`: the error when the rule is well-formed but of another kind.
+  void expect_kind(Code code, const model::RuleText& rule, const model::ExprEnv& env, ValueKind want,
+                   const std::string& what, bool cpp = false) {
     auto kind = check_rule(rule, env, cpp);
     if (kind && *kind != want)
-      error(rule.at(0), fmt::format("{} must be {}, but this is {}", what, model::to_string(want),
-                                    model::to_string(*kind)));
+      error(code, rule.at(0),
+            fmt::format("{} must be {}, but this is {}", what, model::to_string(want), model::to_string(*kind)));
   }
 
   void check_rules() {
@@ -390,21 +505,23 @@ class OpChecker {
       const std::string& name = let.name.value;
       // The name becomes a local variable of the generated fake.
       if (!is_identifier(name) || kPythonKeywords.count(name) || name == "torch")
-        error(let.name.loc, fmt::format("'let' name '{}' cannot name a variable in the generated fake", name))
+        error(Code::BadLetName, let.name.loc,
+              fmt::format("'let' name '{}' cannot name a variable in the generated fake", name))
             .notes.push_back({"use a Python identifier that is not a keyword or 'torch', e.g. 'n_rows'"});
       else if (find_arg(op_.schema, name) || env.lets.count(name))
-        error(let.name.loc, fmt::format("'let' name '{}' is already taken", name));
+        error(Code::LetNameTaken, let.name.loc, fmt::format("'let' name '{}' is already taken", name));
       auto kind = check_rule(let.rule, env);
       if (kind && *kind != ValueKind::Int)
-        error(let.rule.at(0), fmt::format("'let' binding '{}' must be Int, but this is {}", name,
-                                          model::to_string(*kind)));
+        error(Code::LetNotInt, let.rule.at(0),
+              fmt::format("'let' binding '{}' must be Int, but this is {}", name, model::to_string(*kind)));
       // A binding of the wrong kind keeps it, so its uses report nothing more.
       env.lets[name] = kind.value_or(ValueKind::Int);
     }
     // `require` rules become C++ checks too, so they keep to the C++ subset
     // (which cannot see the lets: checked with them in scope, using one
     // says so rather than "unknown name").
-    for (const auto& rule : op_.require) expect_kind(rule, env, ValueKind::Bool, "a 'require' rule", true);
+    for (const auto& rule : op_.require)
+      expect_kind(Code::RequireNotBool, rule, env, ValueKind::Bool, "a 'require' rule", true);
     check_fake(env);
   }
 
@@ -413,7 +530,8 @@ class OpChecker {
     if (op_.fake_python) {
       const std::string& target = op_.fake_python->value;
       if (!is_python_target(target))
-        error(op_.fake_python->loc, fmt::format("'python' must read 'module:function', not '{}'", target))
+        error(Code::BadFakePythonTarget, op_.fake_python->loc,
+              fmt::format("'python' must read 'module:function', not '{}'", target))
             .notes.push_back({"a dotted module path and a function name, e.g. 'my_pkg.fakes:rms_norm_fake'"});
       return;
     }
@@ -421,13 +539,15 @@ class OpChecker {
     size_t needed = std::count_if(returns.begin(), returns.end(), [](auto& r) { return !find_alias(*r.type); });
     if (needed == 0) {
       if (!op_.fake.empty())
-        error(op_.fake.front().at(0), "this op returns no new tensors, so it takes no 'fake' rules");
+        error(Code::FakeRulesWithoutOutputs, op_.fake.front().at(0),
+              "this op returns no new tensors, so it takes no 'fake' rules");
       return;
     }
     if (op_.fake.size() != needed) {
       SourceLoc at = op_.fake.empty() ? op_.schema_text.loc : op_.fake_loc;
-      error(at, fmt::format("the op has {} output{} but {} 'fake' rule{}", needed, needed == 1 ? "" : "s",
-                            op_.fake.size(), op_.fake.size() == 1 ? "" : "s"))
+      error(Code::FakeRuleCount, at,
+            fmt::format("the op has {} output{} but {} 'fake' rule{}", needed, needed == 1 ? "" : "s", op_.fake.size(),
+                        op_.fake.size() == 1 ? "" : "s"))
           .notes.push_back({"give one rule per output, in order, e.g. 'like(input)'"});
       return;
     }
@@ -437,12 +557,13 @@ class OpChecker {
       const auto key = model::type_key(*ret.type);
       ValueKind want = key == "Tensor[]" ? ValueKind::OutputList : ValueKind::Output;
       if (key != "Tensor" && key != "Tensor[]") {
-        error(op_.schema_at(ret.column), fmt::format("a fake rule cannot produce a '{}' output", key))
+        error(Code::FakeRuleForNonTensor, op_.schema_at(ret.column),
+              fmt::format("a fake rule cannot produce a '{}' output", key))
             .notes.push_back({"use a handwritten fake: 'fake: {python: module:function}'"});
         ++rule;
         continue;
       }
-      expect_kind(op_.fake[rule++], env, want, "a fake rule for a " + key + " output");
+      expect_kind(Code::FakeRuleNotOutput, op_.fake[rule++], env, want, "a fake rule for a " + key + " output");
     }
   }
 
@@ -458,23 +579,25 @@ void check_autograd(const model::Library& lib, const OpSpec& op, Diagnostics& di
   const model::Autograd& ag = *op.autograd;
   const FunctionSchema& fwd = op.schema;
   if (std::any_of(fwd.arguments.begin(), fwd.arguments.end(), [](auto& a) { return model::is_mutable(a); })) {
-    diags.error(ag.loc, "an op that mutates its inputs cannot have autograd");
+    diags.error(Code::AutogradOnMutatingOp, ag.loc, "an op that mutates its inputs cannot have autograd");
     return;  // whatever else is wrong with the binding follows from it
   }
   std::set<std::string> seen_grads;
   for (const auto& grad : ag.grads) {
     const Argument* arg = find_arg(fwd, grad.value);
     if (!seen_grads.insert(grad.value).second) {
-      diags.error(grad.loc, fmt::format("'grads' names '{}' twice", grad.value))
+      diags.error(Code::GradsRepeated, grad.loc, fmt::format("'grads' names '{}' twice", grad.value))
           .notes.push_back({"each forward input gets one gradient from the backward op"});
     } else if (!arg) {
-      auto& d = diags.error(grad.loc, fmt::format("'grads' names '{}', which is not an argument of {}", grad.value,
-                                                 op.op_name()));
+      auto& d =
+          diags.error(Code::UnknownArgument, grad.loc,
+                      fmt::format("'grads' names '{}', which is not an argument of {}", grad.value, op.op_name()));
       if (auto guess = closest_match(grad.value, arg_names(fwd)); !guess.empty())
         d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
     } else if (!is_tensor_or_optional(*arg->type)) {
-      diags.error(grad.loc, fmt::format("'grads' names '{}', which is a '{}': only Tensor arguments get gradients",
-                                        grad.value, model::type_key(*arg->type)));
+      diags.error(Code::ArgumentNotATensor, grad.loc,
+                  fmt::format("'grads' names '{}', which is a '{}': only Tensor arguments get gradients", grad.value,
+                              model::type_key(*arg->type)));
     }
   }
   if (ag.backward.value.empty()) return;
@@ -482,13 +605,14 @@ void check_autograd(const model::Library& lib, const OpSpec& op, Diagnostics& di
   if (!bwd) {
     std::vector<std::string> names;
     for (const auto& other : lib.ops) names.push_back(other.op_name());
-    auto& d = diags.error(ag.backward.loc, fmt::format("backward op '{}' is not defined in this library", ag.backward.value));
+    auto& d = diags.error(Code::UnknownBackwardOp, ag.backward.loc,
+                          fmt::format("backward op '{}' is not defined in this library", ag.backward.value));
     if (auto guess = closest_match(ag.backward.value, names); !guess.empty())
       d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
     return;
   }
   if (bwd->schema.returns.size() != ag.grads.size()) {
-    diags.error(ag.backward.loc,
+    diags.error(Code::GradsCountMismatch, ag.backward.loc,
                 fmt::format("backward op '{}' returns {} value{} but 'grads' names {} input{}", ag.backward.value,
                             bwd->schema.returns.size(), bwd->schema.returns.size() == 1 ? "" : "s", ag.grads.size(),
                             ag.grads.size() == 1 ? "" : "s"))
@@ -506,7 +630,7 @@ void check_autograd(const model::Library& lib, const OpSpec& op, Diagnostics& di
   for (const Argument& a : fwd.arguments) bindable.insert(a.name);
   for (const Argument& a : bwd->schema.arguments) {
     if (bindable.count(a.name)) continue;
-    auto& d = diags.error(bwd->schema_at(a.column),
+    auto& d = diags.error(Code::UnbindableBackwardArgument, bwd->schema_at(a.column),
                           fmt::format("argument '{}' of backward op '{}' matches nothing of {}", a.name,
                                       ag.backward.value, op.op_name()));
     d.notes.push_back({fmt::format("backward arguments are bound by name to: {}",
@@ -532,7 +656,7 @@ void check_library(model::Library& library, Diagnostics& diags) {
     OpChecker(library, op, diags).run();
     auto [it, inserted] = first_seen.emplace(op.op_name(), &op);
     if (!inserted)
-      diags.error(op.schema_at(0), fmt::format("op '{}' is defined twice", op.op_name()))
+      diags.error(Code::OpDefinedTwice, op.schema_at(0), fmt::format("op '{}' is defined twice", op.op_name()))
           .notes.push_back({fmt::format("first defined in {}", it->second->display_path)});
   }
   for (const OpSpec& op : library.ops)

@@ -85,6 +85,15 @@ std::string def_schema(const model::OpSpec& op) {
   return s.to_string();
 }
 
+std::optional<size_t> gradient_of_output(const model::FunctionSchema& fwd, const std::string& name) {
+  if (name == "grad" && fwd.returns.size() == 1) return 0;
+  for (size_t i = 0; i < fwd.returns.size(); ++i) {
+    if (name == fmt::format("grad_{}", i) || (!fwd.returns[i].name.empty() && name == "grad_" + fwd.returns[i].name))
+      return i;
+  }
+  return std::nullopt;
+}
+
 std::string default_device_arg(const model::OpSpec& op) {
   for (const auto& a : op.schema.arguments)
     if (model::type_key(*a.type) == "Tensor") return a.name;

@@ -1,6 +1,7 @@
 // Helpers shared by the emitters: names, headers, input-check rendering.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,10 @@ std::vector<RenderedCheck> cpp_checks(const model::Library& lib, const model::Op
 std::vector<RenderedCheck> python_checks(const model::Library& lib, const model::OpSpec& op);
 // Arguments the checks read, in schema order.
 std::vector<std::string> checked_args(const model::OpSpec& op);
+
+// Which forward output a backward-op argument named `name` takes the gradient
+// of (`grad` for a single output, `grad_<i>`, `grad_<output name>`), if any.
+std::optional<size_t> gradient_of_output(const model::FunctionSchema& fwd, const std::string& name);
 
 // The tensor that outputs are created on by default: the first Tensor argument.
 std::string default_device_arg(const model::OpSpec& op);

@@ -24,6 +24,10 @@ std::string python_module(const model::Library& lib);
 // python/<pkg>/_ops.pyi: typed stubs with the docs.
 std::string python_stub(const model::Library& lib);
 
+// tests/test_<pkg>_ops.py: the generated pytest suite, from the specs' samples.
+std::string python_tests(const model::Library& lib);
+std::string python_tests_path(const model::Library& lib);
+
 OutputTree emit_library(const model::Library& lib);
 
 // `opgen new`: the spec text of a new op, and one kernel source per dispatch

@@ -134,14 +134,7 @@ void emit_autograd(Printer& p, const model::Library& lib, const model::OpSpec& o
   };
   std::vector<bool> grad_bound(fwd.returns.size(), false);
   for (const auto& a : bwd->schema.arguments) {
-    std::optional<size_t> grad_of;
-    if (a.name == "grad" && fwd.returns.size() == 1) grad_of = 0;
-    for (size_t i = 0; i < fwd.returns.size(); ++i) {
-      if (a.name == fmt::format("grad_{}", i) ||
-          (!fwd.returns[i].name.empty() && a.name == "grad_" + fwd.returns[i].name))
-        grad_of = i;
-    }
-    if (grad_of) {
+    if (auto grad_of = gradient_of_output(fwd, a.name)) {
       grad_bound[*grad_of] = true;
       call_args.push_back(fmt::format("grads[{}]", *grad_of));
       continue;
@@ -197,7 +190,9 @@ void emit_autograd(Printer& p, const model::Library& lib, const model::OpSpec& o
         if (op.autograd->grads[j].value != a.name) continue;
         value = op.autograd->grads.size() == 1 ? "result" : fmt::format("result[{}]", j);
         if (model::type_key(*a.type) == "Tensor?")
-          value = fmt::format("{} if ctx.needs_input_grad[{}] else None", value, i);
+          // needs_input_grad is short when the dispatcher dropped trailing
+          // arguments equal to their defaults (a None bias=None).
+          value = fmt::format("{} if len(ctx.needs_input_grad) > {} and ctx.needs_input_grad[{}] else None", value, i, i);
       }
       per_input.push_back(value);
     }

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 namespace opgen::load {
@@ -49,7 +50,7 @@ class Reader {
 
   bool expect_scalar(const YAML::Node& node, const std::string& what) {
     if (node.IsScalar()) return true;
-    diags_.error(loc(node), fmt::format("'{}' must be a string", what));
+    diags_.error(Code::WrongValueType, loc(node), fmt::format("'{}' must be a string", what));
     return false;
   }
 
@@ -68,7 +69,7 @@ class Reader {
         if (expect_scalar(item, what + " entry")) out.push_back({item.Scalar(), loc(item)});
       }
     } else if (!node.IsNull()) {
-      diags_.error(loc(node), fmt::format("'{}' must be a list of strings", what));
+      diags_.error(Code::WrongValueType, loc(node), fmt::format("'{}' must be a list of strings", what));
     }
     return out;
   }
@@ -79,7 +80,7 @@ class Reader {
     RuleText rule{node.Scalar(), exact ? start : loc(node), nullptr, exact};
     auto parsed = model::parse_expr(rule.text);
     if (auto* diag = std::get_if<model::ExprDiagnostic>(&parsed)) {
-      auto& d = diags_.error(rule.at(diag->column), diag->message);
+      auto& d = diags_.error(diag->code, rule.at(diag->column), diag->message);
       if (!diag->note.empty()) d.notes.push_back({diag->note});
       return std::nullopt;
     }
@@ -91,23 +92,23 @@ class Reader {
   // false if the node is not a mapping at all.
   bool check_keys(const YAML::Node& node, const std::vector<std::string>& allowed, const std::string& what) {
     if (!node.IsMap()) {
-      diags_.error(loc(node), fmt::format("{} must be a mapping", what));
+      diags_.error(Code::WrongValueType, loc(node), fmt::format("{} must be a mapping", what));
       return false;
     }
     std::set<std::string> seen;
     for (const auto& entry : node) {
       if (!entry.first.IsScalar()) {
-        diags_.error(loc(entry.first), fmt::format("keys of {} must be strings", what));
+        diags_.error(Code::NonStringKey, loc(entry.first), fmt::format("keys of {} must be strings", what));
         continue;
       }
       const std::string key = entry.first.Scalar();
       if (!seen.insert(key).second) {
-        diags_.error(loc(entry.first), fmt::format("duplicate key '{}' in {}", key, what));
+        diags_.error(Code::DuplicateKey, loc(entry.first), fmt::format("duplicate key '{}' in {}", key, what));
         continue;
       }
       if (allowed.empty()) continue;  // free-form keys (argument names)
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-        auto& d = diags_.error(loc(entry.first), fmt::format("unknown key '{}' in {}", key, what));
+        auto& d = diags_.error(Code::UnknownKey, loc(entry.first), fmt::format("unknown key '{}' in {}", key, what));
         if (std::string guess = closest_match(key, allowed); !guess.empty())
           d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
         d.notes.push_back({fmt::format("allowed keys: {}", fmt::join(allowed, ", "))});
@@ -149,7 +150,7 @@ void read_schema(Reader& r, const YAML::Node& node, OpSpec& spec) {
   spec.schema_columns_exact = exact;
   auto parsed = model::parse_schema(*text);
   if (auto* err = std::get_if<model::SchemaError>(&parsed)) {
-    r.diags().error(spec.schema_at(err->column), fmt::format("invalid schema: {}", err->message));
+    r.diags().error(err->code, spec.schema_at(err->column), fmt::format("invalid schema: {}", err->message));
     return;
   }
   spec.schema = std::get<model::FunctionSchema>(std::move(parsed));
@@ -163,7 +164,8 @@ void read_abi(Reader& r, const YAML::Node& node, OpSpec& spec) {
   } else if (*text == "unstable") {
     spec.abi = {model::Abi::Unstable, r.loc(node)};
   } else {
-    r.diags().error(r.loc(node), fmt::format("'abi' must be 'stable' or 'unstable', not '{}'", *text));
+    r.diags().error(Code::UnknownAbi, r.loc(node),
+                    fmt::format("'abi' must be 'stable' or 'unstable', not '{}'", *text));
   }
 }
 
@@ -184,14 +186,14 @@ void read_checks(Reader& r, const YAML::Node& node, OpSpec& spec) {
       try {
         check.dim = Located<int64_t>{n.as<int64_t>(), r.loc(n)};
       } catch (const YAML::Exception&) {
-        r.diags().error(r.loc(n), "'dim' must be an integer");
+        r.diags().error(Code::WrongValueType, r.loc(n), "'dim' must be an integer");
       }
     }
     if (auto n = body["contiguous"]) {
       try {
         check.contiguous = n.as<bool>();
       } catch (const YAML::Exception&) {
-        r.diags().error(r.loc(n), "'contiguous' must be true or false");
+        r.diags().error(Code::WrongValueType, r.loc(n), "'contiguous' must be true or false");
       }
     }
     spec.checks.push_back(std::move(check));
@@ -204,7 +206,7 @@ void read_rules(Reader& r, const YAML::Node& node, std::vector<RuleText>& out, c
     return;
   }
   if (!node.IsSequence()) {
-    r.diags().error(r.loc(node), fmt::format("'{}' must be a list of expressions", what));
+    r.diags().error(Code::WrongValueType, r.loc(node), fmt::format("'{}' must be a list of expressions", what));
     return;
   }
   for (const YAML::Node& item : node)
@@ -239,10 +241,161 @@ void read_autograd(Reader& r, const YAML::Node& node, OpSpec& spec) {
   if (auto n = node["backward"]; n && r.expect_scalar(n, "backward")) {
     autograd.backward = {n.Scalar(), r.loc(n)};
   } else if (!n && r.diags().error_count() == errors_before) {  // not after a misspelled 'backward'
-    r.diags().error(r.loc(node), "'autograd' needs a 'backward' op");
+    r.diags().error(Code::AutogradWithoutBackward, r.loc(node), "'autograd' needs a 'backward' op");
   }
   if (auto n = node["grads"]) autograd.grads = r.string_list(n, "grads");
   spec.autograd = std::move(autograd);
+}
+
+const std::vector<std::string> kSampleKeys = {"args", "dims"};
+const std::vector<std::string> kSampleTensorKeys = {"shape", "dtype", "device", "range"};
+
+std::optional<model::SampleTensor> read_sample_tensor(Reader& r, const YAML::Node& node) {
+  if (!r.check_keys(node, kSampleTensorKeys, "a sample tensor")) return std::nullopt;
+  model::SampleTensor t;
+  t.loc = r.loc(node);
+  const YAML::Node shape = node["shape"];
+  if (!shape || !shape.IsSequence()) {
+    r.diags().error(Code::SampleShapeMismatch, shape ? r.loc(shape) : t.loc,
+                    "a sample tensor needs a 'shape': a list of sizes or dim names");
+    return std::nullopt;
+  }
+  for (const YAML::Node& dim : shape) {
+    if (!r.expect_scalar(dim, "shape entry")) return std::nullopt;
+    t.shape.push_back(dim.Scalar());
+  }
+  if (auto n = node["dtype"]; n && r.expect_scalar(n, "dtype")) t.dtype = n.Scalar();
+  if (auto n = node["device"]; n && r.expect_scalar(n, "device")) t.device = n.Scalar();
+  if (auto n = node["range"]) {
+    try {
+      auto bounds = n.as<std::vector<double>>();
+      if (bounds.size() != 2 || !(bounds[0] < bounds[1])) throw YAML::Exception(n.Mark(), "");
+      t.low = bounds[0];
+      t.high = bounds[1];
+    } catch (const YAML::Exception&) {
+      r.diags().error(Code::SampleValueMismatch, r.loc(n), "'range' must be [low, high] with low < high");
+    }
+  }
+  return t;
+}
+
+// One argument's sample value. Its meaning (a tensor, a list of tensors, a
+// plain value) is checked against the schema by the checker.
+std::optional<model::SampleValue> read_sample_value(Reader& r, const YAML::Node& node) {
+  model::SampleValue v;
+  v.loc = r.loc(node);
+  if (node.IsNull()) {
+    v.kind = model::SampleValue::Kind::None;
+  } else if (node.IsMap()) {
+    auto t = read_sample_tensor(r, node);
+    if (!t) return std::nullopt;
+    v.kind = model::SampleValue::Kind::Tensor;
+    v.tensor = std::move(*t);
+  } else if (node.IsSequence() && node.size() > 0 && node[0].IsMap()) {
+    v.kind = model::SampleValue::Kind::TensorList;
+    for (const YAML::Node& item : node) {
+      auto t = item.IsMap() ? read_sample_tensor(r, item) : std::nullopt;
+      if (!t) {
+        if (!item.IsMap())
+          r.diags().error(Code::WrongValueType, r.loc(item), "a list of sample tensors holds only mappings");
+        return std::nullopt;
+      }
+      v.list.push_back(std::move(*t));
+    }
+  } else if (node.IsSequence()) {
+    std::vector<std::string> items;
+    for (const YAML::Node& item : node) {
+      if (!r.expect_scalar(item, "sample list entry")) return std::nullopt;
+      items.push_back(item.Scalar());
+    }
+    v.literal = fmt::format("[{}]", fmt::join(items, ", "));
+  } else {
+    v.literal = node.Scalar();
+  }
+  return v;
+}
+
+void read_samples(Reader& r, const YAML::Node& node, OpSpec& spec) {
+  if (!node.IsSequence()) {
+    r.diags().error(Code::WrongValueType, r.loc(node), "'samples' must be a list of samples, each with 'args'");
+    return;
+  }
+  for (const YAML::Node& item : node) {
+    if (!r.check_keys(item, kSampleKeys, "a sample")) continue;
+    model::Sample sample;
+    sample.loc = r.loc(item);
+    if (auto args = item["args"]; args && r.check_keys(args, {}, "a sample's 'args'")) {
+      for (const auto& entry : args) {
+        if (!entry.first.IsScalar()) continue;
+        if (auto value = read_sample_value(r, entry.second))
+          sample.args.emplace_back(Located<std::string>{entry.first.Scalar(), r.loc(entry.first)}, std::move(*value));
+      }
+    }
+    if (auto dims = item["dims"]; dims && r.check_keys(dims, {}, "a sample's 'dims'")) {
+      for (const auto& entry : dims) {
+        try {
+          auto values = entry.second.IsScalar() ? std::vector<int64_t>{entry.second.as<int64_t>()}
+                                                : entry.second.as<std::vector<int64_t>>();
+          if (values.empty()) throw YAML::Exception(entry.second.Mark(), "");
+          sample.dims.emplace_back(Located<std::string>{entry.first.Scalar(), r.loc(entry.first)}, values);
+        } catch (const YAML::Exception&) {
+          r.diags().error(Code::WrongValueType, r.loc(entry.second),
+                          "a dim takes an integer or a non-empty list of integers");
+        }
+      }
+    }
+    spec.samples.push_back(std::move(sample));
+  }
+}
+
+// Where the root of each YAML document lies, from the parser's events. Only
+// the first two documents are read: yaml-cpp 0.7's YAML::LoadAll never
+// returns on some invalid input, such as a stray ',' at the top level
+// (jbeder/yaml-cpp#1040), where the parser yields an empty document at the
+// same place over and over without consuming anything.
+class DocumentRoots : public YAML::EventHandler {
+ public:
+  std::vector<YAML::Mark> starts, roots;
+
+  void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string&) override {
+    node(mark);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    node(mark);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(mark);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void node(const YAML::Mark& mark) {
+    if (roots.size() < starts.size()) roots.push_back(mark);
+  }
+};
+
+// The root of the second YAML document in `text`, if there is one. Throws
+// YAML::ParserException where the parser is stuck (see DocumentRoots).
+std::optional<YAML::Mark> second_document(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DocumentRoots documents;
+  while (documents.starts.size() < 2 && parser.HandleNextDocument(documents)) {
+  }
+  if (documents.starts.size() < 2) return std::nullopt;
+  const YAML::Mark& stuck = documents.starts[1];
+  if (stuck.pos == documents.starts[0].pos) {
+    const size_t pos = static_cast<size_t>(stuck.pos);
+    const bool printable = pos < text.size() && text[pos] > ' ' && text[pos] < 0x7f;
+    throw YAML::ParserException(stuck, printable ? fmt::format("unexpected '{}'", text[pos]) : "unexpected character");
+  }
+  return documents.roots.size() > 1 ? documents.roots[1] : documents.starts[1];
 }
 
 struct KeyHandler {
@@ -265,6 +418,7 @@ const std::vector<KeyHandler>& key_handlers() {
       {"let", read_let},
       {"fake", read_fake},
       {"autograd", read_autograd},
+      {"samples", read_samples},
   };
   return handlers;
 }
@@ -285,19 +439,19 @@ std::optional<model::OpSpec> load_spec_text(const std::string& text, const std::
   Reader r(text, display_path, diags);
   YAML::Node root;
   try {
-    std::vector<YAML::Node> documents = YAML::LoadAll(text);
-    if (!documents.empty()) root = documents.front();
-    if (documents.size() > 1) {
-      // YAML::Load would read the first and drop the rest without a word.
-      diags.error(r.loc(documents[1]), "a spec file holds one YAML document: a second one starts here")
+    root = YAML::Load(text);
+    if (auto second = second_document(text)) {
+      // YAML::Load reads the first and drops the rest without a word.
+      diags.error(Code::SeveralYamlDocuments, r.loc(*second),
+                  "a spec file holds one YAML document: a second one starts here")
           .notes.push_back({"put each op in a file of its own, named after it"});
       return std::nullopt;
     }
   } catch (const YAML::ParserException& e) {
-    diags.error(r.loc(e.mark), fmt::format("invalid YAML: {}", e.msg));
+    diags.error(Code::InvalidYaml, r.loc(e.mark), fmt::format("invalid YAML: {}", e.msg));
     return std::nullopt;
   } catch (const YAML::Exception& e) {
-    diags.error({display_path, 1, 1}, fmt::format("invalid YAML: {}", e.what()));
+    diags.error(Code::InvalidYaml, {display_path, 1, 1}, fmt::format("invalid YAML: {}", e.what()));
     return std::nullopt;
   }
 
@@ -306,7 +460,8 @@ std::optional<model::OpSpec> load_spec_text(const std::string& text, const std::
   spec.file_loc = {display_path, 0, 0};
   spec.stem = std::filesystem::path(display_path).stem().string();
   if (!root.IsMap()) {
-    diags.error({display_path, 1, 1}, "a spec must be a YAML mapping with at least a 'schema' key");
+    diags.error(Code::SpecNotMapping, {display_path, 1, 1},
+                "a spec must be a YAML mapping with at least a 'schema' key");
     return std::nullopt;
   }
   size_t errors_before = diags.error_count();
@@ -315,11 +470,11 @@ std::optional<model::OpSpec> load_spec_text(const std::string& text, const std::
     for (const auto& handler : key_handlers())
       if (const YAML::Node node = root[handler.key]) handler.read(r, node, spec);
   } catch (const YAML::Exception& e) {
-    diags.error(r.loc(e.mark), fmt::format("invalid spec: {}", e.msg));
+    diags.error(Code::InvalidYaml, r.loc(e.mark), fmt::format("invalid spec: {}", e.msg));
     return std::nullopt;
   }
   if (!root["schema"]) {
-    diags.error({display_path, 1, 1}, "missing required key 'schema'");
+    diags.error(Code::MissingSchemaKey, {display_path, 1, 1}, "missing required key 'schema'");
     return std::nullopt;
   }
   // The checker sees only specs that loaded cleanly, so it never reports a
@@ -332,7 +487,7 @@ std::optional<model::OpSpec> load_spec(const std::string& path, const std::strin
                                        Diagnostics& diags) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    diags.error({display_path, 0, 0}, "cannot read the file");
+    diags.error(Code::CannotReadSpec, {display_path, 0, 0}, "cannot read the file");
     return std::nullopt;
   }
   std::ostringstream text;

@@ -281,7 +281,7 @@ struct SyntaxError {
 };
 
 [[noreturn]] void syntax_error(size_t column, std::string message, std::string note = {}) {
-  throw SyntaxError{{column, std::move(message), std::move(note)}};
+  throw SyntaxError{{column, std::move(message), std::move(note), Code::RuleSyntax}};
 }
 
 // Punctuation, longest first so `//` wins over `/`. Rejected entries are
@@ -879,7 +879,7 @@ class Checker {
     shape_ok_ = nullptr;
     Result kind = check_node(e);
     if (cpp_ && kind == ValueKind::Shape && !shape_allowed) {
-      error(e.column, "shape values are not available in C++ checks",
+      error(Code::NotInCppCheck, e.column, "shape values are not available in C++ checks",
             "compare one size at a time: x.size(i), x.shape[i], len(sizes)");
       return std::nullopt;
     }
@@ -890,8 +890,8 @@ class Checker {
   std::vector<ExprDiagnostic> take_diagnostics() { return std::move(diags_); }
 
  private:
-  void error(size_t column, std::string message, std::string_view note = {}) {
-    diags_.push_back({column, std::move(message), std::string(note)});
+  void error(Code code, size_t column, std::string message, std::string_view note = {}) {
+    diags_.push_back({column, std::move(message), std::string(note), code});
   }
 
   Result check_node(const Expr& e) {
@@ -900,7 +900,7 @@ class Checker {
       case Kind::FloatLiteral: return ValueKind::Float;
       case Kind::BoolLiteral: return ValueKind::Bool;
       case Kind::NoneLiteral:
-        error(e.column, "None can only be tested with 'is': 'x is None', 'x is not None'");
+        error(Code::RuleKindMismatch, e.column, "None can only be tested with 'is': 'x is None', 'x is not None'");
         return std::nullopt;
       case Kind::Name: return check_name(e);
       case Kind::Attribute: return check_attribute(e);
@@ -911,7 +911,7 @@ class Checker {
       case Kind::Conditional: return check_conditional(e);
       case Kind::List: return check_list(e);
       case Kind::Star:
-        error(e.column, "'*' splat is only allowed inside a shape list: [*x.shape, n]");
+        error(Code::RuleKindMismatch, e.column, "'*' splat is only allowed inside a shape list: [*x.shape, n]");
         return std::nullopt;
     }
     return std::nullopt;
@@ -935,14 +935,14 @@ class Checker {
 
   void type_error(const Expr& e, KindSet want, ValueKind found, std::string_view what) {
     if (found == ValueKind::OptionalTensor && want.contains(ValueKind::Tensor)) {
-      error(e.column,
+      error(Code::OptionalMayBeNone, e.column,
             fmt::format("{} must be a Tensor, but {} is an optional tensor (Tensor?) and may be None here",
                         what, subject(e)),
             guard_note(e));
       return;
     }
     if (found == ValueKind::OptionalDType && want.contains(ValueKind::DType)) {
-      error(e.column,
+      error(Code::OptionalMayBeNone, e.column,
             fmt::format("{} must be a DType, but {} is an optional dtype (ScalarType?) and may be None",
                         what, subject(e)),
             fmt::format("give a fallback: '{} or x.dtype'", e.kind == Kind::Name ? e.text : "out_dtype"));
@@ -951,7 +951,8 @@ class Checker {
     std::string_view note;
     for (const MismatchHint& hint : kMismatchHints)
       if (hint.found == found && want.contains(hint.wanted)) note = hint.note;
-    error(e.column, fmt::format("{} must be {}, not {}", what, want.to_string(), to_string(found)), note);
+    error(Code::RuleKindMismatch, e.column, fmt::format("{} must be {}, not {}", what, want.to_string(), to_string(found)),
+          note);
   }
 
   // Optional names are non-optional where a guard proved them non-None.
@@ -978,14 +979,15 @@ class Checker {
     switch (r.what) {
       case What::Let:
         if (cpp_) {
-          error(e.column, fmt::format("'{}' is bound by 'let:', which C++ checks cannot see", e.text),
+          error(Code::NotInCppCheck, e.column,
+                fmt::format("'{}' is bound by 'let:', which C++ checks cannot see", e.text),
                 "C++ checks read the op's arguments only");
           return std::nullopt;
         }
         return narrowed(e.text, *r.kind);
       case What::Argument:
         if (!r.kind) {
-          error(e.column,
+          error(Code::UnusableArgumentType, e.column,
                 fmt::format("argument '{}' has type '{}', which rules cannot use", e.text,
                             r.arg->type ? r.arg->type->to_string() : "?"),
                 kUsableTypesNote);
@@ -996,7 +998,7 @@ class Checker {
         return ValueKind::DType;
       case What::MemoryFormat:
         if (cpp_) {
-          error(e.column, "memory formats are not available in C++ checks");
+          error(Code::NotInCppCheck, e.column, "memory formats are not available in C++ checks");
           return std::nullopt;
         }
         return ValueKind::MemoryFormat;
@@ -1004,10 +1006,10 @@ class Checker {
         break;
     }
     if (find_builtin(e.text)) {
-      error(e.column, fmt::format("'{}' is a function; call it: {}(...)", e.text, e.text));
+      error(Code::UnknownFunction, e.column, fmt::format("'{}' is a function; call it: {}(...)", e.text, e.text));
       return std::nullopt;
     }
-    error(e.column, fmt::format("unknown name '{}'", e.text), unknown_name_note(e.text));
+    error(Code::UnknownName, e.column, fmt::format("unknown name '{}'", e.text), unknown_name_note(e.text));
     return std::nullopt;
   }
 
@@ -1032,16 +1034,17 @@ class Checker {
       case ValueKind::Tensor:
         return true;
       case ValueKind::OptionalTensor:
-        error(object.column,
+        error(Code::OptionalMayBeNone, object.column,
               fmt::format("{} is an optional tensor (Tensor?) and may be None here", subject(object)),
               guard_note(object));
         return false;
       case ValueKind::TensorList:
-        error(object.column, fmt::format("'.{}' needs a Tensor, but {} is a Tensor[]", member, subject(object)),
+        error(Code::RuleKindMismatch, object.column,
+              fmt::format("'.{}' needs a Tensor, but {} is a Tensor[]", member, subject(object)),
               "index one element, e.g. xs[0]; len(xs) counts them");
         return false;
       default:
-        error(object.column,
+        error(Code::RuleKindMismatch, object.column,
               fmt::format("'.{}' needs a Tensor, but {} is {}", member, subject(object), to_string(kind)));
         return false;
     }
@@ -1054,7 +1057,7 @@ class Checker {
     if (!m) {
       std::vector<std::string> names;
       for (const TensorMember& candidate : kTensorMembers) names.emplace_back(candidate.name);
-      error(attr.op_column, fmt::format("unknown tensor attribute or method '{}'", attr.text),
+      error(Code::UnknownFunction, attr.op_column, fmt::format("unknown tensor attribute or method '{}'", attr.text),
             suggestion_note(attr.text, names));
       return nullptr;
     }
@@ -1066,7 +1069,7 @@ class Checker {
     if (!m) return std::nullopt;
     if (m->is_method) {
       const Expr& object = *e.operands[0];
-      error(e.op_column, fmt::format("'{}' is a method; call it: {}.{}({})", e.text,
+      error(Code::UnknownFunction, e.op_column, fmt::format("'{}' is a method; call it: {}.{}({})", e.text,
                                      object.kind == Kind::Name ? object.text : "x", e.text, m->arity ? "i" : ""));
       return std::nullopt;
     }
@@ -1083,20 +1086,20 @@ class Checker {
     const Expr& callee = *call.operands[0];
     if (callee.kind == Kind::Attribute) return check_method(call);
     if (callee.kind != Kind::Name) {
-      error(call.op_column, "only builtin functions and tensor methods can be called");
+      error(Code::UnknownFunction, call.op_column, "only builtin functions and tensor methods can be called");
       check(callee);
       check_arguments(call);
       return std::nullopt;
     }
     if (const Builtin* fn = find_builtin(callee.text)) return check_builtin(call, *fn);
     if (resolve(env_, callee.text).what != Resolved::What::Unknown) {
-      error(callee.column, fmt::format("'{}' is not a function", callee.text));
+      error(Code::UnknownFunction, callee.column, fmt::format("'{}' is not a function", callee.text));
     } else {
       std::string note = suggestion_note(callee.text, builtin_names());
       if (note.empty())
         note = "rules call only the builtins in docs/fake-rules.md; a fake that needs real torch ops "
                "is written in Python (fake: {python: module:function})";
-      error(callee.column, fmt::format("unknown function '{}'", callee.text), note);
+      error(Code::UnknownFunction, callee.column, fmt::format("unknown function '{}'", callee.text), note);
     }
     check_arguments(call);
     return std::nullopt;
@@ -1110,19 +1113,19 @@ class Checker {
       return std::nullopt;
     }
     if (!m->is_method) {
-      error(call.op_column, fmt::format("'{}' is an attribute, not a method", attr.text),
+      error(Code::UnknownFunction, call.op_column, fmt::format("'{}' is an attribute, not a method", attr.text),
             fmt::format("write x.{}", attr.text));
       check_arguments(call);
       return std::nullopt;
     }
     bool ok = true;
     if (!call.keywords.empty()) {
-      error(call.keywords[0].column, fmt::format("{}() takes no keyword arguments", m->name));
+      error(Code::BadCallArguments, call.keywords[0].column, fmt::format("{}() takes no keyword arguments", m->name));
       ok = false;
     }
     const size_t given = call.operands.size() - 1;
     if (given != m->arity && call.keywords.empty()) {
-      error(given > m->arity ? call.operands[m->arity + 1]->column : call.op_column,
+      error(Code::BadCallArguments, given > m->arity ? call.operands[m->arity + 1]->column : call.op_column,
             fmt::format("{}() takes {} argument{} but {} {} given", m->name, m->arity,
                         m->arity == 1 ? "" : "s", given, given == 1 ? "was" : "were"));
       ok = false;
@@ -1136,7 +1139,7 @@ class Checker {
 
   Result check_builtin(const Expr& call, const Builtin& fn) {
     if (cpp_ && !fn.cpp) {
-      error(call.column, fmt::format("{}() is not available in C++ checks", fn.name),
+      error(Code::NotInCppCheck, call.column, fmt::format("{}() is not available in C++ checks", fn.name),
             "C++ checks compare sizes and dtypes of the op's arguments");
       check_arguments(call);
       return std::nullopt;
@@ -1144,11 +1147,11 @@ class Checker {
     bool ok = true;
     if (const Resolved r = resolve(env_, std::string(fn.python_global));
         !fn.python_global.empty() && (r.what == Resolved::What::Argument || r.what == Resolved::What::Let)) {
-      error(call.column, fmt::format("{}() cannot be used here: '{}' is {} of this op, which would shadow "
-                                     "Python's '{}' in the generated fake",
-                                     fn.name, fn.python_global,
-                                     r.what == Resolved::What::Let ? "a let binding" : "an argument",
-                                     fn.python_global));
+      error(Code::ShadowedBuiltin, call.column,
+            fmt::format("{}() cannot be used here: '{}' is {} of this op, which would shadow "
+                        "Python's '{}' in the generated fake",
+                        fn.name, fn.python_global, r.what == Resolved::What::Let ? "a let binding" : "an argument",
+                        fn.python_global));
       ok = false;
     }
     const size_t given = call.operands.size() - 1;
@@ -1157,7 +1160,8 @@ class Checker {
       for (const Param& p : fn.positional) params += fmt::format("{}{}", params.empty() ? "" : ", ", p.name);
       std::string keywords;
       for (const Param& p : fn.keywords) keywords += fmt::format("{}{}=", keywords.empty() ? "" : ", ", p.name);
-      error(given > fn.positional.size() ? call.operands[fn.positional.size() + 1]->column : call.op_column,
+      error(Code::BadCallArguments,
+            given > fn.positional.size() ? call.operands[fn.positional.size() + 1]->column : call.op_column,
             fmt::format("{}({}) takes {} positional argument{} but {} {} given", fn.name, params,
                         fn.positional.size(), fn.positional.size() == 1 ? "" : "s", given,
                         given == 1 ? "was" : "were"),
@@ -1187,7 +1191,8 @@ class Checker {
           for (const std::string& n : names) list += fmt::format("{}{}", list.empty() ? "" : ", ", n);
           note = fmt::format("its keyword arguments are: {}", list);
         }
-        error(kw.column, fmt::format("{}() has no keyword argument '{}'", fn.name, kw.name), note);
+        error(Code::BadCallArguments, kw.column, fmt::format("{}() has no keyword argument '{}'", fn.name, kw.name),
+              note);
         check(*kw.value);
         ok = false;
         continue;
@@ -1195,7 +1200,8 @@ class Checker {
       if (!expect(*kw.value, param->kinds, fmt::format("{}= of {}()", kw.name, fn.name))) {
         ok = false;
       } else if (param->literal && kw.value->kind != Kind::IntLiteral) {
-        error(kw.value->column, fmt::format("{}= of {}() must be an integer literal", kw.name, fn.name),
+        error(Code::DynamicBounds, kw.value->column,
+              fmt::format("{}= of {}() must be an integer literal", kw.name, fn.name),
               "torch's new_dynamic_size() needs statically known bounds, and sizes such as x.size(0) "
               "are symbolic under dynamic shapes");
         ok = false;
@@ -1205,12 +1211,12 @@ class Checker {
     const Expr* max = keyword_arg(call, "max");
     if (ok && min && max && min->kind == Kind::IntLiteral && max->kind == Kind::IntLiteral &&
         max->int_value < min->int_value) {
-      error(max->column, fmt::format("max= of {}() is below its min=", fn.name));
+      error(Code::DynamicBounds, max->column, fmt::format("max= of {}() is below its min=", fn.name));
       ok = false;
     }
     if (fn.tensor_defaults && (!keyword_arg(call, "dtype") || !keyword_arg(call, "device")) &&
         !env_.default_tensor_arg()) {
-      error(call.column,
+      error(Code::BadCallArguments, call.column,
             fmt::format("{}() takes its default dtype and device from the first Tensor or Tensor[] "
                         "argument, and this schema has none",
                         fn.name),
@@ -1246,23 +1252,23 @@ class Checker {
         return e.is_slice ? ValueKind::Shape : ValueKind::Int;
       case ValueKind::Tensor:
       case ValueKind::OptionalTensor:
-        error(e.op_column, "a Tensor cannot be indexed", "use x.size(i) or x.shape[i]");
+        error(Code::RuleKindMismatch, e.op_column, "a Tensor cannot be indexed", "use x.size(i) or x.shape[i]");
         break;
       case ValueKind::TensorList:
         if (e.is_slice) {
-          error(e.op_column, "slicing a Tensor[] is not supported");
+          error(Code::RuleKindMismatch, e.op_column, "slicing a Tensor[] is not supported");
           break;
         }
         if (!check_parts(true)) return std::nullopt;
         // C++ would read a negative index out of bounds; `at()` checks the rest.
         if (cpp_ && e.index->kind != Kind::IntLiteral) {
-          error(e.index->column, "a Tensor[] index in a C++ check must be an integer literal",
+          error(Code::NotInCppCheck, e.index->column, "a Tensor[] index in a C++ check must be an integer literal",
                 "a negative index counts from the end only in Python");
           return std::nullopt;
         }
         return ValueKind::Tensor;
       default:
-        error(e.op_column, fmt::format("{} cannot be indexed", to_string(*kind)));
+        error(Code::RuleKindMismatch, e.op_column, fmt::format("{} cannot be indexed", to_string(*kind)));
         break;
     }
     check_parts(false);
@@ -1292,7 +1298,7 @@ class Checker {
     Result r = check(right);
     if (!l || !r) return std::nullopt;
     if (*l == ValueKind::Shape && *r == ValueKind::Shape) {
-      error(e.op_column, fmt::format("'{}' does not work on shapes", e.text),
+      error(Code::RuleKindMismatch, e.op_column, fmt::format("'{}' does not work on shapes", e.text),
             e.text == "+" ? "concatenate shapes with splat: [*a, *b]" : "");
       return std::nullopt;
     }
@@ -1302,7 +1308,7 @@ class Checker {
     const bool left_ok = require_kind(left, *l, want, what);  // report both sides
     if (!require_kind(right, *r, want, what) || !left_ok) return std::nullopt;
     if (int_only && right.kind == Kind::IntLiteral && right.int_value == 0) {
-      error(right.column, fmt::format("'{}' by zero", e.text));
+      error(Code::DivisionByZero, right.column, fmt::format("'{}' by zero", e.text));
       return std::nullopt;
     }
     return *l == ValueKind::Float || *r == ValueKind::Float ? ValueKind::Float : ValueKind::Int;
@@ -1322,7 +1328,7 @@ class Checker {
     const Expr& right = *e.operands[1];
     if (e.text == "is" || e.text == "is not") {
       if (right.kind != Kind::NoneLiteral) {
-        error(e.op_column, "'is' only tests for None: 'x is None', 'x is not None'",
+        error(Code::RuleKindMismatch, e.op_column, "'is' only tests for None: 'x is None', 'x is not None'",
               "compare values with '==' and '!='");
         check(left);
         check(right);
@@ -1331,14 +1337,15 @@ class Checker {
       Result l = check(left);
       if (!l) return std::nullopt;
       if (!is_optional(*l)) {
-        error(left.column, fmt::format("{} is {} and is never None here", subject(left), to_string(*l)));
+        error(Code::RuleKindMismatch, left.column,
+              fmt::format("{} is {} and is never None here", subject(left), to_string(*l)));
         return std::nullopt;
       }
       return ValueKind::Bool;
     }
     for (const Expr* side : {&left, &right}) {
       if (side->kind == Kind::NoneLiteral) {
-        error(side->column, "compare with None using 'is None' or 'is not None'");
+        error(Code::RuleKindMismatch, side->column, "compare with None using 'is None' or 'is not None'");
         check(side == &left ? right : left);
         return std::nullopt;
       }
@@ -1358,7 +1365,7 @@ class Checker {
       note = "compare sizes, shapes or dtypes: x.size(0), x.shape, x.dtype";
     else if (!equality)
       note = "only numbers are ordered";
-    error(e.op_column,
+    error(Code::RuleKindMismatch, e.op_column,
           fmt::format("cannot compare {} with {} using '{}'", to_string(*l), to_string(*r), e.text), note);
     return std::nullopt;
   }
@@ -1379,7 +1386,8 @@ class Checker {
     Result r = with_narrowing(left, is_and, right);
     if (!l || !r) return std::nullopt;
     if (!is_and && *l == ValueKind::OptionalTensor) {
-      error(e.op_column, "'or' does not choose between tensors", "write 'a if a is not None else b'");
+      error(Code::RuleKindMismatch, e.op_column, "'or' does not choose between tensors",
+            "write 'a if a is not None else b'");
       return std::nullopt;
     }
     const std::string what = fmt::format("an operand of '{}'", e.text);
@@ -1398,7 +1406,7 @@ class Checker {
     if (*then == *otherwise) return then;
     if (is_dtype(*then) && is_dtype(*otherwise)) return ValueKind::OptionalDType;
     if (is_numeric(*then) && is_numeric(*otherwise)) return ValueKind::Float;
-    error(e.op_column, fmt::format("the branches of 'if' differ: {} and {}", to_string(*then),
+    error(Code::RuleKindMismatch, e.op_column, fmt::format("the branches of 'if' differ: {} and {}", to_string(*then),
                                    to_string(*otherwise)));
     return std::nullopt;
   }
@@ -1430,7 +1438,7 @@ std::variant<ValueKind, std::vector<ExprDiagnostic>> run_checker(const Expr& exp
   auto kind = checker.check(expr);
   std::vector<ExprDiagnostic> diags = checker.take_diagnostics();
   if (kind && diags.empty()) return *kind;
-  if (diags.empty()) diags.push_back({expr.column, "invalid expression", ""});  // not expected
+  if (diags.empty()) diags.push_back({expr.column, "invalid expression", "", Code::RuleKindMismatch});  // not expected
   return diags;
 }
 

@@ -96,6 +96,7 @@ struct ExprDiagnostic {
   size_t column = 0;  // 0-based offset in the expression text
   std::string message;
   std::string note;   // optional: "did you mean 'input'?" etc.
+  Code code;          // RuleSyntax for parse errors; the checker's by kind
 };
 
 // Parses one expression. Returns the first syntax error otherwise, including

@@ -206,8 +206,8 @@ struct ParseFailure {
   SchemaError error;
 };
 
-[[noreturn]] void fail(size_t column, std::string message) {
-  throw ParseFailure{SchemaError{std::move(message), column}};
+[[noreturn]] void fail(size_t column, std::string message, Code code = Code::SchemaSyntax) {
+  throw ParseFailure{SchemaError{std::move(message), column, code}};
 }
 
 // ---------------------------------------------------------------------------
@@ -894,7 +894,12 @@ class Parser {
     arg.kwarg_only = kwarg_only;
     if (lex_.next_if_op("=")) {
       *default_column = lex_.peek().pos;
-      arg.default_value = parse_default(*arg.type);
+      try {
+        arg.default_value = parse_default(*arg.type);
+      } catch (ParseFailure& failure) {
+        failure.error.code = Code::SchemaBadDefault;  // whatever went wrong inside the default
+        throw;
+      }
     }
     return arg;
   }
@@ -1021,12 +1026,13 @@ class Parser {
     } else if (allow_type_variables_ && text[0] >= 'a' && text[0] <= 'z') {
       name = std::move(text);  // a type variable such as `t`
     } else if (text == "double") {
-      fail(tok.pos, "unknown type 'double': use 'float', which is a C++ double");
+      fail(tok.pos, "unknown type 'double': use 'float', which is a C++ double", Code::SchemaUnknownType);
     } else if (text == "int64_t") {
-      fail(tok.pos, "unknown type 'int64_t': use 'int' (int64_t in C++) or 'SymInt'");
+      fail(tok.pos, "unknown type 'int64_t': use 'int' (int64_t in C++) or 'SymInt'", Code::SchemaUnknownType);
     } else {
-      fail(tok.pos, "unknown type '" + text +
-                        "': expected a schema type such as Tensor, int, SymInt, float, bool, str, Scalar");
+      fail(tok.pos,
+           "unknown type '" + text + "': expected a schema type such as Tensor, int, SymInt, float, bool, str, Scalar",
+           Code::SchemaUnknownType);
     }
     return named_type(std::move(name), parse_alias_annotation());
   }

@@ -11,6 +11,8 @@
 #include <variant>
 #include <vector>
 
+#include "support/diagnostic_codes.h"
+
 namespace opgen::model {
 
 // `(a!)`, `(a|b)`, `(a -> *)`, `(*)`: PyTorch's AliasInfo as written on a type.
@@ -115,6 +117,8 @@ struct FunctionSchema {
 struct SchemaError {
   std::string message;
   size_t column = 0;  // 0-based column within the parsed text
+  // SchemaSyntax, or SchemaUnknownType / SchemaBadDefault for those problems.
+  Code code = Code::SchemaSyntax;
 };
 
 struct ParseOptions {

@@ -56,6 +56,32 @@ struct Autograd {
   SourceLoc loc;
 };
 
+// A sample input for the generated test suite (`samples:`). Tensor shapes
+// may name dims whose values come from the sample's `dims`, so one sample
+// runs at several sizes (the dynamic-shape tests need that).
+struct SampleTensor {
+  std::vector<std::string> shape;  // each an integer literal or a dim name
+  std::string dtype = "float32";
+  std::string device = "cpu";
+  double low = -1.0, high = 1.0;   // values drawn uniformly from [low, high)
+  SourceLoc loc;
+};
+
+struct SampleValue {
+  enum class Kind { Tensor, TensorList, None, Literal };
+  Kind kind = Kind::Literal;
+  SampleTensor tensor;               // Tensor
+  std::vector<SampleTensor> list;    // TensorList
+  std::string literal;               // Literal: the YAML scalar as written
+  SourceLoc loc;
+};
+
+struct Sample {
+  std::vector<std::pair<Located<std::string>, SampleValue>> args;  // by argument name
+  std::vector<std::pair<Located<std::string>, std::vector<int64_t>>> dims;
+  SourceLoc loc;
+};
+
 struct OpSpec {
   std::string path;          // as given on the command line
   std::string display_path;  // relative to the source root: used in headers and diagnostics
@@ -79,6 +105,7 @@ struct OpSpec {
   std::optional<Located<std::string>> fake_python;  // "module:function" escape hatch
   SourceLoc fake_loc;
   std::optional<Autograd> autograd;
+  std::vector<Sample> samples;
   SourceLoc file_loc;  // the whole file
 
   // The location of a column inside the schema string (falls back to the

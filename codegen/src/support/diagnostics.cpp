@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace opgen {
 
@@ -14,13 +15,13 @@ std::string SourceLoc::to_string() const {
   return fmt::format("{}:{}:{}", file, line, column);
 }
 
-Diagnostic& Diagnostics::error(SourceLoc loc, std::string message) {
+Diagnostic& Diagnostics::error(Code code, SourceLoc loc, std::string message) {
   ++error_count_;
-  return diagnostics_.emplace_back(Diagnostic{Severity::Error, std::move(loc), std::move(message), {}});
+  return diagnostics_.emplace_back(Diagnostic{Severity::Error, code, std::move(loc), std::move(message), {}});
 }
 
-Diagnostic& Diagnostics::warning(SourceLoc loc, std::string message) {
-  return diagnostics_.emplace_back(Diagnostic{Severity::Warning, std::move(loc), std::move(message), {}});
+Diagnostic& Diagnostics::warning(Code code, SourceLoc loc, std::string message) {
+  return diagnostics_.emplace_back(Diagnostic{Severity::Warning, code, std::move(loc), std::move(message), {}});
 }
 
 void Diagnostics::print(std::ostream& out) const {
@@ -33,10 +34,28 @@ void Diagnostics::print(std::ostream& out) const {
   });
   for (size_t i : order) {
     const Diagnostic& d = diagnostics_[i];
+    // Warnings wait until the errors are fixed: they would bury them.
+    if (d.severity == Severity::Warning && has_errors()) continue;
     const char* kind = d.severity == Severity::Error ? "error" : d.severity == Severity::Warning ? "warning" : "note";
-    out << d.loc.to_string() << ": " << kind << ": " << d.message << '\n';
+    out << d.loc.to_string() << ": " << kind << '[' << code_id(d.code) << "]: " << d.message << '\n';
     for (const Note& note : d.notes) out << d.loc.to_string() << ": note: " << note.message << '\n';
   }
+}
+
+std::vector<std::string_view> Diagnostics::error_codes() const {
+  std::vector<std::string_view> codes;
+  for (const Diagnostic& d : diagnostics_)
+    if (d.severity == Severity::Error) codes.push_back(code_id(d.code));
+  std::sort(codes.begin(), codes.end());
+  codes.erase(std::unique(codes.begin(), codes.end()), codes.end());
+  return codes;
+}
+
+std::string Diagnostics::explain_hint() const {
+  const auto codes = error_codes();
+  if (codes.empty()) return "";
+  if (codes.size() == 1) return fmt::format("for more about this error, run 'opgen explain {}'", codes[0]);
+  return fmt::format("for more about these errors ({}), run 'opgen explain CODE'", fmt::join(codes, ", "));
 }
 
 namespace {

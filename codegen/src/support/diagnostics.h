@@ -1,12 +1,17 @@
-// Diagnostics: `path:line:col: error: message` plus `note:` lines, collected
-// over a whole run and printed in a stable order, so one run reports every
-// problem and nothing is written while any error stands.
+// Diagnostics: `path:line:col: error[E0304]: message` plus `note:` lines,
+// collected over a whole run and printed in a stable order, so one run reports
+// every problem and nothing is written while any error stands. Every error and
+// warning carries a code (support/diagnostic_codes.h) that `opgen explain`
+// explains.
 #pragma once
 
 #include <cstddef>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "support/diagnostic_codes.h"
 
 namespace opgen {
 
@@ -29,6 +34,7 @@ struct Note {
 
 struct Diagnostic {
   Severity severity = Severity::Error;
+  Code code;
   SourceLoc loc;
   std::string message;
   std::vector<Note> notes;
@@ -37,8 +43,8 @@ struct Diagnostic {
 class Diagnostics {
  public:
   // Returns the new diagnostic so callers can attach notes.
-  Diagnostic& error(SourceLoc loc, std::string message);
-  Diagnostic& warning(SourceLoc loc, std::string message);
+  Diagnostic& error(Code code, SourceLoc loc, std::string message);
+  Diagnostic& warning(Code code, SourceLoc loc, std::string message);
 
   bool has_errors() const { return error_count_ > 0; }
   size_t error_count() const { return error_count_; }
@@ -47,6 +53,12 @@ class Diagnostics {
   // Prints every diagnostic, ordered by file, line, column, then the order
   // they were reported in.
   void print(std::ostream& out) const;
+
+  // The codes of the errors, each once, ordered by id.
+  std::vector<std::string_view> error_codes() const;
+  // A line pointing at `opgen explain` for the errors' codes, or "" when
+  // there are none: "for more about this error, run 'opgen explain E0304'".
+  std::string explain_hint() const;
 
  private:
   std::vector<Diagnostic> diagnostics_;

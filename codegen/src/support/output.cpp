@@ -42,7 +42,7 @@ bool OutputTree::commit(const fs::path& dir, Diagnostics& diags, WriteStats* sta
   };
   std::vector<Staged> staged;
   auto fail = [&](const fs::path& path, const std::string& what) {
-    diags.error({path.string(), 0, 0}, what);
+    diags.error(Code::CannotWriteOutput, {path.string(), 0, 0}, what);
     for (const Staged& s : staged) {
       std::error_code ignored;
       fs::remove(s.temp, ignored);
@@ -84,7 +84,9 @@ bool OutputTree::commit(const fs::path& dir, Diagnostics& diags, WriteStats* sta
     for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
          it.increment(ec)) {
       if (!it->is_regular_file()) continue;
-      std::string relative = fs::relative(it->path(), dir).generic_string();
+      // The iterator's paths extend `dir`: lexical, not fs::relative, which
+      // would canonicalize both paths (a system call per component) per file.
+      std::string relative = it->path().lexically_relative(dir).generic_string();
       if (!files_.count(relative) && has_generated_marker(it->path())) stale.push_back(it->path());
     }
     for (const fs::path& path : stale) {

@@ -1,0 +1,1280 @@
+#include "support/diagnostic_codes.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace opgen {
+namespace {
+
+// The table: one entry per Code, in the enum's order (a unit test holds it to
+// that), each id assigned once and for ever. See diagnostic_codes.h.
+const std::vector<CodeInfo> kCodes = {
+    // -----------------------------------------------------------------------
+    // E01xx: YAML and the shape of a spec file
+    // -----------------------------------------------------------------------
+    {Code::InvalidYaml, "E0101", "invalid YAML",
+     R"md(The file is not valid YAML, so opgen cannot read it at all. The message is
+the YAML parser's and the position is where it gave up, which may be a line
+or two after the real mistake: look for a wrong indentation, an unclosed
+bracket or quote, or a `:` inside an unquoted value (quote schema strings,
+which contain `->`).)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake:
+  - like(x)
+ doc: indented by one space
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake:
+  - like(x)
+doc: indented like the other keys
+)md"},
+
+    {Code::SeveralYamlDocuments, "E0102", "more than one YAML document in a spec file",
+     R"md(A spec file holds exactly one YAML document: one op. A `---` line starts a
+second document, which a YAML reader would otherwise drop without a word.
+Put each op in a file of its own, named after the op.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake: like(x)
+---
+schema: "bar(Tensor x) -> Tensor"
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake: like(x)
+# bar.yaml
+schema: "bar(Tensor x) -> Tensor"
+fake: like(x)
+)md"},
+
+    {Code::SpecNotMapping, "E0103", "a spec is not a YAML mapping",
+     R"md(A spec file is a YAML mapping from keys (`schema`, `fake`, ...) to values.
+An empty file, a bare string or a list is not a spec.)md",
+     R"md(# foo.yaml
+- "foo(Tensor x) -> Tensor"
+- like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake: like(x)
+)md"},
+
+    {Code::MissingSchemaKey, "E0104", "a spec without a 'schema'",
+     R"md(Every spec needs a `schema`: the op's PyTorch function schema. Everything
+else in the spec is checked against it.)md",
+     R"md(# foo.yaml
+doc: Scales x.
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+doc: Scales x.
+fake: like(x)
+)md"},
+
+    {Code::UnknownKey, "E0105", "unknown key",
+     R"md(A mapping in a spec has a key opgen does not know: at the top level, in
+`checks`, in `autograd`, in `fake` or in a sample. An unknown key is an
+error rather than ignored, because it is almost always a misspelling of a
+key whose absence would silently change the op. The notes suggest the
+closest key and list the allowed ones; docs/spec.md documents them all.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fakes:
+  - like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake:
+  - like(x)
+)md"},
+
+    {Code::DuplicateKey, "E0106", "duplicate key",
+     R"md(A key appears twice in the same mapping. YAML readers disagree on which
+value wins, so opgen accepts neither: remove or merge one of them. In
+`checks`, give each argument one entry holding all its checks.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+checks:
+  x: {dtype: [float32]}
+  x: {dim: 2}
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+checks:
+  x: {dtype: [float32], dim: 2}
+fake: like(x)
+)md"},
+
+    {Code::NonStringKey, "E0107", "a key is not a string",
+     R"md(The keys of a spec's mappings are names (spec keys, argument names), so each
+must be a plain YAML string, not a list or a mapping.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, Tensor y) -> Tensor"
+checks:
+  [x, y]: {dim: 2}
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, Tensor y) -> Tensor"
+checks:
+  x: {dim: 2}
+  y: {dim: 2}
+fake: like(x)
+)md"},
+
+    {Code::WrongValueType, "E0108", "a value has the wrong type",
+     R"md(A key's value is not of the type the key takes: `schema`, `doc` and `abi`
+take a string; `dispatch`, `tags`, `mutates`, `symm_mem` and `grads` a list
+of strings (or one string); `require` and `fake` a list of expressions (or
+one); `checks`, `let` and `autograd` a mapping; `dim` an integer;
+`contiguous` true or false. docs/spec.md lists every key. A common cause is
+YAML reading an unquoted value as something else: quote strings that start
+with `[`, `{` or `*`.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+dispatch: {CPU: true}
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+dispatch: [CPU]
+fake: like(x)
+)md"},
+
+    {Code::UnknownAbi, "E0109", "unknown ABI",
+     R"md(`abi` is `stable` (the default: LibTorch's stable ABI, one build for several
+PyTorch versions) or `unstable` (`TORCH_LIBRARY` with ATen types, for
+types or features the stable ABI does not carry). See docs/abi.md.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+abi: fast
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+abi: unstable
+fake: like(x)
+)md"},
+
+    // -----------------------------------------------------------------------
+    // E02xx: schema syntax
+    // -----------------------------------------------------------------------
+    {Code::SchemaSyntax, "E0201", "invalid schema syntax",
+     R"md(The `schema` string does not parse as a PyTorch function schema:
+`name(Type arg, Type arg=default, *, Type kwarg) -> ReturnType`. opgen's
+parser accepts exactly what `torch._C.parse_schema` accepts, and the
+message says what it expected at the column it points at. Common slips: a
+missing `->` or return type (write `-> ()` for none), an alias annotation
+written without parentheses (`Tensor(a!)`, not `Tensor a!`), an unclosed
+parenthesis, and a schema left unquoted in YAML.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) Tensor"
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake: like(x)
+)md"},
+
+    {Code::SchemaUnknownType, "E0202", "unknown type in a schema",
+     R"md(A schema names a type that PyTorch's schema language does not have. Schema
+types are PyTorch's, not C++'s: `int` is a 64-bit integer (`int64_t` in
+C++), `float` a double, `Tensor[]` a list of tensors, `T?` an optional `T`.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, double alpha) -> Tensor"
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, float alpha) -> Tensor"
+fake: like(x)
+)md"},
+
+    {Code::SchemaBadDefault, "E0203", "invalid default value in a schema",
+     R"md(A default value does not fit its argument. Defaults are literals of the
+argument's type, written as PyTorch writes them: `1`, `-1.5`, `True`,
+`"mean"`, `[0, 1]`, or `None` for an optional argument. Names of
+variables or expressions are not defaults.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, int n=two) -> Tensor"
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, int n=2) -> Tensor"
+fake: like(x)
+)md"},
+
+    // -----------------------------------------------------------------------
+    // E03xx: op names, arguments, types and the ABI
+    // -----------------------------------------------------------------------
+    {Code::SchemaWithoutName, "E0301", "the schema has no op name",
+     R"md(The schema must name the op: `foo(Tensor x) -> Tensor`, not
+`(Tensor x) -> Tensor`. The name is the one the op is registered and called
+under (`torch.ops.<namespace>.foo`) and must equal the file's name.)md",
+     R"md(# foo.yaml
+schema: "(Tensor x) -> Tensor"
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake: like(x)
+)md"},
+
+    {Code::ReservedOpName, "E0302", "the op's name is reserved",
+     R"md(The op's name and overload name become names in the generated Python module
+(`foo = torch.ops.opgen.foo.default`), so they cannot be Python keywords,
+nor `torch`, which the module imports.)md",
+     R"md(# lambda.yaml
+schema: "lambda(Tensor x) -> Tensor"
+fake: like(x)
+)md",
+     R"md(# lambda_.yaml
+schema: "lambda_(Tensor x) -> Tensor"
+fake: like(x)
+)md"},
+
+    {Code::NamespaceMismatch, "E0303", "the schema's namespace differs from the library's",
+     R"md(The library's namespace (`--namespace`, or the CMake function's `NAMESPACE`)
+is the op's namespace. A schema may leave it out, and usually should; one
+it names must be the library's.)md",
+     R"md(# foo.yaml
+schema: "mylib::foo(Tensor x) -> Tensor"
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake: like(x)
+)md"},
+
+    {Code::FileNameMismatch, "E0304", "the op's name differs from its file's name",
+     R"md(One op per file, and the file is named after the op: `foo` lives in
+`foo.yaml`, the overload `foo.Tensor` in `foo.Tensor.yaml`. The generated
+files and kernels are named after the op, so a reader can always find an
+op's spec from its name and back.)md",
+     R"md(# bar.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake: like(x)
+)md"},
+
+    {Code::VariadicSchema, "E0305", "a variadic schema",
+     R"md(`...` in a schema (any number of arguments or returns) is for PyTorch's own
+builtins; custom ops cannot be registered with it. Take a list instead:
+`Tensor[] xs`.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, ...) -> Tensor"
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, Tensor[] others) -> Tensor"
+fake: like(x)
+)md"},
+
+    {Code::DuplicateArgument, "E0306", "duplicate argument name",
+     R"md(Two arguments of the schema have the same name. Arguments are passed and
+bound by name (in Python, in the fake, in `checks` and `autograd`), so each
+name must be unique.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, Tensor x) -> Tensor"
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, Tensor y) -> Tensor"
+fake: like(x)
+)md"},
+
+    {Code::ReservedArgumentName, "E0307", "the argument's name is reserved",
+     R"md(Argument names become parameter names in the generated C++ and Python, so
+they cannot be C++ or Python keywords (`double`, `lambda`, `class`, ...),
+names the generated code itself uses (`stack`, `ctx`, `kernel`, `torch`,
+...), or start with `opgen_`.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, float lambda) -> Tensor"
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, float lambda_) -> Tensor"
+fake: like(x)
+)md"},
+
+    {Code::UnsupportedType, "E0308", "a type opgen does not support",
+     R"md(The schema uses a type opgen has no C++ or Python mapping for, such as
+`Dict(str, Tensor)`, tuples as arguments, or nested lists. The supported
+types are listed in docs/abi.md; pass the data as tensors or lists instead.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, Dict(str, Tensor) extra) -> Tensor"
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, Tensor[] extra) -> Tensor"
+fake: like(x)
+)md"},
+
+    {Code::UnsupportedReturnType, "E0309", "a return type ops cannot have",
+     R"md(The op returns a type its ABI cannot return. On the unstable ABI, ops return
+`Tensor`, `Tensor[]`, `int`, `float` or `bool` values (several as a tuple,
+`-> (Tensor, Tensor)`); an optional tensor, say, cannot be returned: return
+an empty tensor instead, or a flag alongside.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor?"
+abi: unstable
+fake:
+  python: my_pkg.fakes:foo_fake
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+abi: unstable
+fake:
+  python: my_pkg.fakes:foo_fake
+)md"},
+
+    {Code::TypeNotInStableAbi, "E0310", "a type the stable ABI cannot carry",
+     R"md(An op on the stable ABI (the default) can only take types the stable ABI
+carries: `SymInt` and `Scalar`, for example, it does not. Use `int` for
+`SymInt` and `float` for `Scalar` where that is enough, or give the op
+`abi: unstable`. docs/abi.md has the full table.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, SymInt n) -> Tensor"
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, SymInt n) -> Tensor"
+abi: unstable
+fake: like(x)
+)md"},
+
+    {Code::StableAbiTooOld, "E0311", "a type needs a newer stable ABI than the target",
+     R"md(The stable ABI gained some types in later PyTorch versions (`Generator?` in
+2.13), and the library is built for the oldest PyTorch it must load in, its
+target version (`--torch-target-version`, `TORCH_TARGET_VERSION` in CMake;
+2.10 by default). Raise the target, or give the op `abi: unstable`.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, Generator? generator=None) -> Tensor"
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, Generator? generator=None) -> Tensor"
+abi: unstable
+fake: like(x)
+)md"},
+
+    {Code::OpDefinedTwice, "E0312", "an op is defined twice",
+     R"md(Two spec files define the same op (the same name and overload), for example
+copies in two directories given to opgen. An op has one spec; remove or
+rename the other.)md",
+     R"md(# a/foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake: like(x)
+# b/foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake: like(x)
+)md",
+     R"md(# a/foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake: like(x)
+)md"},
+
+    {Code::UnknownArgument, "E0313", "names an argument the op does not have",
+     R"md(A spec key that refers to arguments by name (`mutates`, `symm_mem`,
+`checks` and its `same_dtype` / `same_device`, autograd's `grads`, a
+sample's `args`) names one the schema does not have. The note suggests the
+closest argument name.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor input, Tensor weight) -> Tensor"
+checks:
+  wieght: {same_dtype: input}
+fake: like(input)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor input, Tensor weight) -> Tensor"
+checks:
+  weight: {same_dtype: input}
+fake: like(input)
+)md"},
+
+    {Code::ArgumentNotATensor, "E0314", "names an argument that is not a tensor",
+     R"md(Some spec keys only make sense for tensor arguments: `checks` and its
+`same_dtype` / `same_device` (`Tensor` or `Tensor?`), `mutates` and
+`symm_mem` (`Tensor`, `Tensor?`, `Tensor[]`), and autograd's `grads`
+(`Tensor` or `Tensor?`: only tensors get gradients). Plain values such as
+`int` or `float` are checked in `require` instead.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, int n) -> Tensor"
+checks:
+  n: {dim: 1}
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, int n) -> Tensor"
+require:
+  - n >= 1
+fake: like(x)
+)md"},
+
+    // -----------------------------------------------------------------------
+    // E04xx: mutation and aliasing
+    // -----------------------------------------------------------------------
+    {Code::AliasWithoutWrite, "E0401", "an alias annotation without '!'",
+     R"md(`Tensor(a)` (without `!`) says the op returns a view of the argument.
+Custom ops cannot return views of their inputs: PyTorch's functionalization
+and autograd cannot see through them. An op may mutate an input
+(`Tensor(a!)`), or return a new tensor.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor(a) x) -> Tensor"
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake: like(x)
+)md"},
+
+    {Code::MutatedNonTensor, "E0402", "a non-tensor is annotated as mutated",
+     R"md(Only tensors (`Tensor`, `Tensor?`, `Tensor[]`) can be written to by an op:
+a plain value such as an `int` is passed by value. Return the new value
+instead.)md",
+     R"md(# foo_.yaml
+schema: "foo_(Tensor(a!) x, int(b!) n) -> ()"
+)md",
+     R"md(# foo_.yaml
+schema: "foo_(Tensor(a!) x, int n) -> ()"
+)md"},
+
+    {Code::MutationNotListed, "E0403", "a mutated argument is missing from 'mutates'",
+     R"md(When a spec has `mutates`, it lists every argument the op writes to, and the
+schema's `(a!)` annotations must agree with it. (Without `mutates`, the
+schema's annotations alone decide; with it, opgen adds the annotations the
+schema leaves out.) Add the argument to `mutates`, or drop the `!`.)md",
+     R"md(# foo_.yaml
+schema: "foo_(Tensor(a!) x, Tensor(b!) y) -> ()"
+mutates: [y]
+)md",
+     R"md(# foo_.yaml
+schema: "foo_(Tensor(a!) x, Tensor(b!) y) -> ()"
+mutates: [x, y]
+)md"},
+
+    {Code::ReturnsAlias, "E0404", "the op returns an alias of an input",
+     R"md(A custom op returns new tensors: `torch.compile` and autograd assume an
+output shares no memory with the inputs. The one exception is PyTorch's
+in-place convention: an op tagged `inplace` that mutates its first
+argument and returns it (see E0405). Otherwise, return nothing (`-> ()`):
+the caller already holds the mutated tensor.)md",
+     R"md(# foo_.yaml
+schema: "foo_(Tensor(a!) x) -> Tensor(a!)"
+)md",
+     R"md(# foo_.yaml
+schema: "foo_(Tensor(a!) x) -> ()"
+)md"},
+
+    {Code::BadInplaceOp, "E0405", "an 'inplace' op that does not mutate and return its first argument",
+     R"md(The `inplace` tag promises PyTorch's in-place convention, which
+`torch.compile` relies on: the op mutates exactly its first argument and
+returns it, `foo_(Tensor(a!) self, ...) -> Tensor(a!)`, with the same alias
+set on both.)md",
+     R"md(# foo_.yaml
+schema: "foo_(Tensor(a!) x) -> Tensor"
+abi: unstable
+tags: [inplace]
+fake: like(x)
+)md",
+     R"md(# foo_.yaml
+schema: "foo_(Tensor(a!) x) -> Tensor(a!)"
+abi: unstable
+tags: [inplace]
+)md"},
+
+    // -----------------------------------------------------------------------
+    // E05xx: the rule language, let and fake rules
+    // -----------------------------------------------------------------------
+    {Code::RuleSyntax, "E0501", "a syntax error in a rule",
+     R"md(A `fake`, `let` or `require` rule does not parse. Rules are Python
+expressions, restricted (docs/fake-rules.md has the grammar): `//` and
+`ceil_div(a, b)` instead of `/`, `and`/`or`/`not` instead of `&&`/`||`/`!`,
+lists instead of tuples for shapes, no chained comparisons. The message
+points at the column inside the rule, and the note often gives the
+spelling to use.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake:
+  - empty([x.size(0) / 2])
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake:
+  - empty([x.size(0) // 2])
+)md"},
+
+    {Code::UnknownName, "E0502", "unknown name in a rule",
+     R"md(A rule uses a name that is none of: a `let` binding, an argument of the op,
+a dtype (`float32`, `bfloat16`, ... by their torch names, without
+`torch.`), a memory format (`contiguous_format`, `channels_last`, ...). The
+note suggests the closest name.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor input) -> Tensor"
+fake:
+  - empty([inpt.size(0)], dtype=half)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor input) -> Tensor"
+fake:
+  - empty([input.size(0)], dtype=float16)
+)md"},
+
+    {Code::UnknownFunction, "E0503", "unknown or misused function, method or attribute",
+     R"md(Rules call only the builtins of the rule language (`like`, `empty`,
+`empty_strided`, `like_each`, `dynamic`, `ceil_div`, `min`, `max`, `len`,
+...) and the tensor members `size()`, `stride()`, `dim()`, `numel()`,
+`shape`, `dtype` and `ndim`: docs/fake-rules.md lists them all. Methods are
+called (`x.dim()`), attributes are not (`x.dtype`). A fake that needs real
+torch operations is written in Python: `fake: {python: module:function}`.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake:
+  - empty([x.size(0), x.size(1)], dtype=x.dtype())
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake:
+  - empty([x.size(0), x.size(1)], dtype=x.dtype)
+)md"},
+
+    {Code::BadCallArguments, "E0504", "wrong arguments to a builtin or method",
+     R"md(A call passes the wrong number of positional arguments, or a keyword
+argument the function does not take. `empty()` and `empty_strided()` take
+their dtype and device from the first tensor argument unless given
+`dtype=` and `device=`; an op without tensor arguments must give both.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake:
+  - empty([ceil_div(x.size(0))], dtyp=int64)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake:
+  - empty([ceil_div(x.size(0), 2)], dtype=int64)
+)md"},
+
+    {Code::DynamicBounds, "E0505", "dynamic() bounds that are not integer literals",
+     R"md(`dynamic(min=..., max=...)` makes a data-dependent size (the length of
+`nonzero()`'s result, say) through `new_dynamic_size()`, which needs bounds
+known when the op is traced. Sizes such as `x.size(0)` are symbolic under
+dynamic shapes, so the bounds are integer literals, with `max` not below
+`min`. Leave `max` out when there is no fixed bound.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake:
+  - empty([dynamic(min=0, max=x.size(0))], dtype=int64)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake:
+  - empty([dynamic(min=0)], dtype=int64)
+)md"},
+
+    {Code::RuleKindMismatch, "E0506", "a value of the wrong kind in a rule",
+     R"md(Every part of a rule has a kind (`Int`, `Bool`, `Tensor`, `Shape`, `DType`,
+...; docs/fake-rules.md has the table), and each operator and builtin
+takes certain kinds: a shape element is an `Int` (`x.size(0)`, not `x`),
+comparisons need comparable sides, both branches of `a if c else b` have
+the same kind, `is` only tests for `None`. The note usually shows how to
+get the kind wanted.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake:
+  - empty([x, 4])
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake:
+  - empty([x.size(0), 4])
+)md"},
+
+    {Code::OptionalMayBeNone, "E0507", "an optional value used where it may be None",
+     R"md(A `Tensor?` or `ScalarType?` argument may be `None`, so a rule may only use
+it where a guard proves it is not: `scale.size(0) if scale is not None
+else 0`, `scale is None or scale.size(0) == n`. An optional dtype takes a
+fallback with `or`: `out_dtype or x.dtype`.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, Tensor? scale=None) -> Tensor"
+fake:
+  - empty([x.size(0), scale.size(0)])
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, Tensor? scale=None) -> Tensor"
+fake:
+  - empty([x.size(0), scale.size(0) if scale is not None else 1])
+)md"},
+
+    {Code::UnusableArgumentType, "E0508", "an argument whose type rules cannot use",
+     R"md(Rules can read arguments of the types in docs/fake-rules.md ("Schema argument
+types"): tensors, tensor lists, `int`, `SymInt`, `float`, `bool`, `str`,
+`int[]`, `ScalarType` and `MemoryFormat`. Others (`int?`, `float?`,
+`Scalar`, `Tensor?[]`, ...) cannot appear in a rule; write the fake in
+Python (`fake: {python: module:function}`) if it needs them.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, int? n=None) -> Tensor"
+fake:
+  - empty([n])
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, int n) -> Tensor"
+fake:
+  - empty([n])
+)md"},
+
+    {Code::ShadowedBuiltin, "E0509", "a builtin hidden by an argument of the same name",
+     R"md(Some builtins render as Python functions (`len(xs)` is Python's `len`);
+an argument or `let` binding of that name would shadow it inside the
+generated fake. Rename the argument.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor[] xs, int len) -> Tensor"
+fake:
+  - empty([len(xs), len])
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor[] xs, int length) -> Tensor"
+fake:
+  - empty([len(xs), length])
+)md"},
+
+    {Code::DivisionByZero, "E0510", "division or modulo by zero",
+     R"md(A rule divides (`//`) or takes a remainder (`%`) by the literal `0`, which
+would fail every time the fake or check runs.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake:
+  - empty([x.size(0) // 0])
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake:
+  - empty([x.size(0) // 2])
+)md"},
+
+    {Code::FakeRuleNotOutput, "E0511", "a fake rule that does not make an output",
+     R"md(Each `fake` rule describes one output: it must make one, with `like(x)`
+(shaped like `x`), `empty([...])`, `empty_strided(...)`, or `like_each(xs)`
+for a `Tensor[]` output. A shape alone is not an output.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake:
+  - x.size(0)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake:
+  - empty([x.size(0)])
+)md"},
+
+    {Code::FakeRuleCount, "E0512", "the number of fake rules differs from the outputs",
+     R"md(A spec gives one `fake` rule per output of the schema, in order, so that
+`torch.compile` and meta tensors know every output's shape, dtype and
+device. Outputs that alias a mutated input (an `inplace` op's) need none.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> (Tensor, Tensor)"
+fake:
+  - like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> (Tensor, Tensor)"
+fake:
+  - like(x)
+  - empty([x.size(0)])
+)md"},
+
+    {Code::FakeRulesWithoutOutputs, "E0513", "fake rules for an op without new outputs",
+     R"md(An op that returns nothing (`-> ()`), or only the input it mutates, makes no
+new tensors, so it takes no `fake` rules: its generated fake returns what
+the op returns. Remove `fake`.)md",
+     R"md(# foo_.yaml
+schema: "foo_(Tensor(a!) x) -> ()"
+fake:
+  - like(x)
+)md",
+     R"md(# foo_.yaml
+schema: "foo_(Tensor(a!) x) -> ()"
+)md"},
+
+    {Code::FakeRuleForNonTensor, "E0514", "a fake rule for an output that is not a tensor",
+     R"md(Fake rules describe tensor outputs. An op that returns an `int`, `float` or
+`bool` needs a fake that computes the value, written in Python:
+`fake: {python: module:function}`.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> (Tensor, int)"
+fake:
+  - like(x)
+  - x.size(0)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> (Tensor, int)"
+fake:
+  python: my_pkg.fakes:foo_fake
+)md"},
+
+    {Code::BadFakePythonTarget, "E0515", "a 'python' fake that is not 'module:function'",
+     R"md(`fake: {python: ...}` names a handwritten fake as `module:function`: a
+dotted Python module path, a colon, and the function's name, each part a
+Python identifier. The generated module imports it from there.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake:
+  python: my_pkg.fakes.foo_fake
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake:
+  python: my_pkg.fakes:foo_fake
+)md"},
+
+    {Code::LetNotInt, "E0516", "a 'let' binding that is not an Int",
+     R"md(`let` names sizes shared by several fake rules, typically a data-dependent
+one (`n: dynamic(min=0)`), so each binding is an `Int`. Use the name where
+a size goes: `empty([n, x.size(1)])`.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> (Tensor, Tensor)"
+let:
+  rows: x.shape
+fake:
+  - empty(rows)
+  - empty(rows)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> (Tensor, Tensor)"
+let:
+  rows: dynamic(min=0)
+fake:
+  - empty([rows, x.size(1)])
+  - empty([rows], dtype=int64)
+)md"},
+
+    {Code::BadLetName, "E0517", "a 'let' name that cannot name a variable",
+     R"md(Each `let` name becomes a local variable of the generated Python fake, so it
+is a Python identifier, not a keyword, and not `torch`.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+let:
+  n rows: dynamic(min=0)
+fake:
+  - empty([x.size(0)])
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+let:
+  n_rows: dynamic(min=0)
+fake:
+  - empty([n_rows])
+)md"},
+
+    {Code::LetNameTaken, "E0518", "a 'let' name already taken",
+     R"md(A `let` name may not repeat an argument's name, or an earlier `let`'s:
+inside the fake, one would hide the other.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, int n) -> Tensor"
+let:
+  n: dynamic(min=0)
+fake:
+  - empty([n])
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, int n) -> Tensor"
+let:
+  m: dynamic(min=0)
+fake:
+  - empty([m, n])
+)md"},
+
+    // -----------------------------------------------------------------------
+    // E06xx: checks and require
+    // -----------------------------------------------------------------------
+    {Code::UnknownDtype, "E0601", "unknown dtype",
+     R"md(A dtype name (in `checks: {dtype: [...]}` or a sample tensor) is not one of
+torch's: `float32`, `float64`, `float16`, `bfloat16`, `float8_e4m3fn`,
+`float8_e5m2`, `int8`, `uint8`, `int16`, `int32`, `int64`, `bool`,
+`complex64`, `complex128`. Names go without `torch.`, and aliases such as
+`half` or `float` are not accepted.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+checks:
+  x: {dtype: [float32, bflaot16]}
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+checks:
+  x: {dtype: [float32, bfloat16]}
+fake: like(x)
+)md"},
+
+    {Code::NegativeDim, "E0602", "a negative 'dim' check",
+     R"md(`dim` in `checks` is the exact number of dimensions the tensor must have,
+so it is 0 or more. For "at least" or "at most", use `require`:
+`x.dim() >= 2`.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+checks:
+  x: {dim: -1}
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+require:
+  - x.dim() >= 1
+fake: like(x)
+)md"},
+
+    {Code::RequireNotBool, "E0603", "a 'require' rule that is not a condition",
+     R"md(Each `require` rule is a condition the inputs must meet (a `Bool`), checked
+before the kernel runs and in the fake: a comparison such as
+`w.size(0) == x.size(-1)`, possibly joined with `and`/`or`.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, Tensor w) -> Tensor"
+require:
+  - w.size(0)
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, Tensor w) -> Tensor"
+require:
+  - w.size(0) == x.size(-1)
+fake: like(x)
+)md"},
+
+    {Code::NotInCppCheck, "E0604", "not available in a 'require' rule",
+     R"md(`require` rules also become C++ checks in the kernel wrapper, so they keep
+to the C++ subset of the rule language: they read the op's arguments only
+(not `let` names), compare one size at a time (`x.size(i)`, `x.shape[i]`,
+`len(xs)`; no whole shapes), index a `Tensor[]` with an integer literal,
+and make no outputs, `dynamic()` sizes or memory formats.
+docs/fake-rules.md ("The C++ subset") has the details.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, Tensor y) -> Tensor"
+require:
+  - x.shape == y.shape
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, Tensor y) -> Tensor"
+require:
+  - x.dim() == 2 and y.dim() == 2
+  - x.size(0) == y.size(0) and x.size(1) == y.size(1)
+fake: like(x)
+)md"},
+
+    // -----------------------------------------------------------------------
+    // E07xx: autograd
+    // -----------------------------------------------------------------------
+    {Code::AutogradWithoutBackward, "E0701", "'autograd' without a 'backward' op",
+     R"md(`autograd` names the op's backward op (`backward`, an op of the same
+library) and the inputs it returns gradients for (`grads`). Without a
+backward op there is nothing to register.)md",
+     R"md(# scale.yaml
+schema: "scale(Tensor x, float alpha) -> Tensor"
+fake: like(x)
+autograd:
+  grads: [x]
+# scale_backward.yaml
+schema: "scale_backward(Tensor grad, float alpha) -> Tensor"
+fake: like(grad)
+)md",
+     R"md(# scale.yaml
+schema: "scale(Tensor x, float alpha) -> Tensor"
+fake: like(x)
+autograd:
+  backward: scale_backward
+  grads: [x]
+# scale_backward.yaml
+schema: "scale_backward(Tensor grad, float alpha) -> Tensor"
+fake: like(grad)
+)md"},
+
+    {Code::AutogradOnMutatingOp, "E0702", "autograd on an op that mutates its inputs",
+     R"md(PyTorch's `register_autograd` does not support ops that mutate their inputs.
+Give autograd to a functional version of the op (one that returns a new
+tensor), and keep the mutating one for inference.)md",
+     R"md(# scale_.yaml
+schema: "scale_(Tensor(a!) x, float alpha) -> ()"
+autograd:
+  backward: scale_backward
+  grads: [x]
+# scale_backward.yaml
+schema: "scale_backward(Tensor grad, float alpha) -> Tensor"
+fake: like(grad)
+)md",
+     R"md(# scale.yaml
+schema: "scale(Tensor x, float alpha) -> Tensor"
+fake: like(x)
+autograd:
+  backward: scale_backward
+  grads: [x]
+# scale_backward.yaml
+schema: "scale_backward(Tensor grad, float alpha) -> Tensor"
+fake: like(grad)
+)md"},
+
+    {Code::GradsRepeated, "E0703", "'grads' names an input twice",
+     R"md(`grads` lists the forward inputs the backward op returns gradients for, one
+gradient per input, in the backward op's return order; each input is listed
+once.)md",
+     R"md(# scale.yaml
+schema: "scale(Tensor x, Tensor w) -> Tensor"
+fake: like(x)
+autograd:
+  backward: scale_backward
+  grads: [x, x]
+# scale_backward.yaml
+schema: "scale_backward(Tensor grad, Tensor x, Tensor w) -> (Tensor, Tensor)"
+fake: [like(x), like(w)]
+)md",
+     R"md(# scale.yaml
+schema: "scale(Tensor x, Tensor w) -> Tensor"
+fake: like(x)
+autograd:
+  backward: scale_backward
+  grads: [x, w]
+# scale_backward.yaml
+schema: "scale_backward(Tensor grad, Tensor x, Tensor w) -> (Tensor, Tensor)"
+fake: [like(x), like(w)]
+)md"},
+
+    {Code::UnknownBackwardOp, "E0704", "the backward op is not in the library",
+     R"md(`autograd: {backward: ...}` names an op defined by a spec of the same
+library (the same opgen run). The note suggests the closest op name.)md",
+     R"md(# scale.yaml
+schema: "scale(Tensor x, float alpha) -> Tensor"
+fake: like(x)
+autograd:
+  backward: scale_backwrd
+  grads: [x]
+# scale_backward.yaml
+schema: "scale_backward(Tensor grad, float alpha) -> Tensor"
+fake: like(grad)
+)md",
+     R"md(# scale.yaml
+schema: "scale(Tensor x, float alpha) -> Tensor"
+fake: like(x)
+autograd:
+  backward: scale_backward
+  grads: [x]
+# scale_backward.yaml
+schema: "scale_backward(Tensor grad, float alpha) -> Tensor"
+fake: like(grad)
+)md"},
+
+    {Code::GradsCountMismatch, "E0705", "the backward op's returns differ from 'grads'",
+     R"md(The backward op returns one gradient per input named in `grads`, in that
+order. Either list every input it returns a gradient for, or change what
+it returns.)md",
+     R"md(# scale.yaml
+schema: "scale(Tensor x, Tensor w) -> Tensor"
+fake: like(x)
+autograd:
+  backward: scale_backward
+  grads: [x, w]
+# scale_backward.yaml
+schema: "scale_backward(Tensor grad, Tensor w) -> Tensor"
+fake: like(grad)
+)md",
+     R"md(# scale.yaml
+schema: "scale(Tensor x, Tensor w) -> Tensor"
+fake: like(x)
+autograd:
+  backward: scale_backward
+  grads: [x]
+# scale_backward.yaml
+schema: "scale_backward(Tensor grad, Tensor w) -> Tensor"
+fake: like(grad)
+)md"},
+
+    {Code::UnbindableBackwardArgument, "E0706", "a backward argument that matches nothing",
+     R"md(The backward op's arguments are bound by name: `grad` (or `grad_<i>`,
+`grad_<output name>` for several outputs) is the incoming gradient, a
+forward argument's name is that argument, a forward output's name is that
+output. An argument matching none of them could not be passed; the note
+lists the names available.)md",
+     R"md(# scale.yaml
+schema: "scale(Tensor x, float alpha) -> Tensor"
+fake: like(x)
+autograd:
+  backward: scale_backward
+  grads: [x]
+# scale_backward.yaml
+schema: "scale_backward(Tensor grad_output, float alpha) -> Tensor"
+fake: like(grad_output)
+)md",
+     R"md(# scale.yaml
+schema: "scale(Tensor x, float alpha) -> Tensor"
+fake: like(x)
+autograd:
+  backward: scale_backward
+  grads: [x]
+# scale_backward.yaml
+schema: "scale_backward(Tensor grad, float alpha) -> Tensor"
+fake: like(grad)
+)md"},
+
+    // -----------------------------------------------------------------------
+    // E08xx: tags, dispatch and symmetric memory
+    // -----------------------------------------------------------------------
+    {Code::UnknownTag, "E0801", "unknown tag",
+     R"md(`tags` are `torch.Tag` names, which PyTorch checks when the op is
+registered: `core`, `inplace`, `needs_fixed_stride_order`, `pointwise`,
+`pt2_compliant_tag`, `reduction`, and the others of `torch.Tag`. The note
+suggests the closest.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+abi: unstable
+tags: [pt2_compliant]
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+abi: unstable
+tags: [pt2_compliant_tag]
+fake: like(x)
+)md"},
+
+    {Code::TagsNeedNewerStableAbi, "E0802", "tags need a newer stable ABI than the target",
+     R"md(The stable ABI registers tags from PyTorch 2.12 on. A library whose target
+version (`--torch-target-version`, `TORCH_TARGET_VERSION`; 2.10 by
+default) is older cannot give tags to its stable ops: raise the target, or
+give the op `abi: unstable`.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+tags: [pt2_compliant_tag]
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+abi: unstable
+tags: [pt2_compliant_tag]
+fake: like(x)
+)md"},
+
+    {Code::UnknownDispatchKey, "E0803", "unknown dispatch key",
+     R"md(`dispatch` lists the dispatch keys that have a handwritten kernel: `CPU`,
+`CUDA`, `XPU`, `MPS`, `Meta`, `PrivateUse1`, `CompositeExplicitAutograd`,
+spelled as PyTorch spells them.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+dispatch: [CPU, Cuda]
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+dispatch: [CPU, CUDA]
+fake: like(x)
+)md"},
+
+    {Code::DuplicateDispatchKey, "E0804", "a dispatch key listed twice",
+     R"md(Each dispatch key gets one kernel, so `dispatch` lists each key once.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+dispatch: [CPU, CUDA, CPU]
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+dispatch: [CPU, CUDA]
+fake: like(x)
+)md"},
+
+    {Code::SymmMemWithoutGroupName, "E0805", "'symm_mem' without a 'str group_name' argument",
+     R"md(Arguments in symmetric memory belong to a process group, which PyTorch finds
+through the op's `group_name` argument: an op with `symm_mem` arguments
+takes a `str group_name`.)md",
+     R"md(# all_gather.yaml
+schema: "all_gather(Tensor input, int world_size) -> Tensor"
+symm_mem: [input]
+fake: empty([input.size(0) * world_size])
+)md",
+     R"md(# all_gather.yaml
+schema: "all_gather(Tensor input, int world_size, str group_name) -> Tensor"
+symm_mem: [input]
+fake: empty([input.size(0) * world_size])
+)md"},
+
+    // -----------------------------------------------------------------------
+    // E09xx: files and output
+    // -----------------------------------------------------------------------
+    {Code::CannotReadSpec, "E0901", "a spec file cannot be read",
+     R"md(A path given to opgen does not exist or cannot be read. opgen takes spec
+files and directories (it reads the `*.yaml` files in them); paths are
+relative to the working directory.)md",
+     R"md($ opgen check schemas/rms_nrom.yaml
+schemas/rms_nrom.yaml: error[E0901]: no such file or directory
+opgen: 1 error; nothing was written
+opgen: for more about this error, run 'opgen explain E0901'
+)md",
+     R"md($ opgen check schemas/rms_norm.yaml
+)md",
+     "console"},
+
+    {Code::CannotWriteOutput, "E0902", "an output file cannot be written",
+     R"md(opgen could not create the output directory or write a file in it: the
+directory is not writable, the disk is full, or a file stands where a
+directory must go. Nothing is left half-written: each file is written
+whole or not at all.)md",
+     R"md($ touch out
+$ opgen generate -o out schemas
+out/csrc: error[E0902]: cannot create the output directory: Not a directory
+opgen: for more about this error, run 'opgen explain E0902'
+)md",
+     R"md($ rm out
+$ opgen generate -o out schemas
+)md",
+     "console"},
+
+    {Code::OutputFileExists, "E0903", "'opgen new' would overwrite a file",
+     R"md(`opgen new` writes only new files: the spec and kernel sources it scaffolds
+must not exist yet. Edit the existing spec instead, or choose another op
+name.)md",
+     R"md($ opgen new mylib::rms_norm --schema "(Tensor x) -> Tensor"
+schemas/rms_norm.yaml: error[E0903]: already exists; opgen new writes only new files
+opgen new: for more about this error, run 'opgen explain E0903'
+)md",
+     R"md($ opgen new mylib::rms_norm2 --schema "(Tensor x) -> Tensor"
+wrote schemas/rms_norm2.yaml
+)md",
+     "console"},
+
+    // -----------------------------------------------------------------------
+    // E10xx: samples
+    // -----------------------------------------------------------------------
+    {Code::SampleValueMismatch, "E1001", "a sample value does not fit its argument",
+     R"md(Each value in a sample's `args` must fit the argument's type: a tensor
+argument takes `{shape: [...], dtype: ..., device: ..., range: [low,
+high]}` (`null` for a `Tensor?`), a `Tensor[]` a list of those, and plain
+arguments a YAML value of their type. A tensor's `device` is `cpu` or
+`cuda`, and its `range` has `low < high`.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, float alpha) -> Tensor"
+fake: like(x)
+samples:
+  - args:
+      x: {shape: [4, 8]}
+      alpha: half
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, float alpha) -> Tensor"
+fake: like(x)
+samples:
+  - args:
+      x: {shape: [4, 8]}
+      alpha: 0.5
+)md"},
+
+    {Code::SampleMissingArgument, "E1002", "a sample leaves out an argument",
+     R"md(A sample gives a value to every argument that has no default, so that the
+generated tests can call the op with it.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, float alpha) -> Tensor"
+fake: like(x)
+samples:
+  - args:
+      x: {shape: [4, 8]}
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, float alpha) -> Tensor"
+fake: like(x)
+samples:
+  - args:
+      x: {shape: [4, 8]}
+      alpha: 0.5
+)md"},
+
+    {Code::SampleShapeMismatch, "E1003", "sample shapes and dims disagree",
+     R"md(A sample tensor's `shape` lists sizes: integers, or names of the sample's
+`dims`, which run the sample at several sizes (each dim a list of values;
+all of a sample's dims have the same number of values, and the i-th run
+takes the i-th of each).)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake: like(x)
+samples:
+  - args:
+      x: {shape: [N, 8]}
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake: like(x)
+samples:
+  - dims: {N: [1, 5]}
+    args:
+      x: {shape: [N, 8]}
+)md"},
+
+    {Code::NoSamples, "W1001", "an op without samples",
+     R"md(A warning: `samples` give the generated test suite inputs to call the op
+with. An op without them is left out of those tests. Warnings are shown
+only when there are no errors.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+fake: like(x)
+samples:
+  - args:
+      x: {shape: [4, 8]}
+)md"},
+};
+
+struct Group {
+  std::string_view prefix;  // the id's first three characters
+  std::string_view title;
+};
+
+const Group kGroups[] = {
+    {"E01", "YAML and the shape of a spec file"},
+    {"E02", "Schema syntax"},
+    {"E03", "Op names, arguments, types and the ABI"},
+    {"E04", "Mutation and aliasing"},
+    {"E05", "The rule language, let and fake rules"},
+    {"E06", "Checks and require"},
+    {"E07", "Autograd"},
+    {"E08", "Tags, dispatch and symmetric memory"},
+    {"E09", "Files and output"},
+    {"E10", "Samples"},
+    {"W10", "Warnings: samples"},
+};
+
+}  // namespace
+
+const std::vector<CodeInfo>& all_codes() {
+  static const std::vector<CodeInfo> sorted = [] {
+    std::vector<CodeInfo> codes = kCodes;
+    std::stable_sort(codes.begin(), codes.end(), [](const CodeInfo& a, const CodeInfo& b) { return a.id < b.id; });
+    return codes;
+  }();
+  return sorted;
+}
+
+const CodeInfo& code_info(Code code) {
+  const size_t index = static_cast<size_t>(code);
+  if (index < kCodes.size() && kCodes[index].code == code) return kCodes[index];
+  for (const CodeInfo& info : kCodes)
+    if (info.code == code) return info;
+  throw std::logic_error("diagnostic code without an entry in the table");
+}
+
+const CodeInfo* find_code(std::string_view id) {
+  for (const CodeInfo& info : kCodes)
+    if (info.id == id) return &info;
+  return nullptr;
+}
+
+std::string_view code_group(std::string_view id) {
+  for (const Group& group : kGroups)
+    if (id.substr(0, group.prefix.size()) == group.prefix) return group.title;
+  return "Other";
+}
+
+}  // namespace opgen
