@@ -121,6 +121,11 @@ function(opgen_add_library target)
   # not a library that fails to load.
   target_link_options(${target} PRIVATE LINKER:--no-undefined)
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>)
+  if(OPGEN_WERROR)
+    # The generated bindings and the C++ kernels compile warning-free with
+    # g++ and clang; keep them so. (CUDA TUs get -Xcompiler=-Wall only.)
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Werror>)
+  endif()
   set_target_properties(${target} PROPERTIES
     LIBRARY_OUTPUT_DIRECTORY ${package_dir}
     CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON

@@ -98,6 +98,18 @@ inline RowShape row_shape(const torch::stable::Tensor& t, const char* op) {
   return rs;
 }
 
+// The dtype statistics and other float accumulators are stored in: float64
+// for a float64 input, float32 otherwise.
+inline ScalarType acc_scalar_type(ScalarType st) {
+  return st == ScalarType::Double ? ScalarType::Double : ScalarType::Float;
+}
+
+// t.shape[:-1], for per-row outputs (t.dim() >= 1).
+inline std::vector<int64_t> leading_sizes(const torch::stable::Tensor& t) {
+  const auto sizes = t.sizes();
+  return std::vector<int64_t>(sizes.begin(), sizes.end() - (sizes.empty() ? 0 : 1));
+}
+
 inline bool same_sizes(const torch::stable::Tensor& a, const torch::stable::Tensor& b) {
   const auto sa = a.sizes();
   const auto sb = b.sizes();

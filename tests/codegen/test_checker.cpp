@@ -165,6 +165,16 @@ TEST(Checker, AutogradGradsMayNameAnOptionalTensor) {
   EXPECT_TRUE(r.ok) << r.diagnostics;
 }
 
+TEST(Checker, EmptySamplesSilenceTheNoSamplesWarning) {
+  // No samples key: warned. `samples: []`: none on purpose, not warned.
+  auto missing = load_and_check("schemas/foo.yaml", "schema: \"foo(int n) -> ()\"\n");
+  EXPECT_TRUE(missing.ok) << missing.diagnostics;
+  EXPECT_NE(missing.diagnostics.find("warning[W1001]: foo has no 'samples'"), std::string::npos) << missing.diagnostics;
+  auto opted_out = load_and_check("schemas/foo.yaml", "schema: \"foo(int n) -> ()\"\nsamples: []\n");
+  EXPECT_TRUE(opted_out.ok) << opted_out.diagnostics;
+  EXPECT_EQ(opted_out.diagnostics, "");
+}
+
 TEST(Checker, AllErrorsAreReportedInOrder) {
   auto r = load_and_check("schemas/foo.yaml",
                           "schema: \"foo(Tensor x, SymInt n) -> Tensor\"\nfake: [like(x)]\ntags: [bogus]\n");

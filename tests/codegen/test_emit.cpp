@@ -132,6 +132,19 @@ TEST(Emit, AutogradBindingAllOutputGradientsMarksNothing) {
   EXPECT_NE(py.find("return (result[0], result[1])"), std::string::npos) << py;
 }
 
+TEST(Emit, GeneratedFakeTestAcceptsDataDependentSizes) {
+  // A fake with a dynamic() size makes an unbacked SymInt: the generated
+  // fake-vs-real test needs a ShapeEnv for it and matches it with any size.
+  auto files = emit_one("compact",
+                        "schema: \"compact(Tensor x, Tensor m) -> Tensor\"\nlet: {n: \"dynamic(min=0)\"}\n"
+                        "fake: [\"empty([n, *x.shape[1:]])\"]\n"
+                        "samples:\n  - args: {x: {shape: [4, 3]}, m: {shape: [4], dtype: bool}}\n");
+  const std::string& py = files.at("tests/test_testpkg_ops.py");
+  EXPECT_NE(py.find("with FakeTensorMode(shape_env=ShapeEnv(), static_shapes=True) as mode:"), std::string::npos)
+      << py;
+  EXPECT_NE(py.find("return isinstance(fake, torch.SymInt) or fake == real"), std::string::npos) << py;
+}
+
 class OutputTreeTest : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -379,8 +379,9 @@ class OpChecker {
   // dim a shape names must be given.
   void check_samples() {
     if (op_.samples.empty()) {
-      diags_.warning(Code::NoSamples, op_.schema_text.loc,
-                     fmt::format("{} has no 'samples': the generated test suite skips it", op_.op_name()));
+      if (!op_.samples_given)  // `samples: []`: none on purpose
+        diags_.warning(Code::NoSamples, op_.schema_text.loc,
+                       fmt::format("{} has no 'samples': the generated test suite skips it", op_.op_name()));
       return;
     }
     for (const auto& sample : op_.samples) {

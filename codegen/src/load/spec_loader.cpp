@@ -320,6 +320,7 @@ void read_samples(Reader& r, const YAML::Node& node, OpSpec& spec) {
     r.diags().error(Code::WrongValueType, r.loc(node), "'samples' must be a list of samples, each with 'args'");
     return;
   }
+  spec.samples_given = true;
   for (const YAML::Node& item : node) {
     if (!r.check_keys(item, kSampleKeys, "a sample")) continue;
     model::Sample sample;

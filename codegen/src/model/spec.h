@@ -106,6 +106,7 @@ struct OpSpec {
   SourceLoc fake_loc;
   std::optional<Autograd> autograd;
   std::vector<Sample> samples;
+  bool samples_given = false;  // `samples:` is present; `samples: []` says the op has none on purpose
   SourceLoc file_loc;  // the whole file
 
   // The location of a column inside the schema string (falls back to the

@@ -1212,8 +1212,10 @@ samples:
 
     {Code::NoSamples, "W1001", "an op without samples",
      R"md(A warning: `samples` give the generated test suite inputs to call the op
-with. An op without them is left out of those tests. Warnings are shown
-only when there are no errors.)md",
+with. An op without them is left out of those tests. An op that cannot
+have any (one that keeps state outside its tensors, such as a registry of
+runner objects addressed by id) says so with `samples: []`, which silences
+the warning. Warnings are shown only when there are no errors.)md",
      R"md(# foo.yaml
 schema: "foo(Tensor x) -> Tensor"
 fake: like(x)

@@ -1,0 +1,133 @@
+// libFuzzer target: the schema parser (model::parse_schema) and its printer.
+//
+// Invariants, beyond "no crash, leak or undefined behaviour":
+//  - an error's column lies within the text (or just past its end);
+//  - printing round-trips: if `s` parses, to_string(s) parses again, under
+//    the same options, into the same schema, and printing that gives back
+//    the same string. Two exceptions follow PyTorch: the `Tensor!` shorthand
+//    prints as `Tensor($0! -> )`, which neither PyTorch nor opgen reads back
+//    (no round trip is asked for), and PyTorch keeps alias sets `(a|b)` in a
+//    hash set that prints them in reverse, so `(a|b)` prints as `(b|a)` and
+//    that as `(a|b)`: the schemas must be equal up to the order of alias
+//    sets, and printing twice must give back the first print.
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "model/expr.h"
+#include "model/schema.h"
+
+namespace {
+
+using opgen::model::FunctionSchema;
+using opgen::model::ParseOptions;
+using opgen::model::SchemaError;
+using opgen::model::Type;
+
+[[noreturn]] void fail(const char* what, std::string_view a, std::string_view b = {}) {
+  std::fprintf(stderr, "fuzz_schema: %s\n  [%.*s]\n  [%.*s]\n", what, static_cast<int>(a.size()), a.data(),
+               static_cast<int>(b.size()), b.data());
+  std::abort();
+}
+
+// `Tensor!` is a fresh alias set that PyTorch prints as `Tensor($0! -> )`,
+// which neither PyTorch nor opgen reads back.
+bool has_fresh_alias(const Type& type) {
+  if (type.alias)
+    for (const auto& set : type.alias->before_sets)
+      if (set.starts_with('$')) return true;
+  for (const auto& element : type.elements)
+    if (has_fresh_alias(*element)) return true;
+  return false;
+}
+
+bool same_sets(std::vector<std::string> a, std::vector<std::string> b) {
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  return a == b;
+}
+
+// Equal types, up to the order of alias sets.
+bool same_type(const Type& a, const Type& b) {
+  if (a.kind != b.kind || a.name != b.name || a.fixed_size != b.fixed_size || a.alias.has_value() != b.alias.has_value() ||
+      a.elements.size() != b.elements.size())
+    return false;
+  if (a.alias && (a.alias->is_write != b.alias->is_write || !same_sets(a.alias->before_sets, b.alias->before_sets) ||
+                  !same_sets(a.alias->after_sets, b.alias->after_sets)))
+    return false;
+  for (size_t i = 0; i < a.elements.size(); ++i)
+    if (!same_type(*a.elements[i], *b.elements[i])) return false;
+  return true;
+}
+
+bool same_schema(const FunctionSchema& a, const FunctionSchema& b) {
+  if (a.name.to_string() != b.name.to_string() || a.is_vararg != b.is_vararg || a.is_varret != b.is_varret ||
+      a.arguments.size() != b.arguments.size() || a.returns.size() != b.returns.size())
+    return false;
+  for (size_t i = 0; i < a.arguments.size(); ++i) {
+    const auto& x = a.arguments[i];
+    const auto& y = b.arguments[i];
+    if (x.name != y.name || x.kwarg_only != y.kwarg_only || !same_type(*x.type, *y.type) ||
+        x.default_value.has_value() != y.default_value.has_value() ||
+        (x.default_value && (x.default_value->text != y.default_value->text ||
+                             x.default_value->kind != y.default_value->kind)))
+      return false;
+  }
+  for (size_t i = 0; i < a.returns.size(); ++i)
+    if (a.returns[i].name != b.returns[i].name || !same_type(*a.returns[i].type, *b.returns[i].type)) return false;
+  return true;
+}
+
+// Walks a type the way emitters do.
+void visit(const Type& type) {
+  (void)type.to_string();
+  (void)type.is_tensor_like();
+  (void)opgen::model::value_kind_of(type);
+  for (const auto& element : type.elements) visit(*element);
+}
+
+void check(std::string_view text, const ParseOptions& options) {
+  auto parsed = opgen::model::parse_schema(text, options);
+  if (auto* err = std::get_if<SchemaError>(&parsed)) {
+    if (err->column > text.size()) fail("error column past the end of the text", text, err->message);
+    return;
+  }
+  const auto& schema = std::get<FunctionSchema>(parsed);
+  for (const auto& arg : schema.arguments) {
+    visit(*arg.type);
+    (void)arg.to_string();
+    if (arg.default_value) (void)arg.default_value->to_python();
+  }
+  for (const auto& ret : schema.returns) visit(*ret.type);
+  (void)schema.name.qualified();
+  for (const auto& arg : schema.arguments)
+    if (has_fresh_alias(*arg.type)) return;
+  for (const auto& ret : schema.returns)
+    if (has_fresh_alias(*ret.type)) return;
+
+  const std::string printed = schema.to_string();
+  auto reparsed = opgen::model::parse_schema(printed, options);
+  if (auto* err = std::get_if<SchemaError>(&reparsed))
+    fail("the printed schema does not parse", printed, err->message);
+  const auto& schema2 = std::get<FunctionSchema>(reparsed);
+  const std::string reprinted = schema2.to_string();
+  if (!same_schema(schema, schema2)) fail("the printed schema parses into another schema", printed, reprinted);
+  auto third = opgen::model::parse_schema(reprinted, options);
+  if (auto* err = std::get_if<SchemaError>(&third)) fail("the reprinted schema does not parse", reprinted, err->message);
+  const std::string printed3 = std::get<FunctionSchema>(third).to_string();
+  if (printed3 != printed) fail("printing twice does not give back the first print", printed, printed3);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  check(text, ParseOptions{.allow_type_variables = false});
+  check(text, ParseOptions{.allow_type_variables = true});
+  return 0;
+}
