@@ -20,8 +20,11 @@ if ((${#missing[@]})); then
 fi
 
 PYTHON=${PYTHON:-python3}
-if ! "$PYTHON" -m pip install -q --disable-pip-version-check -r requirements.txt --dry-run 2>/dev/null \
-     | grep -q "Would install"; then
+# Not `-q`: a quiet dry run leaves out the "Would install" line this looks for.
+# The output is kept whole rather than piped to `grep -q`, which would cut pip off.
+# A failed dry run falls through to the real install, which then says why.
+if plan=$("$PYTHON" -m pip install --disable-pip-version-check -r requirements.txt --dry-run 2>&1) &&
+   ! grep -q "^Would install" <<<"$plan"; then
   exit 0
 fi
 echo "setup: installing Python requirements"
