@@ -76,11 +76,20 @@ bool prints_unreadably(const Type& type) {
   return false;
 }
 
-// A string default of a non-`str` argument (`Device d="cuda:1"`) prints raw,
-// `Device d=cuda:1`, as PyTorch does, and neither reads that back.
+// String defaults PyTorch prints in a form neither it nor opgen reads back:
+// of a non-`str` argument (`Device d="cuda:1"`) raw, `Device d=cuda:1`; with
+// a byte >= 0x80, through c10::printQuotedString's octal branch on a negative
+// char (0xC3 prints as `\0)+`).
+bool string_prints_unreadably(const opgen::model::DefaultValue& value) {
+  using Kind = opgen::model::DefaultValue::Kind;
+  if (value.kind == Kind::String)
+    return !value.text.starts_with('"') ||
+           std::any_of(value.value.begin(), value.value.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+  return std::any_of(value.items.begin(), value.items.end(), string_prints_unreadably);
+}
+
 bool default_prints_unreadably(const opgen::model::Argument& arg) {
-  return arg.default_value && arg.default_value->kind == opgen::model::DefaultValue::Kind::String &&
-         !arg.default_value->text.starts_with('"');
+  return arg.default_value && string_prints_unreadably(*arg.default_value);
 }
 
 bool same_sets(std::vector<std::string> a, std::vector<std::string> b) {
