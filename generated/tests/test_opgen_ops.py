@@ -6,6 +6,7 @@
 #   schemas/multi_tensor_adam_.yaml
 #   schemas/multi_tensor_l2norm.yaml
 #   schemas/multi_tensor_scale_.yaml
+#   schemas/one_shot_all_reduce.yaml
 #   schemas/quantize_fp8.yaml
 #   schemas/rms_norm.yaml
 #   schemas/rms_norm_backward.yaml

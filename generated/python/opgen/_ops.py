@@ -6,6 +6,7 @@
 #   schemas/multi_tensor_adam_.yaml
 #   schemas/multi_tensor_l2norm.yaml
 #   schemas/multi_tensor_scale_.yaml
+#   schemas/one_shot_all_reduce.yaml
 #   schemas/quantize_fp8.yaml
 #   schemas/rms_norm.yaml
 #   schemas/rms_norm_backward.yaml
@@ -44,7 +45,25 @@ def _load_library() -> None:
 
 _load_library()
 
-__all__ = ["compact_rows", "fused_add_rms_norm_", "layer_norm", "layer_norm_backward", "multi_tensor_adam_", "multi_tensor_l2norm", "multi_tensor_scale_", "quantize_fp8", "rms_norm", "rms_norm_backward", "rotary_embedding", "rotary_embedding_backward", "runner_apply", "runner_create", "runner_destroy", "scaled_masked_softmax", "scaled_masked_softmax_backward", "softmax_cross_entropy", "softmax_cross_entropy_backward"]
+__all__ = ["compact_rows", "fused_add_rms_norm_", "layer_norm", "layer_norm_backward", "multi_tensor_adam_", "multi_tensor_l2norm", "multi_tensor_scale_", "one_shot_all_reduce", "quantize_fp8", "rms_norm", "rms_norm_backward", "rotary_embedding", "rotary_embedding_backward", "runner_apply", "runner_create", "runner_destroy", "scaled_masked_softmax", "scaled_masked_softmax_backward", "softmax_cross_entropy", "softmax_cross_entropy_backward"]
+
+
+# Arguments Inductor must allocate in symmetric memory (PyTorch >= 2.13).
+_SYMM_MEM_ARGS = {
+    "one_shot_all_reduce": ["input"],
+}
+_symm_mem_library = torch.library.Library("opgen", "FRAGMENT")
+if hasattr(_symm_mem_library, "register_symm_mem_args"):
+    for _op, _args in _SYMM_MEM_ARGS.items():
+        _symm_mem_library.register_symm_mem_args(_op, _args)
+else:
+    warnings.warn(
+        f"torch {torch.__version__} has no Library.register_symm_mem_args (PyTorch >= 2.13): the "
+        f"symmetric-memory arguments of opgen ops {_SYMM_MEM_ARGS} are NOT registered, so Inductor "
+        "will not allocate them in symmetric memory",
+        RuntimeWarning,
+        stacklevel=2,
+    )
 
 
 # opgen::compact_rows (schemas/compact_rows.yaml)
@@ -176,6 +195,18 @@ def _multi_tensor_scale__fake(tensors, scale):
 
 
 multi_tensor_scale_ = torch.ops.opgen.multi_tensor_scale_.default
+
+
+# opgen::one_shot_all_reduce (schemas/one_shot_all_reduce.yaml)
+
+@torch.library.register_fake("opgen::one_shot_all_reduce")
+def _one_shot_all_reduce_fake(input, reduce_op, group_name):
+    torch._check(input.dtype in (torch.float32, torch.float16, torch.bfloat16), lambda: f"opgen::one_shot_all_reduce: expected 'input' to have dtype float32, float16 or bfloat16, but got {input.dtype}")
+    torch._check(input.is_contiguous(), lambda: f"opgen::one_shot_all_reduce: expected 'input' to be contiguous")
+    return torch.empty_like(input)
+
+
+one_shot_all_reduce = torch.ops.opgen.one_shot_all_reduce.default
 
 
 # opgen::quantize_fp8 (schemas/quantize_fp8.yaml)

@@ -6,6 +6,7 @@
 #   schemas/multi_tensor_adam_.yaml
 #   schemas/multi_tensor_l2norm.yaml
 #   schemas/multi_tensor_scale_.yaml
+#   schemas/one_shot_all_reduce.yaml
 #   schemas/quantize_fp8.yaml
 #   schemas/rms_norm.yaml
 #   schemas/rms_norm_backward.yaml
@@ -97,6 +98,19 @@ def multi_tensor_scale_(tensors: Sequence[torch.Tensor], scale: float) -> None:
     """Multiplies every tensor of the list by scale, in place (apex amp_C style).
 
     opgen::multi_tensor_scale_(Tensor(a!)[] tensors, float scale) -> ()
+    """
+    ...
+
+
+def one_shot_all_reduce(input: torch.Tensor, reduce_op: str, group_name: str) -> torch.Tensor:
+    """All-reduce of `input` over the process group `group_name` in one shot: a new
+    tensor on every rank holding the element-wise reduction (`reduce_op`: "sum",
+    "avg", "min" or "max"; math in float32) of all ranks' inputs. On CUDA every
+    rank reads every peer's input straight from symmetric memory, so `input` must
+    be allocated there (torch.distributed._symmetric_memory.empty, at the same
+    offset on every rank); on the CPU the group's own allreduce (gloo) does it.
+
+    opgen::one_shot_all_reduce(Tensor input, str reduce_op, str group_name) -> Tensor
     """
     ...
 
