@@ -57,6 +57,9 @@ const Type& unwrap_optional(const Type& type) {
 }
 
 bool prints_unreadably(const Type& type) {
+  // A list size past INT_MAX wraps, as in PyTorch's int32 `N`, and a negative
+  // size does not read back: `int[2147483649]` prints `int[-2147483647]`.
+  if (type.fixed_size && *type.fixed_size < 0) return true;
   // A list of annotated lists, `Tensor(a!)[][]`, prints the inner annotation
   // as an empty set: `Tensor[](!)[]`.
   if (type.kind == Type::Kind::List && unwrap_optional(*type.elements[0]).kind == Type::Kind::List &&
