@@ -13,6 +13,8 @@
 # Produces the shared library <target> (lib<target>.so, plain C++: no
 # Python.h, no libpython) inside the Python package directory
 # ${CMAKE_BINARY_DIR}/python/<pkg>, next to the generated _ops.py/_ops.pyi.
+# The tool it runs is the target opgen::opgen (find_package(opgen)) or else
+# opgen (the in-tree build, or an imported prebuilt binary).
 # opgen runs when a spec or the tool changes and rewrites only the files whose
 # contents change; with Ninja (restat) a one-spec edit recompiles one TU.
 
@@ -68,6 +70,14 @@ function(opgen_add_library target)
   if(NOT ARG_NAMESPACE)
     message(FATAL_ERROR "opgen_add_library(${target}): NAMESPACE is required")
   endif()
+  if(TARGET opgen::opgen)
+    set(tool opgen::opgen)
+  elseif(TARGET opgen)
+    set(tool opgen)
+  else()
+    message(FATAL_ERROR "opgen_add_library(${target}): no opgen tool; find_package(opgen CONFIG) first, "
+                        "or define an imported executable target opgen")
+  endif()
   if(NOT ARG_PYTHON_PACKAGE)
     set(ARG_PYTHON_PACKAGE ${ARG_NAMESPACE})
   endif()
@@ -106,10 +116,10 @@ function(opgen_add_library target)
 
   add_custom_command(
     OUTPUT ${gen_outputs}
-    COMMAND opgen generate --namespace ${ARG_NAMESPACE} --python-package ${ARG_PYTHON_PACKAGE}
+    COMMAND ${tool} generate --namespace ${ARG_NAMESPACE} --python-package ${ARG_PYTHON_PACKAGE}
             --library-name ${target} --torch-target-version ${ARG_TORCH_TARGET_VERSION}
             --source-root ${CMAKE_CURRENT_SOURCE_DIR} ${exclude_args} -o ${gen_dir} ${ARG_SCHEMAS}
-    DEPENDS ${ARG_SCHEMAS} opgen
+    DEPENDS ${ARG_SCHEMAS} ${tool}
     COMMENT "opgen: generating the ${ARG_NAMESPACE} op bindings"
     VERBATIM)
 

@@ -1,0 +1,29 @@
+# `cmake --install` of the tool (component tool): bin/opgen and the CMake
+# package lib/cmake/opgen, with which another project writes
+#
+#   find_package(opgen CONFIG REQUIRED)   # opgen::opgen and opgen_add_library()
+#
+# Included only when codegen/ is built here: a prebuilt OPGEN_EXECUTABLE
+# belongs to whoever built it.
+
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(OPGEN_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/opgen CACHE STRING
+    "Where cmake --install puts opgen's CMake package, relative to the prefix")
+
+install(TARGETS opgen EXPORT opgenTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tool)
+install(EXPORT opgenTargets NAMESPACE opgen:: DESTINATION ${OPGEN_INSTALL_CMAKEDIR} COMPONENT tool)
+
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/opgenConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/opgenConfig.cmake
+  INSTALL_DESTINATION ${OPGEN_INSTALL_CMAKEDIR}
+  NO_SET_AND_CHECK_MACRO)
+# Before 1.0 a minor release may change the spec format or the generated
+# code's contract, so only the same major.minor is compatible.
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/opgenConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/opgenConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/opgenConfigVersion.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/Opgen.cmake ${CMAKE_CURRENT_LIST_DIR}/OpgenCompareTrees.cmake
+        DESTINATION ${OPGEN_INSTALL_CMAKEDIR} COMPONENT tool)

@@ -1,0 +1,142 @@
+"""Another project builds its ops with an installed opgen: `cmake --install`
+puts the tool and its CMake package in a prefix; tests/external_project finds
+them with find_package(opgen CONFIG REQUIRED), builds its own op (namespace
+opgen_ext, a CPU kernel) with opgen_add_library(), and the op runs from
+Python via torch.ops.
+
+The prefix gets the tool the CTest tree already built (`cmake --install
+<build> --component tool`), which compiles nothing. With
+OPGEN_PACKAGING_FULL=1, or without a CTest tree that built the tool, a
+tool-only opgen (OPGEN_BUILD_LIBRARY=OFF) is configured, built and installed
+from scratch instead (about 1.5 min on 2 cores).
+"""
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+SOURCE_DIR = Path(os.environ.get("OPGEN_SOURCE_DIR") or Path(__file__).resolve().parents[2])
+BUILD_DIR = os.environ.get("OPGEN_BUILD_DIR")
+FULL = os.environ.get("OPGEN_PACKAGING_FULL") == "1"
+PROJECT = SOURCE_DIR / "tests" / "external_project"
+
+
+def clean_env(**extra):
+    """The environment without CTest's pointers into the build tree."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH" and not k.startswith("OPGEN_")}
+    env.setdefault("CMAKE_BUILD_PARALLEL_LEVEL", "2")
+    env.update(extra)
+    return env
+
+
+def run(cmd, **kwargs):
+    result = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, env=clean_env(), **kwargs)
+    assert result.returncode == 0, f"{cmd}\n{result.stdout[-6000:]}\n{result.stderr[-6000:]}"
+    return result
+
+
+def cmake_cache(build_dir, name):
+    cache = Path(build_dir) / "CMakeCache.txt"
+    for line in cache.read_text().splitlines() if cache.exists() else []:
+        if line.startswith(name + ":"):
+            return line.split("=", 1)[1]
+    return None
+
+
+def built_the_tool(build_dir):
+    """A CTest tree that compiled opgen itself (not a prebuilt OPGEN_EXECUTABLE)."""
+    return build_dir is not None and cmake_cache(build_dir, "OPGEN_EXECUTABLE") == ""
+
+
+@pytest.fixture(scope="module")
+def prefix(tmp_path_factory):
+    """An install prefix holding only opgen's tool and CMake package."""
+    root = tmp_path_factory.mktemp("opgen")
+    prefix = root / "prefix"
+    if FULL or not built_the_tool(BUILD_DIR):
+        build = root / "build"
+        run(["cmake", "-S", SOURCE_DIR, "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+             "-DOPGEN_BUILD_LIBRARY=OFF", "-DOPGEN_BUILD_TESTS=OFF"])
+        run(["cmake", "--build", build])
+        run(["cmake", "--install", build, "--prefix", prefix])
+    else:
+        run(["cmake", "--install", BUILD_DIR, "--component", "tool", "--prefix", prefix])
+    return prefix
+
+
+def test_install_holds_the_tool_and_the_cmake_package(prefix):
+    files = {str(p.relative_to(prefix)) for p in prefix.rglob("*") if p.is_file()}
+    (cmake_dir,) = {str(p.relative_to(prefix)) for p in prefix.glob("lib*/cmake/opgen")}
+    per_config = {f for f in files if f.startswith(f"{cmake_dir}/opgenTargets-")}  # one per build type
+    assert len(per_config) == 1, files
+    assert files - per_config == {"bin/opgen"} | {f"{cmake_dir}/{name}" for name in (
+        "Opgen.cmake", "OpgenCompareTrees.cmake", "opgenConfig.cmake", "opgenConfigVersion.cmake", "opgenTargets.cmake")}
+    assert "explain" in run([prefix / "bin" / "opgen", "--help"]).stdout
+
+
+@pytest.fixture(scope="module")
+def project_build(prefix, tmp_path_factory):
+    build = tmp_path_factory.mktemp("external") / "build"
+    run(["cmake", "-S", PROJECT, "-B", build, "-G", "Ninja", f"-DCMAKE_PREFIX_PATH={prefix}",
+         f"-DPython3_EXECUTABLE={sys.executable}"])
+    result = run(["cmake", "--build", build, "--", "-v"])
+    assert "warning:" not in result.stdout, result.stdout
+    return build, result.stdout
+
+
+def test_project_uses_the_installed_package(prefix, project_build):
+    build, log = project_build
+    # find_package found the prefix, not the source tree, and opgen ran from it.
+    assert Path(cmake_cache(build, "opgen_DIR")).resolve().parent.parent.parent == prefix.resolve()
+    assert f"{prefix}/bin/opgen generate --namespace opgen_ext" in log
+    assert str(SOURCE_DIR / "cmake") not in (build / "build.ninja").read_text()
+
+
+CALLER = textwrap.dedent(
+    """
+    import torch
+    import torch.nn.functional as F
+
+    import opgen_ext
+
+    softplus = torch.ops.opgen_ext.softplus
+    for dtype in (torch.float32, torch.float64):
+        x = torch.randn(5, 33, dtype=dtype) * 8
+        torch.testing.assert_close(softplus(x), F.softplus(x))
+        torch.testing.assert_close(softplus(x, 2.0, 3.0), F.softplus(x, beta=2.0, threshold=3.0))
+    assert opgen_ext.softplus is softplus.default
+    x = torch.randn(4, 7)
+    torch.library.opcheck(softplus.default, (x, 0.5, 10.0))
+    compiled = torch.compile(lambda t: softplus(t, 1.5) + 1, fullgraph=True, dynamic=True, backend="aot_eager")
+    torch.testing.assert_close(compiled(x), F.softplus(x, beta=1.5) + 1)
+    try:
+        softplus(torch.ones(3, dtype=torch.int32))
+    except RuntimeError as e:
+        assert "opgen_ext::softplus" in str(e) and "'x'" in str(e), e
+    else:
+        raise AssertionError("an int32 input was not rejected")
+    print("opgen_ext ok")
+    """
+)
+
+
+def test_external_op_from_python(project_build, tmp_path):
+    build, _ = project_build
+    env = clean_env(PYTHONPATH=str(build / "python"))
+    result = subprocess.run([sys.executable, "-c", CALLER], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "opgen_ext ok" in result.stdout
+
+
+def test_external_generated_suite(project_build):
+    """The suite opgen wrote from the external spec's samples."""
+    build, _ = project_build
+    suite = build / "opgen_ext_ops_generated" / "tests" / "test_opgen_ext_ops.py"
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", suite], cwd=build,
+                            env=clean_env(PYTHONPATH=str(build / "python")), capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-3000:]
+    assert " passed" in result.stdout
