@@ -91,8 +91,16 @@ bool string_prints_unreadably(const opgen::model::DefaultValue& value) {
   return std::any_of(value.items.begin(), value.items.end(), string_prints_unreadably);
 }
 
+// Also a sized int list whose default has another length: PyTorch prints an
+// all-equal `int[N]` default as one value, which reads back as N copies
+// (`int[0] a=[1, 1]` prints `a=1`, read back as `a=[]`).
 bool default_prints_unreadably(const opgen::model::Argument& arg) {
-  return arg.default_value && string_prints_unreadably(*arg.default_value);
+  if (!arg.default_value) return false;
+  const Type& type = unwrap_optional(*arg.type);
+  if (type.kind == Type::Kind::List && type.fixed_size && arg.default_value->kind == opgen::model::DefaultValue::Kind::List &&
+      static_cast<int64_t>(arg.default_value->items.size()) != *type.fixed_size)
+    return true;
+  return string_prints_unreadably(*arg.default_value);
 }
 
 bool same_sets(std::vector<std::string> a, std::vector<std::string> b) {
