@@ -8,7 +8,8 @@
 #     [PYTHON_PACKAGE <pkg>]          # default: <ns>
 #     [PYTHON_SOURCES <file>.py...]   # copied into the package (an __init__.py among them replaces the default)
 #     [TORCH_TARGET_VERSION <M.m>]    # oldest PyTorch the stable-ABI ops load in; default 2.10
-#     [GENERATED_REFERENCE <dir>])    # committed copy of the output: adds a test and a refresh target
+#     [GENERATED_REFERENCE <dir>]     # committed copy of the output: adds a test and a refresh target
+#     [INSTALL_DIR <dir>])            # cmake --install puts the package in <dir>/<pkg> (component python)
 #
 # Produces the shared library <target> (lib<target>.so, plain C++: no
 # Python.h, no libpython) inside the Python package directory
@@ -65,7 +66,7 @@ if(CMAKE_CUDA_COMPILER AND NOT CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
 endif()
 
 function(opgen_add_library target)
-  cmake_parse_arguments(ARG "" "NAMESPACE;PYTHON_PACKAGE;TORCH_TARGET_VERSION;GENERATED_REFERENCE"
+  cmake_parse_arguments(ARG "" "NAMESPACE;PYTHON_PACKAGE;TORCH_TARGET_VERSION;GENERATED_REFERENCE;INSTALL_DIR"
                         "SCHEMAS;KERNELS;PYTHON_SOURCES" ${ARGN})
   if(NOT ARG_NAMESPACE)
     message(FATAL_ERROR "opgen_add_library(${target}): NAMESPACE is required")
@@ -161,11 +162,22 @@ function(opgen_add_library target)
   endforeach()
   set(user_init ${ARG_PYTHON_SOURCES})
   list(FILTER user_init INCLUDE REGEX "/__init__\\.py$")
+  set(installed_files ${package_files})
   if(NOT user_init)
     file(WRITE ${package_dir}/__init__.py "from ._ops import *  # noqa: F401,F403\n")
+    list(APPEND installed_files ${package_dir}/__init__.py)
   endif()
   add_custom_target(${target}_python ALL DEPENDS ${package_files})
   add_dependencies(${target} ${target}_python)
+
+  if(DEFINED ARG_INSTALL_DIR)
+    # The installed package is the build's package directory, file for file.
+    # Under scikit-build-core the prefix is the wheel's site-packages, so
+    # INSTALL_DIR . puts it at the top of the wheel.
+    cmake_path(SET install_dest NORMALIZE "${ARG_INSTALL_DIR}/${ARG_PYTHON_PACKAGE}")
+    install(TARGETS ${target} LIBRARY DESTINATION ${install_dest} COMPONENT python)
+    install(FILES ${installed_files} DESTINATION ${install_dest} COMPONENT python)
+  endif()
 
   # The generated test suite (from the specs' samples), run by CTest.
   if(BUILD_TESTING OR OPGEN_BUILD_TESTS)

@@ -2,7 +2,7 @@
 puts the tool and its CMake package in a prefix; tests/external_project finds
 them with find_package(opgen CONFIG REQUIRED), builds its own op (namespace
 opgen_ext, a CPU kernel) with opgen_add_library(), and the op runs from
-Python via torch.ops.
+Python via torch.ops, from the build tree and from its own install.
 
 The prefix gets the tool the CTest tree already built (`cmake --install
 <build> --component tool`), which compiles nothing. With
@@ -124,10 +124,20 @@ CALLER = textwrap.dedent(
 )
 
 
-def test_external_op_from_python(project_build, tmp_path):
+@pytest.mark.parametrize("where", ["build", "install"])
+def test_external_op_from_python(project_build, where, tmp_path):
+    """From the build tree's package, and from the one `cmake --install` puts
+    in a prefix (INSTALL_DIR ., as a wheel would hold it)."""
     build, _ = project_build
-    env = clean_env(PYTHONPATH=str(build / "python"))
-    result = subprocess.run([sys.executable, "-c", CALLER], cwd=tmp_path, env=env, capture_output=True, text=True)
+    site = build / "python"
+    if where == "install":
+        site = tmp_path / "site"
+        run(["cmake", "--install", build, "--prefix", site])
+        assert {p.name for p in (site / "opgen_ext").iterdir()} == {
+            "__init__.py", "_ops.py", "_ops.pyi", "libopgen_ext_ops.so"}
+    caller = f"import opgen_ext\nassert opgen_ext.__file__.startswith({str(site)!r}), opgen_ext.__file__\n" + CALLER
+    result = subprocess.run([sys.executable, "-c", caller], cwd=tmp_path, env=clean_env(PYTHONPATH=str(site)),
+                            capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "opgen_ext ok" in result.stdout
 
