@@ -82,12 +82,14 @@ bool prints_unreadably(const Type& type) {
 // String defaults PyTorch prints in a form neither it nor opgen reads back:
 // of a non-`str` argument (`Device d="cuda:1"`) raw, `Device d=cuda:1`; with
 // a byte >= 0x80, through c10::printQuotedString's octal branch on a negative
-// char (0xC3 prints as `\0)+`).
+// char (0xC3 prints as `\0)+`); with a carriage return, as `\r`, an escape
+// the parser does not know.
 bool string_prints_unreadably(const opgen::model::DefaultValue& value) {
   using Kind = opgen::model::DefaultValue::Kind;
   if (value.kind == Kind::String)
     return !value.text.starts_with('"') ||
-           std::any_of(value.value.begin(), value.value.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+           std::any_of(value.value.begin(), value.value.end(),
+                       [](char c) { return c == '\r' || static_cast<unsigned char>(c) >= 0x80; });
   return std::any_of(value.items.begin(), value.items.end(), string_prints_unreadably);
 }
 
