@@ -169,7 +169,8 @@ CALLER = textwrap.dedent(
     assert opgen.__file__.startswith(sys.prefix), (opgen.__file__, sys.prefix)
     assert opgen.rms_norm is torch.ops.opgen.rms_norm.default
 
-    x, w, b = torch.randn(6, 40, dtype=torch.float64), torch.randn(40, dtype=torch.float64), torch.randn(40, dtype=torch.float64)
+    x = torch.randn(6, 40, dtype=torch.float64)
+    w, b = torch.randn(40, dtype=torch.float64), torch.randn(40, dtype=torch.float64)
     ref = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * w
     torch.testing.assert_close(opgen.rms_norm(x, w), ref)
     torch.testing.assert_close(opgen.layer_norm(x, w, b)[0], F.layer_norm(x, (40,), w, b))
