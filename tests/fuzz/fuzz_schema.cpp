@@ -111,13 +111,18 @@ bool same_sets(std::vector<std::string> a, std::vector<std::string> b) {
   return a == b;
 }
 
+// No `->` means the sets after are those before: `(a|b -> b|a)` prints `(b|a)`.
+std::vector<std::string> after_sets(const opgen::model::AliasInfo& alias) {
+  return alias.after_sets.empty() ? alias.before_sets : alias.after_sets;
+}
+
 // Equal types, up to the order of alias sets.
 bool same_type(const Type& a, const Type& b) {
   if (a.kind != b.kind || a.name != b.name || a.fixed_size != b.fixed_size || a.alias.has_value() != b.alias.has_value() ||
       a.elements.size() != b.elements.size())
     return false;
   if (a.alias && (a.alias->is_write != b.alias->is_write || !same_sets(a.alias->before_sets, b.alias->before_sets) ||
-                  !same_sets(a.alias->after_sets, b.alias->after_sets)))
+                  !same_sets(after_sets(*a.alias), after_sets(*b.alias))))
     return false;
   for (size_t i = 0; i < a.elements.size(); ++i)
     if (!same_type(*a.elements[i], *b.elements[i])) return false;
