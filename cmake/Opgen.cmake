@@ -65,6 +65,13 @@ if(CMAKE_CUDA_COMPILER AND NOT CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
   set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
 endif()
 
+# A prebuilt tool, -DOPGEN_EXECUTABLE=<path>, for a project that neither
+# builds opgen nor installed it: it stands in for the opgen target.
+if(OPGEN_EXECUTABLE AND NOT TARGET opgen AND NOT TARGET opgen::opgen)
+  add_executable(opgen IMPORTED GLOBAL)
+  set_target_properties(opgen PROPERTIES IMPORTED_LOCATION ${OPGEN_EXECUTABLE})
+endif()
+
 function(opgen_add_library target)
   cmake_parse_arguments(ARG "" "NAMESPACE;PYTHON_PACKAGE;TORCH_TARGET_VERSION;GENERATED_REFERENCE;INSTALL_DIR"
                         "SCHEMAS;KERNELS;PYTHON_SOURCES" ${ARGN})
@@ -77,7 +84,7 @@ function(opgen_add_library target)
     set(tool opgen)
   else()
     message(FATAL_ERROR "opgen_add_library(${target}): no opgen tool; find_package(opgen CONFIG) first, "
-                        "or define an imported executable target opgen")
+                        "or give a built one with -DOPGEN_EXECUTABLE=<path>")
   endif()
   if(NOT ARG_PYTHON_PACKAGE)
     set(ARG_PYTHON_PACKAGE ${ARG_NAMESPACE})
