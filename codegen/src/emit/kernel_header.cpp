@@ -12,7 +12,7 @@ namespace {
 
 constexpr const char* kStableHeader = R"cc(#pragma once
 
-// opgen::$op$ uses the LibTorch stable ABI of PyTorch $version$: everything
+// $qualified$ uses the LibTorch stable ABI of PyTorch $version$: everything
 // that includes this header is compiled against that version's stable
 // surface, so it must come before any torch header.
 #ifndef TORCH_TARGET_VERSION
@@ -64,8 +64,7 @@ std::string kernel_header(const model::Library& lib, const model::OpSpec& op) {
           {"ns", lib.ns},
           {"kernel", kernel_name(op, op.dispatch.empty() ? "CPU" : op.dispatch.front().value)}});
   if (stable) {
-    p.emit(kStableHeader, {{"op", op.op_name()},
-                           {"qualified", qualified_name(lib, op)},
+    p.emit(kStableHeader, {{"qualified", qualified_name(lib, op)},
                            {"header", kernel_header_path(lib, op).substr(std::string("include/").size())},
                            {"version", model::format_torch_version(lib.torch_target_version)},
                            {"target", fmt::format("0x{:016x}", lib.torch_target_version)}});

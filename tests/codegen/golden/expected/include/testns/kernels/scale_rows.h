@@ -5,7 +5,7 @@
 // so that a mismatch is a compile error at the kernel.
 #pragma once
 
-// opgen::scale_rows uses the LibTorch stable ABI of PyTorch 2.10: everything
+// testns::scale_rows uses the LibTorch stable ABI of PyTorch 2.10: everything
 // that includes this header is compiled against that version's stable
 // surface, so it must come before any torch header.
 #ifndef TORCH_TARGET_VERSION
