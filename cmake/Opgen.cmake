@@ -199,6 +199,7 @@ function(opgen_add_library target)
     add_custom_target(${target}_refresh_generated
       COMMAND ${CMAKE_COMMAND} -E rm -rf ${ARG_GENERATED_REFERENCE}
       COMMAND ${CMAKE_COMMAND} -E copy_directory ${gen_dir} ${ARG_GENERATED_REFERENCE}
+      COMMAND ${CMAKE_COMMAND} -E rm -f ${ARG_GENERATED_REFERENCE}/.opgen-stamp
       DEPENDS ${gen_outputs}
       COMMENT "opgen: refreshing ${ARG_GENERATED_REFERENCE}"
       VERBATIM)

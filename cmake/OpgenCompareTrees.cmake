@@ -1,8 +1,12 @@
 # cmake -DEXPECTED=<dir> -DACTUAL=<dir> -DREFRESH=<command> -P OpgenCompareTrees.cmake
 # Fails, naming every differing file and the command that refreshes
 # EXPECTED, when the two trees differ in any file or in content.
+# opgen's stamp (.opgen-stamp: the inputs' hash, the files' mtimes) is not
+# generated code and differs from one build tree to the next.
 file(GLOB_RECURSE expected RELATIVE ${EXPECTED} ${EXPECTED}/*)
 file(GLOB_RECURSE actual RELATIVE ${ACTUAL} ${ACTUAL}/*)
+list(REMOVE_ITEM expected .opgen-stamp)
+list(REMOVE_ITEM actual .opgen-stamp)
 set(problems)
 foreach(file IN LISTS actual)
   if(NOT EXISTS ${EXPECTED}/${file})

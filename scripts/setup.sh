@@ -4,9 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# clang and libclang-rt-14-dev (libFuzzer, ASan, UBSan) build the fuzz targets of tests/fuzz/.
+# clang and libclang-rt-14-dev (libFuzzer, ASan, UBSan) build the fuzz targets of tests/fuzz/;
+# libxxhash-dev hashes the inputs of `opgen generate` (header-only: no run-time dependency).
 APT_PACKAGES=(cmake ninja-build g++ clang libclang-rt-14-dev libyaml-cpp-dev libfmt-dev libgtest-dev libcli11-dev
-              python3-pip)
+              libxxhash-dev python3-pip)
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -24,6 +25,8 @@
 #include "model/types.h"
 #include "support/diagnostic_codes.h"
 #include "support/diagnostics.h"
+#include "support/file_io.h"
+#include "support/stamp.h"
 
 namespace fs = std::filesystem;
 
@@ -74,35 +77,71 @@ void print_explain_hint(const opgen::Diagnostics& diags, std::string_view prefix
 }
 
 std::vector<SpecFile> spec_files(const std::vector<std::string>& inputs, opgen::Diagnostics& diags) {
-  std::vector<fs::path> paths;
+  // Canonicalizing costs a system call per path component, so a directory is
+  // canonicalized once and its files extend that; a file named on the command
+  // line, or a symbolic link, is canonicalized on its own.
+  auto canonical_of = [](const fs::path& path) {
+    std::error_code ec;
+    fs::path canonical = fs::weakly_canonical(path, ec);
+    return ec ? fs::path() : canonical;
+  };
+  std::vector<SpecFile> paths;
   for (const auto& input : inputs) {
     std::error_code ec;
     if (fs::is_directory(input, ec)) {
-      for (const auto& entry : fs::directory_iterator(input, ec))
-        if (entry.is_regular_file() && entry.path().extension() == ".yaml") paths.push_back(entry.path());
+      const fs::path dir = canonical_of(input);
+      for (const auto& entry : fs::directory_iterator(input, ec)) {
+        if (!entry.is_regular_file() || entry.path().extension() != ".yaml") continue;
+        fs::path canonical = dir.empty()            ? fs::path()
+                             : entry.is_symlink()   ? canonical_of(entry.path())
+                                                    : dir / entry.path().filename();
+        paths.push_back({entry.path(), std::move(canonical)});
+      }
     } else if (fs::exists(input, ec)) {
-      paths.emplace_back(input);
+      paths.push_back({input, canonical_of(input)});
     } else {
       diags.error(opgen::Code::CannotReadSpec, {input, 0, 0}, "no such file or directory");
     }
   }
-  std::sort(paths.begin(), paths.end());
-  // Canonicalizing costs a system call per path component: once per file.
+  std::sort(paths.begin(), paths.end(), [](const SpecFile& a, const SpecFile& b) { return a.path < b.path; });
   std::vector<SpecFile> files;
   std::set<fs::path> seen;
-  for (fs::path& path : paths) {
-    std::error_code ec;
-    fs::path canonical = fs::weakly_canonical(path, ec);
-    if (ec) canonical.clear();
-    if (seen.insert(canonical.empty() ? path : canonical).second) files.push_back({std::move(path), std::move(canonical)});
+  for (SpecFile& file : paths) {
+    if (seen.insert(file.canonical.empty() ? file.path : file.canonical).second) files.push_back(std::move(file));
   }
   return files;
 }
 
-// Loads and checks a library. Returns nullopt after printing diagnostics if
-// anything is wrong; warnings are printed either way.
-std::optional<opgen::model::Library> load_library(const LibraryOptions& o) {
-  opgen::Diagnostics diags;
+// A spec file read from disk, before any parsing.
+struct SpecSource {
+  std::string path;     // as reached from the command line
+  std::string display;  // relative to --source-root when under it: diagnostics and generated headers name this
+  std::string text;
+};
+
+// Resolves the command line's spec paths and reads every file. A file that
+// cannot be read is an error in `diags`.
+std::vector<SpecSource> read_specs(const LibraryOptions& o, opgen::Diagnostics& diags) {
+  // fs::relative(file, source_root), with the root canonicalized once.
+  std::error_code root_ec;
+  const fs::path root = fs::weakly_canonical(o.source_root, root_ec);
+  std::vector<SpecSource> sources;
+  for (const auto& [file, canonical] : spec_files(o.inputs, diags)) {
+    std::string display = file.lexically_normal().string();
+    fs::path relative = canonical.empty() || root_ec ? fs::path() : canonical.lexically_relative(root);
+    if (!relative.empty() && relative.native().rfind("..", 0) != 0) display = relative.generic_string();
+    if (auto text = opgen::read_file(file)) {
+      sources.push_back({file.string(), std::move(display), std::move(*text)});
+    } else {
+      diags.error(opgen::Code::CannotReadSpec, {display, 0, 0}, "cannot read the file");
+    }
+  }
+  return sources;
+}
+
+// The library's name and settings from the options; exits with status 2 on
+// a malformed --torch-target-version.
+opgen::model::Library library_settings(const LibraryOptions& o) {
   opgen::model::Library lib;
   lib.ns = o.ns;
   lib.python_package = o.python_package.empty() ? o.ns : o.python_package;
@@ -113,30 +152,95 @@ std::optional<opgen::model::Library> load_library(const LibraryOptions& o) {
     std::cerr << fmt::format("opgen: error: --torch-target-version must read MAJOR.MINOR, not '{}'\n", o.torch_target);
     std::exit(2);
   }
-  // fs::relative(file, source_root), with the root canonicalized once.
-  std::error_code root_ec;
-  const fs::path root = fs::weakly_canonical(o.source_root, root_ec);
-  for (const auto& [file, canonical] : spec_files(o.inputs, diags)) {
-    std::string display = file.lexically_normal().string();
-    fs::path relative = canonical.empty() || root_ec ? fs::path() : canonical.lexically_relative(root);
-    if (!relative.empty() && relative.native().rfind("..", 0) != 0) display = relative.generic_string();
-    if (auto spec = opgen::load::load_spec(file.string(), display, diags)) lib.ops.push_back(std::move(*spec));
+  return lib;
+}
+
+// Loads and checks a library from its read specs, adding to `diags` (which
+// may already hold the errors of reading them). Returns nullopt when there is
+// any error.
+std::optional<opgen::model::Library> load_library(const LibraryOptions& o, const std::vector<SpecSource>& sources,
+                                                  opgen::Diagnostics& diags) {
+  opgen::model::Library lib = library_settings(o);
+  for (const SpecSource& source : sources) {
+    if (auto spec = opgen::load::load_spec_text(source.text, source.display, diags)) {
+      spec->path = source.path;
+      lib.ops.push_back(std::move(*spec));
+    }
   }
   if (!diags.has_errors()) opgen::check::check_library(lib, diags);
-  diags.print(std::cerr);
   for (auto& op : lib.ops) {
     std::erase_if(op.dispatch, [&](const auto& key) {
       return std::find(o.excluded_dispatch_keys.begin(), o.excluded_dispatch_keys.end(), key.value) !=
              o.excluded_dispatch_keys.end();
     });
   }
-  if (diags.has_errors()) {
-    std::cerr << fmt::format("opgen: {} error{}; nothing was written\n", diags.error_count(),
-                             diags.error_count() == 1 ? "" : "s");
-    print_explain_hint(diags, "opgen");
-    return std::nullopt;
-  }
+  if (diags.has_errors()) return std::nullopt;
   return lib;
+}
+
+// What a run prints about its input: every diagnostic, then, when there were
+// errors, how many and where to read more about them.
+std::string report(const opgen::Diagnostics& diags) {
+  std::ostringstream out;
+  diags.print(out);
+  if (diags.has_errors()) {
+    out << fmt::format("opgen: {} error{}; nothing was written\n", diags.error_count(),
+                       diags.error_count() == 1 ? "" : "s");
+    if (std::string hint = diags.explain_hint(); !hint.empty()) out << "opgen: " << hint << '\n';
+  }
+  return out.str();
+}
+
+int run_check(const LibraryOptions& o) {
+  opgen::Diagnostics diags;
+  auto sources = read_specs(o, diags);
+  bool ok = load_library(o, sources, diags).has_value();
+  std::cerr << report(diags);
+  return ok ? 0 : 1;
+}
+
+// Everything the generated tree depends on, hashed: the tool itself, the
+// options that reach the output, and each spec's name and bytes.
+std::string input_key(const LibraryOptions& o, const std::vector<SpecSource>& sources) {
+  std::string tool = opgen::tool_digest();
+  if (tool.empty()) return "";
+  opgen::InputKey key;
+  key.add("generate").add(tool).add(o.ns).add(o.python_package).add(o.library_name).add(o.torch_target);
+  for (const auto& excluded : o.excluded_dispatch_keys) key.add("exclude").add(excluded);
+  for (const SpecSource& source : sources) key.add("spec").add(source.display).add(source.text);
+  return key.hex();
+}
+
+int run_generate(const LibraryOptions& o, const fs::path& out_dir, bool verbose) {
+  opgen::Diagnostics diags;
+  auto sources = read_specs(o, diags);
+  const std::string key = diags.has_errors() ? "" : input_key(o, sources);
+  if (!key.empty()) {
+    if (auto stamp = opgen::find_current_stamp(out_dir, key)) {
+      // The same inputs made exactly this tree: nothing to parse, render or write.
+      std::cerr << stamp->diagnostics;
+      if (verbose)
+        std::cerr << fmt::format("opgen: up to date: 0 written, {} unchanged, 0 removed\n", stamp->outputs.size());
+      return 0;
+    }
+  }
+  auto lib = load_library(o, sources, diags);
+  const std::string printed = report(diags);
+  std::cerr << printed;
+  if (!lib) return 1;
+  opgen::Diagnostics write_diags;
+  opgen::WriteStats stats;
+  const opgen::OutputTree tree = opgen::emit::emit_library(*lib);
+  if (!tree.commit(out_dir, write_diags, &stats)) {
+    write_diags.print(std::cerr);
+    print_explain_hint(write_diags, "opgen");
+    return 1;
+  }
+  if (!key.empty()) opgen::write_stamp(out_dir, key, tree, printed);
+  if (verbose)
+    std::cerr << fmt::format("opgen: {} written, {} unchanged, {} removed\n", stats.written, stats.unchanged,
+                             stats.removed);
+  return 0;
 }
 
 struct NewOptions {
@@ -380,19 +484,6 @@ int main(int argc, char** argv) {
   if (parse->parsed()) return run_parse_schema(parse_options);
   if (explain->parsed()) return run_explain(explain_options);
   if (scaffold->parsed()) return run_new(new_options);
-  if (check->parsed()) return load_library(check_options) ? 0 : 1;
-
-  auto lib = load_library(gen_options);
-  if (!lib) return 1;
-  opgen::Diagnostics diags;
-  opgen::WriteStats stats;
-  if (!opgen::emit::emit_library(*lib).commit(out_dir, diags, &stats)) {
-    diags.print(std::cerr);
-    print_explain_hint(diags, "opgen");
-    return 1;
-  }
-  if (verbose)
-    std::cerr << fmt::format("opgen: {} written, {} unchanged, {} removed\n", stats.written, stats.unchanged,
-                             stats.removed);
-  return 0;
+  if (check->parsed()) return run_check(check_options);
+  return run_generate(gen_options, out_dir, verbose);
 }

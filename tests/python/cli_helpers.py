@@ -54,9 +54,14 @@ def snapshot(directory):
     }
 
 
+# What `opgen generate` leaves in its output directory besides the generated
+# files: the record that lets an unchanged re-run skip its work.
+STAMP = ".opgen-stamp"
+
+
 def file_tree(directory):
-    """Relative path -> bytes, for every file under `directory`."""
-    return {path: entry[0] for path, entry in snapshot(directory).items() if entry is not None}
+    """Relative path -> bytes, for every generated file under `directory` (not the stamp)."""
+    return {path: entry[0] for path, entry in snapshot(directory).items() if entry is not None and path != STAMP}
 
 
 def backdate(directory, seconds=1_000_000_000):

@@ -1,7 +1,6 @@
 #include "load/spec_loader.h"
 
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <set>
 #include <sstream>
@@ -9,6 +8,8 @@
 #include <fmt/format.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
+
+#include "support/file_io.h"
 
 namespace opgen::load {
 namespace {
@@ -486,14 +487,12 @@ std::optional<model::OpSpec> load_spec_text(const std::string& text, const std::
 
 std::optional<model::OpSpec> load_spec(const std::string& path, const std::string& display_path,
                                        Diagnostics& diags) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  auto text = read_file(path);
+  if (!text) {
     diags.error(Code::CannotReadSpec, {display_path, 0, 0}, "cannot read the file");
     return std::nullopt;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  auto spec = load_spec_text(text.str(), display_path, diags);
+  auto spec = load_spec_text(*text, display_path, diags);
   if (spec) spec->path = path;
   return spec;
 }

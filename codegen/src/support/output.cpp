@@ -3,25 +3,19 @@
 #include <cstdio>
 #include <fstream>
 #include <optional>
-#include <sstream>
 #include <system_error>
 #include <vector>
 
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "support/file_io.h"
+#include "support/stamp.h"
+
 namespace fs = std::filesystem;
 
 namespace opgen {
 namespace {
-
-std::optional<std::string> read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
 
 bool has_generated_marker(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -87,6 +81,7 @@ bool OutputTree::commit(const fs::path& dir, Diagnostics& diags, WriteStats* sta
       // The iterator's paths extend `dir`: lexical, not fs::relative, which
       // would canonicalize both paths (a system call per component) per file.
       std::string relative = it->path().lexically_relative(dir).generic_string();
+      if (relative == kStampFile) continue;  // written by the caller, after this
       if (!files_.count(relative) && has_generated_marker(it->path())) stale.push_back(it->path());
     }
     for (const fs::path& path : stale) {

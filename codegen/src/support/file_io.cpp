@@ -1,0 +1,40 @@
+#include "support/file_io.h"
+
+#include <cerrno>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace opgen {
+
+std::optional<std::string> read_file(const std::filesystem::path& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  std::optional<std::string> contents;
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    // Reads the size fstat gives, without a last read to see the end: a
+    // file that shrinks meanwhile still reads whole, one that grows reads as
+    // it was. (So not for /proc's files, whose size reads as 0.)
+    const size_t size = static_cast<size_t>(st.st_size);
+    std::string buffer(size, '\0');
+    size_t used = 0;
+    bool failed = false;
+    while (used < size) {
+      ssize_t n = ::read(fd, buffer.data() + used, size - used);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) failed = true;
+      if (n <= 0) break;
+      used += static_cast<size_t>(n);
+    }
+    if (!failed) {
+      buffer.resize(used);
+      contents = std::move(buffer);
+    }
+  }
+  ::close(fd);
+  return contents;
+}
+
+}  // namespace opgen

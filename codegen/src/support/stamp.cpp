@@ -1,0 +1,198 @@
+#include "support/stamp.h"
+
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
+#include <system_error>
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define XXH_INLINE_ALL  // header-only: the tool gains no shared-library dependency
+#include <xxhash.h>
+
+#include "support/file_io.h"
+
+namespace fs = std::filesystem;
+
+namespace opgen {
+namespace {
+
+constexpr std::string_view kMagic = "opgen-stamp 1\n";
+
+// What git's index keeps of a file to tell, without reading it, that it has
+// not changed since.
+struct FileId {
+  int64_t size = -1, mtime_ns = 0, ctime_ns = 0;
+  uint64_t inode = 0;
+
+  bool operator==(const FileId&) const = default;
+};
+
+std::optional<FileId> file_id(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return std::nullopt;
+  auto ns = [](const timespec& t) { return int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec; };
+  return FileId{st.st_size, ns(st.st_mtim), ns(st.st_ctim), st.st_ino};
+}
+
+std::string join(const fs::path& dir, std::string_view relative) {
+  std::string path = dir.native();
+  if (!path.empty() && path.back() != '/') path += '/';
+  path += relative;
+  return path;
+}
+
+// Every entry under `dir` but directories and the stamp: what a full run may
+// have to judge (a stale generated file) or left there (a user's own file).
+std::optional<size_t> count_entries(const fs::path& dir) {
+  std::error_code ec;
+  size_t count = 0;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (!it->is_symlink(ec) && it->is_directory(ec)) continue;
+    if (it.depth() == 0 && it->path().filename() == kStampFile) continue;
+    ++count;
+  }
+  if (ec) return std::nullopt;
+  return count;
+}
+
+// A cursor over the stamp's text; every read fails softly on a torn or
+// hand-edited stamp, which only costs the shortcut.
+class StampReader {
+ public:
+  explicit StampReader(std::string_view text) : rest_(text) {}
+
+  bool literal(std::string_view expected) {
+    if (rest_.substr(0, expected.size()) != expected) return false;
+    rest_.remove_prefix(expected.size());
+    return true;
+  }
+  // Up to the next `separator`, which is consumed.
+  std::optional<std::string_view> until(char separator) {
+    size_t end = rest_.find(separator);
+    if (end == std::string_view::npos) return std::nullopt;
+    std::string_view field = rest_.substr(0, end);
+    rest_.remove_prefix(end + 1);
+    return field;
+  }
+  template <typename Int>
+  bool number(Int& value, char separator) {
+    auto field = until(separator);
+    if (!field || field->empty()) return false;
+    auto [end, ec] = std::from_chars(field->data(), field->data() + field->size(), value);
+    return ec == std::errc() && end == field->data() + field->size();
+  }
+  std::optional<std::string_view> bytes(size_t count) {
+    if (rest_.size() != count) return std::nullopt;
+    std::string_view field = rest_;
+    rest_ = {};
+    return field;
+  }
+
+ private:
+  std::string_view rest_;
+};
+
+struct StampRecord {
+  Stamp stamp;
+  std::vector<FileId> ids;  // one per output
+  size_t entries = 0;
+};
+
+std::optional<StampRecord> parse_stamp(std::string_view text) {
+  StampReader r(text);
+  StampRecord record;
+  size_t outputs = 0, diagnostics = 0;
+  if (!r.literal(kMagic) || !r.until('\n') /* the comment line */ || !r.literal("key ")) return std::nullopt;
+  auto key = r.until('\n');
+  if (!key || !r.literal("entries ") || !r.number(record.entries, '\n') || !r.literal("outputs ") ||
+      !r.number(outputs, '\n') || outputs > text.size())
+    return std::nullopt;
+  for (size_t i = 0; i < outputs; ++i) {
+    FileId id;
+    auto path = (r.number(id.size, ' ') && r.number(id.mtime_ns, ' ') && r.number(id.ctime_ns, ' ') &&
+                 r.number(id.inode, ' '))
+                    ? r.until('\n')
+                    : std::nullopt;
+    if (!path || path->empty()) return std::nullopt;
+    record.stamp.outputs.emplace_back(*path);
+    record.ids.push_back(id);
+  }
+  if (!r.literal("diagnostics ") || !r.number(diagnostics, '\n')) return std::nullopt;
+  auto printed = r.bytes(diagnostics);
+  if (!printed) return std::nullopt;
+  record.stamp.key = *key;
+  record.stamp.diagnostics = *printed;
+  return record;
+}
+
+}  // namespace
+
+InputKey& InputKey::add(std::string_view field) {
+  fields_ += fmt::format("{}:", field.size());
+  fields_ += field;
+  return *this;
+}
+
+std::string InputKey::hex() const {
+  XXH128_hash_t hash = XXH3_128bits(fields_.data(), fields_.size());
+  return fmt::format("{:016x}{:016x}", hash.high64, hash.low64);
+}
+
+std::string tool_digest() {
+  static const std::string digest = [] {
+    auto bytes = read_file("/proc/self/exe");
+    return bytes ? InputKey().add(*bytes).hex() : std::string();
+  }();
+  return digest;
+}
+
+std::optional<Stamp> find_current_stamp(const fs::path& dir, const std::string& key) {
+  auto text = read_file(dir / kStampFile);
+  if (!text) return std::nullopt;
+  auto record = parse_stamp(*text);
+  if (!record || record->stamp.key != key) return std::nullopt;
+  for (size_t i = 0; i < record->ids.size(); ++i) {
+    auto id = file_id(join(dir, record->stamp.outputs[i]));
+    if (!id || *id != record->ids[i]) return std::nullopt;
+  }
+  if (count_entries(dir) != record->entries) return std::nullopt;
+  return std::move(record->stamp);
+}
+
+void write_stamp(const fs::path& dir, const std::string& key, const OutputTree& tree,
+                 std::string_view diagnostics) {
+  const fs::path stamp_path = dir / kStampFile;
+  std::error_code ec;
+  auto give_up = [&] { fs::remove(stamp_path, ec); };
+  auto entries = count_entries(dir);
+  if (!entries) return give_up();
+
+  std::string text(kMagic);
+  text += "# Written by opgen generate. Delete it and the next run does all the work again.\n";
+  text += fmt::format("key {}\nentries {}\noutputs {}\n", key, *entries, tree.files().size());
+  for (const auto& [relative, contents] : tree.files()) {
+    auto id = file_id(join(dir, relative));
+    if (!id) return give_up();
+    text += fmt::format("{} {} {} {} {}\n", id->size, id->mtime_ns, id->ctime_ns, id->inode, relative);
+  }
+  text += fmt::format("diagnostics {}\n", diagnostics.size());
+  text += diagnostics;
+
+  if (read_file(stamp_path) == text) return;  // as the build wants: nothing touched
+  fs::path temp = stamp_path;
+  temp += fmt::format(".opgen-tmp-{}", ::getpid());
+  FILE* out = std::fopen(temp.c_str(), "wb");
+  bool ok = out && std::fwrite(text.data(), 1, text.size(), out) == text.size();
+  if (out) ok = std::fclose(out) == 0 && ok;
+  if (ok) fs::rename(temp, stamp_path, ec);
+  if (!ok || ec) {
+    fs::remove(temp, ec);
+    give_up();
+  }
+}
+
+}  // namespace opgen

@@ -1,0 +1,58 @@
+// The stamp `opgen generate` leaves in its output directory (.opgen-stamp):
+// a hash of everything the output depends on (the tool's own bytes, its
+// options, every spec's path and bytes) and the identity of each file the run
+// left there (size, mtime, ctime, inode: what git's index keeps). A re-run
+// whose inputs hash the same, into a directory still as that run left it,
+// stops before parsing a single spec: the no-op costs a read of each spec and
+// a stat of each output instead of a parse, a check and a render of them all.
+//
+// The stamp is only a shortcut. Anything unexpected in it or in the directory
+// (a file edited, deleted, added; a stamp from another tool version, torn or
+// hand-edited) means a full run, which puts the directory right and writes a
+// new stamp.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "support/output.h"
+
+namespace opgen {
+
+inline constexpr const char* kStampFile = ".opgen-stamp";
+
+// A 128-bit XXH3 digest of a sequence of fields, as 32 hex digits. Each field
+// is length-prefixed, so ("ab", "c") and ("a", "bc") differ.
+class InputKey {
+ public:
+  InputKey& add(std::string_view field);
+  std::string hex() const;
+
+ private:
+  std::string fields_;
+};
+
+// The digest of the running executable's bytes (/proc/self/exe), or "" when
+// it cannot be read: a rebuilt tool never reuses an older tool's stamp.
+std::string tool_digest();
+
+struct Stamp {
+  std::string key;                   // InputKey::hex() of the run's inputs
+  std::vector<std::string> outputs;  // paths under the directory, '/'-separated
+  std::string diagnostics;           // what the run printed (its warnings), replayed on a skip
+};
+
+// The stamp in `dir` when it was written for `key` and every output it names
+// is as that run left it, with no other file beside them; else nullopt.
+std::optional<Stamp> find_current_stamp(const std::filesystem::path& dir, const std::string& key);
+
+// Records a successful run over `tree`, after OutputTree::commit. Best effort:
+// when it cannot be written, an older stamp is removed, so that the next run
+// simply does all the work.
+void write_stamp(const std::filesystem::path& dir, const std::string& key, const OutputTree& tree,
+                 std::string_view diagnostics);
+
+}  // namespace opgen
