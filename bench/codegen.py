@@ -11,7 +11,10 @@ Measures, with hyperfine (Debian's `hyperfine`):
   * `opgen check` on (b): loading and checking alone, without emitting;
   * a no-op re-run of `opgen generate` on each set (nothing changed), and how
     many output files it touched, from every file's mtime, inode and size
-    before and after (it must be zero);
+    before and after (it must be zero); the same re-run with the stamp
+    (.opgen-stamp) deleted first, which compares every file instead; and a
+    re-run after one spec's bytes changed (a comment appended), which loads
+    and renders everything but writes nothing;
   * `python -m torchgen.gen` on that native_functions.yaml, from scratch and
     re-run (torchgen also writes only the files that change).
 
@@ -37,6 +40,7 @@ from _common import REPO, Reporter, hyperfine, log, table  # noqa: E402
 
 GOAL_SPEEDUP = 30.0
 GOAL_NOOP_S = 0.050
+STAMP = ".opgen-stamp"  # what opgen generate leaves beside its output (docs/index.md)
 
 
 def build_type(binary: str) -> str | None:
@@ -51,18 +55,22 @@ def build_type(binary: str) -> str | None:
     return None
 
 
+def generated_files(root: Path) -> list[Path]:
+    """The files under `root`, but opgen's stamp (not generated code)."""
+    return [p for p in root.rglob("*") if p.is_file() and p != root / STAMP]
+
+
 def tree_stats(root: Path) -> tuple[int, int]:
-    files = [p for p in root.rglob("*") if p.is_file()]
+    files = generated_files(root)
     return len(files), sum(p.stat().st_size for p in files)
 
 
 def snapshot(root: Path) -> dict[str, tuple[int, int, int]]:
-    """Every file's (mtime_ns, inode, size): a rewrite or a replace changes one of them."""
+    """Every generated file's (mtime_ns, inode, size): a rewrite or a replace changes one of them."""
     snap = {}
-    for p in root.rglob("*"):
-        if p.is_file():
-            st = p.stat()
-            snap[str(p.relative_to(root))] = (st.st_mtime_ns, st.st_ino, st.st_size)
+    for p in generated_files(root):
+        st = p.stat()
+        snap[str(p.relative_to(root))] = (st.st_mtime_ns, st.st_ino, st.st_size)
     return snap
 
 
@@ -165,6 +173,39 @@ def main() -> None:
             opgen_says=verbose, goal_s=GOAL_NOOP_S, goal_met=r["median"] < GOAL_NOOP_S and n_touched == 0,
             command=shlex.join(cmd), timed_with=r["hyperfine_command"])
 
+        # The same without the stamp: every spec parsed and checked, every
+        # file rendered and compared with the one on disk (then a new stamp).
+        log(f"opgen re-run without its stamp, {name} ...")
+        stamp = out / STAMP
+        r = hyperfine(cmd, prepare=["rm", "-f", str(stamp)], warmup=1, runs=args.opgen_runs)
+        after = snapshot(out)
+        results[f"nostamp:{name}"] = rep.emit(
+            "opgen_rerun_without_stamp", set=name, ops=n_ops, **timing_fields(r), files=len(after),
+            files_touched=touched(before, after),
+            command=shlex.join(cmd), timed_with=f"{r['hyperfine_command']} (prepare: rm -f {stamp})")
+
+        # One spec's bytes changed (a comment appended, before each run):
+        # the stamp no longer matches, so everything is loaded and rendered;
+        # nothing that reaches the output changed, so nothing is written.
+        edited = sorted(Path(specs).glob("*.yaml"))[0]
+        original = edited.read_bytes()
+        edit_copy = work / "edited" / name.rstrip("/")
+        shutil.copytree(specs, edit_copy)
+        edited = edit_copy / edited.name
+        edit_cmd = [opgen, "generate", "--namespace", ns, "-o", str(out), str(edit_copy)]
+        subprocess.run(edit_cmd, capture_output=True, check=True)
+        log(f"opgen re-run after one spec's bytes changed, {name} ...")
+        before = snapshot(out)
+        r = hyperfine(edit_cmd, prepare=["sh", "-c", f'date "+# %N" >> {shlex.quote(str(edited))}'],
+                      warmup=1, runs=args.opgen_runs)
+        after = snapshot(out)
+        assert edited.read_bytes() != original
+        results[f"edited:{name}"] = rep.emit(
+            "opgen_rerun_one_spec_edited", set=name, ops=n_ops, **timing_fields(r), files=len(after),
+            files_touched=touched(before, after), edited_spec=edited.name,
+            command=shlex.join(edit_cmd),
+            timed_with=f"{r['hyperfine_command']} (prepare: a comment line appended to {edited.name})")
+
     if not args.skip_torchgen:
         import torchgen
 
@@ -207,7 +248,11 @@ def main() -> None:
                        ("noop:schemas/", "opgen no-op re-run, schemas/"),
                        ("opgen:native_functions.yaml", "opgen generate, native_functions"),
                        ("check:native_functions.yaml", "opgen check, native_functions"),
+                       ("nostamp:schemas/", "opgen re-run without its stamp, schemas/"),
+                       ("edited:schemas/", "opgen re-run, one spec's bytes changed, schemas/"),
                        ("noop:native_functions.yaml", "opgen no-op re-run, native_functions"),
+                       ("nostamp:native_functions.yaml", "opgen re-run without its stamp, native_functions"),
+                       ("edited:native_functions.yaml", "opgen re-run, one spec's bytes changed, native_functions"),
                        ("torchgen", "torchgen, native_functions"),
                        ("torchgen_noop", "torchgen re-run, native_functions")]:
         if key not in results:
