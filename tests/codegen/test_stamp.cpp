@@ -1,8 +1,11 @@
 // The output stamp: a re-run may skip its work only while the inputs hash the
 // same and the directory is as the stamped run left it; anything else, a torn
 // or hand-edited stamp included, means a full run, never a crash.
+#include <cstdio>
 #include <fstream>
 #include <string>
+
+#include <fmt/format.h>
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -48,10 +51,29 @@ TEST(InputKey, FieldsAreLengthPrefixed) {
   EXPECT_EQ(InputKey().hex().size(), 32u);
 }
 
-TEST(InputKey, TheToolDigestIsTheExecutablesBytes) {
-  auto exe = opgen::read_file("/proc/self/exe");
-  ASSERT_TRUE(exe);
-  EXPECT_EQ(opgen::tool_digest(), InputKey().add(*exe).hex());
+// The build ID found in memory is the one readelf finds in the file.
+TEST(InputKey, TheToolDigestIsTheExecutablesBuildId) {
+  std::string readelf_output;
+  if (FILE* pipe = ::popen(fmt::format("readelf -n /proc/{}/exe 2>/dev/null", ::getpid()).c_str(), "r")) {
+    char buffer[4096];
+    while (size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) readelf_output.append(buffer, n);
+    ::pclose(pipe);
+  }
+  const auto at = readelf_output.find("Build ID: ");
+  auto id = opgen::executable_build_id();
+  if (at == std::string::npos) {
+    EXPECT_FALSE(id && !id->empty()) << "readelf finds no build ID";
+    auto exe = opgen::read_file("/proc/self/exe");
+    ASSERT_TRUE(exe);
+    EXPECT_EQ(opgen::tool_digest(), InputKey().add(*exe).hex());
+    return;
+  }
+  const std::string expected = readelf_output.substr(at + 10, readelf_output.find('\n', at) - at - 10);
+  ASSERT_TRUE(id);
+  std::string hex;
+  for (unsigned char byte : *id) hex += fmt::format("{:02x}", byte);
+  EXPECT_EQ(hex, expected);
+  EXPECT_EQ(opgen::tool_digest(), InputKey().add("build-id").add(*id).hex());
 }
 
 TEST_F(StampTest, MatchesTheSameKeyOverAnUntouchedDirectory) {

@@ -1,5 +1,5 @@
 // The stamp `opgen generate` leaves in its output directory (.opgen-stamp):
-// a hash of everything the output depends on (the tool's own bytes, its
+// a hash of everything the output depends on (the tool's identity, its
 // options, every spec's path and bytes) and the identity of each file the run
 // left there (size, mtime, ctime, inode: what git's index keeps). A re-run
 // whose inputs hash the same, into a directory still as that run left it,
@@ -35,9 +35,14 @@ class InputKey {
   std::string fields_;
 };
 
-// The digest of the running executable's bytes (/proc/self/exe), or "" when
-// it cannot be read: a rebuilt tool never reuses an older tool's stamp.
+// The identity of the running executable: a digest of its GNU build ID (the
+// linker's hash of the binary), or of its bytes (/proc/self/exe) when it has
+// none; "" when neither can be read. A rebuilt tool never reuses an older
+// tool's stamp.
 std::string tool_digest();
+
+// The executable's NT_GNU_BUILD_ID note (raw bytes), if it was linked with one.
+std::optional<std::string> executable_build_id();
 
 struct Stamp {
   std::string key;                   // InputKey::hex() of the run's inputs
