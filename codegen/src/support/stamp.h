@@ -6,6 +6,10 @@
 // stops before parsing a single spec: the no-op costs a read of each spec and
 // a stat of each output instead of a parse, a check and a render of them all.
 //
+// Like make and ninja it trusts file times: an edit of an output that keeps
+// its size and inode, made within one tick of the file system's clock after
+// opgen wrote it, goes unseen (git calls such files "racily clean").
+//
 // The stamp is only a shortcut. Anything unexpected in it or in the directory
 // (a file edited, deleted, added; a stamp from another tool version, torn or
 // hand-edited) means a full run, which puts the directory right and writes a
