@@ -72,8 +72,8 @@ struct SpecFile {
 };
 
 // After the errors of a failed run: where to read more about their codes.
-void print_explain_hint(const opgen::Diagnostics& diags, std::string_view prefix) {
-  if (std::string hint = diags.explain_hint(); !hint.empty()) std::cerr << prefix << ": " << hint << '\n';
+void print_explain_hint(const opgen::Diagnostics& diags, std::string_view prefix, std::ostream& out = std::cerr) {
+  if (std::string hint = diags.explain_hint(); !hint.empty()) out << prefix << ": " << hint << '\n';
 }
 
 std::vector<SpecFile> spec_files(const std::vector<std::string>& inputs, opgen::Diagnostics& diags) {
@@ -155,12 +155,11 @@ opgen::model::Library library_settings(const LibraryOptions& o) {
   return lib;
 }
 
-// Loads and checks a library from its read specs, adding to `diags` (which
-// may already hold the errors of reading them). Returns nullopt when there is
-// any error.
-std::optional<opgen::model::Library> load_library(const LibraryOptions& o, const std::vector<SpecSource>& sources,
-                                                  opgen::Diagnostics& diags) {
-  opgen::model::Library lib = library_settings(o);
+// Loads and checks the library `lib` (its settings made) from its read specs,
+// adding to `diags` (which may already hold the errors of reading them).
+// Returns nullopt when there is any error.
+std::optional<opgen::model::Library> load_library(const LibraryOptions& o, opgen::model::Library lib,
+                                                  const std::vector<SpecSource>& sources, opgen::Diagnostics& diags) {
   for (const SpecSource& source : sources) {
     if (auto spec = opgen::load::load_spec_text(source.text, source.display, diags)) {
       spec->path = source.path;
@@ -186,15 +185,16 @@ std::string report(const opgen::Diagnostics& diags) {
   if (diags.has_errors()) {
     out << fmt::format("opgen: {} error{}; nothing was written\n", diags.error_count(),
                        diags.error_count() == 1 ? "" : "s");
-    if (std::string hint = diags.explain_hint(); !hint.empty()) out << "opgen: " << hint << '\n';
+    print_explain_hint(diags, "opgen", out);
   }
   return out.str();
 }
 
 int run_check(const LibraryOptions& o) {
+  opgen::model::Library settings = library_settings(o);
   opgen::Diagnostics diags;
   auto sources = read_specs(o, diags);
-  bool ok = load_library(o, sources, diags).has_value();
+  bool ok = load_library(o, std::move(settings), sources, diags).has_value();
   std::cerr << report(diags);
   return ok ? 0 : 1;
 }
@@ -212,6 +212,7 @@ std::string input_key(const LibraryOptions& o, const std::vector<SpecSource>& so
 }
 
 int run_generate(const LibraryOptions& o, const fs::path& out_dir, bool verbose) {
+  opgen::model::Library settings = library_settings(o);
   opgen::Diagnostics diags;
   auto sources = read_specs(o, diags);
   const std::string key = diags.has_errors() ? "" : input_key(o, sources);
@@ -224,7 +225,7 @@ int run_generate(const LibraryOptions& o, const fs::path& out_dir, bool verbose)
       return 0;
     }
   }
-  auto lib = load_library(o, sources, diags);
+  auto lib = load_library(o, std::move(settings), sources, diags);
   const std::string printed = report(diags);
   std::cerr << printed;
   if (!lib) return 1;

@@ -9,8 +9,6 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
-#include "support/file_io.h"
-
 namespace opgen::load {
 namespace {
 
@@ -482,18 +480,6 @@ std::optional<model::OpSpec> load_spec_text(const std::string& text, const std::
   // The checker sees only specs that loaded cleanly, so it never reports a
   // consequence of an error already reported here.
   if (diags.error_count() > errors_before) return std::nullopt;
-  return spec;
-}
-
-std::optional<model::OpSpec> load_spec(const std::string& path, const std::string& display_path,
-                                       Diagnostics& diags) {
-  auto text = read_file(path);
-  if (!text) {
-    diags.error(Code::CannotReadSpec, {display_path, 0, 0}, "cannot read the file");
-    return std::nullopt;
-  }
-  auto spec = load_spec_text(*text, display_path, diags);
-  if (spec) spec->path = path;
   return spec;
 }
 

@@ -12,12 +12,9 @@
 
 namespace opgen::load {
 
-// `path` is opened; `display_path` names the file in diagnostics and in the
-// generated headers. Returns nothing when the file could not be used at all.
-std::optional<model::OpSpec> load_spec(const std::string& path, const std::string& display_path,
-                                       Diagnostics& diags);
-
-// Same, from text already in memory (tests, fuzzing).
+// `text` is the file's contents; `display_path` names the file in
+// diagnostics and in the generated headers. Returns nothing when the file
+// could not be used at all.
 std::optional<model::OpSpec> load_spec_text(const std::string& text, const std::string& display_path,
                                             Diagnostics& diags);
 
