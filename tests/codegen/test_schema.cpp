@@ -125,6 +125,9 @@ TEST(Schema, Canonicalizes) {
       {"f(int[4294967298] a, int[2.7] b) -> ()", "f(int[2] a, int[2] b) -> ()"},
       // a size past INT_MAX wraps negative, into a print neither parser reads back (fuzz_schema)
       {"f(int[2147483649] a) -> ()", "f(int[-2147483647] a) -> ()"},
+      // an all-equal int list default prints as one value even without a size,
+      // which neither parser reads back (fuzz_schema)
+      {"f(int[]on=[1,1,1,1], int[] c=[3]) -> ()", "f(int[] on=1, int[] c=[3]) -> ()"},
       // returns: parentheses only where needed
       {"f() -> (Tensor x)", "f() -> Tensor x"},
       {"f() -> (Tensor)", "f() -> Tensor"},

@@ -80,29 +80,30 @@ bool prints_unreadably(const Type& type) {
 }
 
 // String defaults PyTorch prints in a form neither it nor opgen reads back:
-// of a non-`str` argument (`Device d="cuda:1"`) raw, `Device d=cuda:1`; with
-// a byte >= 0x80, through c10::printQuotedString's octal branch on a negative
-// char (0xC3 prints as `\0)+`); with a carriage return, as `\r`, an escape
-// the parser does not know.
-bool string_prints_unreadably(const opgen::model::DefaultValue& value) {
-  using Kind = opgen::model::DefaultValue::Kind;
-  if (value.kind == Kind::String)
-    return !value.text.starts_with('"') ||
-           std::any_of(value.value.begin(), value.value.end(),
-                       [](char c) { return c == '\r' || static_cast<unsigned char>(c) >= 0x80; });
-  return std::any_of(value.items.begin(), value.items.end(), string_prints_unreadably);
+// of a non-`str` argument (`Device d="cuda:1"`, a type variable's `t? d="x"`)
+// raw, `Device d=cuda:1`, even when the raw value itself starts with a quote
+// (`t? d="\"(x\""` prints `d="(x"`, then `d=(x`); with a byte >= 0x80, through
+// c10::printQuotedString's octal branch on a negative char (0xC3 prints as
+// `\0)+`); with a carriage return, as `\r`, an escape the parser does not know.
+bool string_prints_unreadably(const Type& type, const opgen::model::DefaultValue& value) {
+  if (value.kind != opgen::model::DefaultValue::Kind::String) return false;
+  return !unwrap_optional(type).is_named("str") ||
+         std::any_of(value.value.begin(), value.value.end(),
+                     [](char c) { return c == '\r' || static_cast<unsigned char>(c) >= 0x80; });
 }
 
-// Also a sized int list whose default has another length: PyTorch prints an
-// all-equal `int[N]` default as one value, which reads back as N copies
-// (`int[0] a=[1, 1]` prints `a=1`, read back as `a=[]`).
+// Also an all-equal int list default, which PyTorch prints as one value: of
+// a sized list it reads back as N copies, wrong when the default has another
+// length (`int[0] a=[1, 1]` prints `a=1`, read back as `a=[]`); of an unsized
+// list it does not read back at all (`int[] a=[1, 1]` prints `a=1`).
 bool default_prints_unreadably(const opgen::model::Argument& arg) {
   if (!arg.default_value) return false;
   const Type& type = unwrap_optional(*arg.type);
-  if (type.kind == Type::Kind::List && type.fixed_size && arg.default_value->kind == opgen::model::DefaultValue::Kind::List &&
-      static_cast<int64_t>(arg.default_value->items.size()) != *type.fixed_size)
+  if (type.kind == Type::Kind::List && arg.default_value->kind == opgen::model::DefaultValue::Kind::List &&
+      (type.fixed_size ? static_cast<int64_t>(arg.default_value->items.size()) != *type.fixed_size
+                       : !arg.default_value->text.starts_with('[')))
     return true;
-  return string_prints_unreadably(*arg.default_value);
+  return string_prints_unreadably(*arg.type, *arg.default_value);
 }
 
 bool same_sets(std::vector<std::string> a, std::vector<std::string> b) {
