@@ -85,20 +85,38 @@ std::vector<SpecFile> spec_files(const std::vector<std::string>& inputs, opgen::
     fs::path canonical = fs::weakly_canonical(path, ec);
     return ec ? fs::path() : canonical;
   };
+  // Only regular files are read: a FIFO would block, a device never end.
+  auto not_a_spec = [&](const fs::path& path, const std::error_code& ec) {
+    diags.error(opgen::Code::CannotReadSpec, {path.string(), 0, 0},
+                ec ? fmt::format("cannot read it: {}", ec.message()) : "not a regular file");
+  };
   std::vector<SpecFile> paths;
   for (const auto& input : inputs) {
     std::error_code ec;
-    if (fs::is_directory(input, ec)) {
+    const fs::file_status status = fs::status(input, ec);
+    if (fs::is_directory(status)) {
       const fs::path dir = canonical_of(input);
-      for (const auto& entry : fs::directory_iterator(input, ec)) {
-        if (!entry.is_regular_file() || entry.path().extension() != ".yaml") continue;
-        fs::path canonical = dir.empty()            ? fs::path()
-                             : entry.is_symlink()   ? canonical_of(entry.path())
-                                                    : dir / entry.path().filename();
+      auto it = fs::directory_iterator(input, ec);
+      for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+        const fs::directory_entry& entry = *it;
+        if (entry.path().extension() != ".yaml") continue;
+        std::error_code entry_ec;
+        if (!entry.is_regular_file(entry_ec)) {
+          not_a_spec(entry.path(), entry_ec);
+          continue;
+        }
+        fs::path canonical = dir.empty()                    ? fs::path()
+                             : entry.is_symlink(entry_ec)   ? canonical_of(entry.path())
+                                                            : dir / entry.path().filename();
         paths.push_back({entry.path(), std::move(canonical)});
       }
-    } else if (fs::exists(input, ec)) {
+      if (ec) diags.error(opgen::Code::CannotReadSpec, {input, 0, 0}, "cannot list the directory: " + ec.message());
+    } else if (fs::is_regular_file(status)) {
       paths.push_back({input, canonical_of(input)});
+    } else if (fs::exists(status)) {
+      not_a_spec(input, {});
+    } else if (ec && ec != std::errc::no_such_file_or_directory) {
+      not_a_spec(input, ec);
     } else {
       diags.error(opgen::Code::CannotReadSpec, {input, 0, 0}, "no such file or directory");
     }
@@ -135,6 +153,11 @@ std::vector<SpecSource> read_specs(const LibraryOptions& o, opgen::Diagnostics& 
     } else {
       diags.error(opgen::Code::CannotReadSpec, {display, 0, 0}, "cannot read the file");
     }
+  }
+  if (sources.empty() && !diags.has_errors()) {
+    // An empty library is never meant, and generating one would remove every output of the last run.
+    diags.error(opgen::Code::NoSpecFiles, {o.inputs.empty() ? "" : o.inputs.front(), 0, 0},
+                "no spec files: the paths given hold no *.yaml file");
   }
   return sources;
 }
@@ -193,6 +216,7 @@ std::string report(const opgen::Diagnostics& diags) {
 int run_check(const LibraryOptions& o) {
   opgen::model::Library settings = library_settings(o);
   opgen::Diagnostics diags;
+  opgen::check::check_library_names(settings, diags);
   auto sources = read_specs(o, diags);
   bool ok = load_library(o, std::move(settings), sources, diags).has_value();
   std::cerr << report(diags);
@@ -214,8 +238,22 @@ std::string input_key(const LibraryOptions& o, const std::vector<SpecSource>& so
 int run_generate(const LibraryOptions& o, const fs::path& out_dir, bool verbose) {
   opgen::model::Library settings = library_settings(o);
   opgen::Diagnostics diags;
+  opgen::check::check_library_names(settings, diags);
   auto sources = read_specs(o, diags);
-  const std::string key = diags.has_errors() ? "" : input_key(o, sources);
+  if (diags.has_errors()) {
+    std::cerr << report(diags);
+    return 1;
+  }
+  // From here to the stamp the directory is this run's alone: a parallel
+  // build's second `opgen generate` waits, then finds the tree up to date.
+  opgen::Diagnostics write_diags;
+  auto lock = opgen::OutputLock::acquire(out_dir, write_diags);
+  if (!lock) {
+    write_diags.print(std::cerr);
+    print_explain_hint(write_diags, "opgen");
+    return 1;
+  }
+  const std::string key = input_key(o, sources);
   if (!key.empty()) {
     if (auto stamp = opgen::find_current_stamp(out_dir, key)) {
       // The same inputs made exactly this tree: nothing to parse, render or write.
@@ -229,10 +267,9 @@ int run_generate(const LibraryOptions& o, const fs::path& out_dir, bool verbose)
   const std::string printed = report(diags);
   std::cerr << printed;
   if (!lib) return 1;
-  opgen::Diagnostics write_diags;
   opgen::WriteStats stats;
   const opgen::OutputTree tree = opgen::emit::emit_library(*lib);
-  if (!tree.commit(out_dir, write_diags, &stats)) {
+  if (!tree.commit(out_dir, write_diags, &stats, opgen::read_manifest(out_dir))) {
     write_diags.print(std::cerr);
     print_explain_hint(write_diags, "opgen");
     return 1;
@@ -290,6 +327,18 @@ int run_new(const NewOptions& o) {
   lib.library_name = lib.ns + "_ops";
   lib.torch_target_version = *version;
   const std::string op_name = o.qualified.substr(sep + 2);
+  // The names become paths (schemas/<op>.yaml) and identifiers: plain names only.
+  auto plain = [](std::string_view s) {
+    return !s.empty() && !std::isdigit(static_cast<unsigned char>(s[0])) &&
+           std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });
+  };
+  const size_t dot = op_name.find('.');
+  if (!plain(lib.ns) || !plain(op_name.substr(0, dot)) ||
+      (dot != std::string::npos && !plain(op_name.substr(dot + 1)))) {
+    std::cerr << fmt::format("opgen new: error: '{}' is not <namespace>::<name>[.<overload>] of identifiers\n",
+                             o.qualified);
+    return 2;
+  }
   const std::string spec_path = (fs::path(o.schemas_dir) / (op_name + ".yaml")).string();
 
   opgen::Diagnostics diags;
@@ -337,7 +386,8 @@ int run_new(const NewOptions& o) {
   std::vector<std::pair<std::string, std::string>> files = {{spec_path, spec_text}};
   files.insert(files.end(), kernels.begin(), kernels.end());
   for (const auto& [path, contents] : files) {
-    if (fs::exists(path)) {
+    std::error_code ec;
+    if (fs::exists(fs::symlink_status(path, ec))) {
       opgen::Diagnostics exists;
       exists.error(opgen::Code::OutputFileExists, {path, 0, 0}, "already exists; opgen new writes only new files");
       exists.print(std::cerr);
@@ -362,7 +412,7 @@ int run_new(const NewOptions& o) {
   return 0;
 }
 
-int run_parse_schema(const opgen::model::ParseOptions& options) {
+int run_parse_schema(const opgen::model::ParseOptions& options, opgen::model::SchemaForm form) {
   int status = 0;
   std::string line;
   size_t line_no = 0;
@@ -371,7 +421,7 @@ int run_parse_schema(const opgen::model::ParseOptions& options) {
     if (line.empty()) continue;
     auto parsed = opgen::model::parse_schema(line, options);
     if (auto* schema = std::get_if<opgen::model::FunctionSchema>(&parsed)) {
-      std::cout << schema->to_string() << '\n';
+      std::cout << schema->to_string(form) << '\n';
     } else {
       const auto& err = std::get<opgen::model::SchemaError>(parsed);
       std::cout << "<stdin>:" << line_no << ':' << err.column + 1 << ": error[" << opgen::code_id(err.code)
@@ -448,6 +498,9 @@ int main(int argc, char** argv) {
   opgen::model::ParseOptions parse_options;
   parse->add_flag("--allow-type-variables", parse_options.allow_type_variables,
                   "Read unknown lower-case types as type variables (t, tVal), as TorchScript's builtins need");
+  bool registration_form = false;
+  parse->add_flag("--registration", registration_form,
+                  "Print the form opgen registers (m.def), which PyTorch parses back, not the form it prints");
 
   NewOptions new_options;
   auto* scaffold = app.add_subcommand("new", "Scaffold a spec and kernel sources for a new op");
@@ -482,7 +535,9 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
 
-  if (parse->parsed()) return run_parse_schema(parse_options);
+  if (parse->parsed())
+    return run_parse_schema(parse_options, registration_form ? opgen::model::SchemaForm::Registration
+                                                             : opgen::model::SchemaForm::Printed);
   if (explain->parsed()) return run_explain(explain_options);
   if (scaffold->parsed()) return run_new(new_options);
   if (check->parsed()) return run_check(check_options);

@@ -76,6 +76,17 @@ TEST(InputKey, TheToolDigestIsTheExecutablesBuildId) {
   EXPECT_EQ(opgen::tool_digest(), InputKey().add("build-id").add(*id).hex());
 }
 
+TEST_F(StampTest, IsTheManifestOfWhatTheRunWrote) {
+  EXPECT_EQ(opgen::read_manifest(dir_), tree_.manifest());
+  EXPECT_EQ(tree_.manifest().at("a.txt"), opgen::content_digest("// @generated\nA"));
+  // The manifest is read whatever the key: a run with other options still
+  // knows what the last one wrote.
+  EXPECT_FALSE(find_current_stamp(dir_, "fedcba9876543210fedcba9876543210"));
+  EXPECT_EQ(opgen::read_manifest(dir_).size(), 2u);
+  fs::remove(dir_ / opgen::kStampFile);
+  EXPECT_TRUE(opgen::read_manifest(dir_).empty());
+}
+
 TEST_F(StampTest, MatchesTheSameKeyOverAnUntouchedDirectory) {
   auto stamp = find_current_stamp(dir_, kKey);
   ASSERT_TRUE(stamp);

@@ -133,3 +133,54 @@ def test_invalid_edge_cases_are_rejected_with_a_column():
         column = int(m.group(2))  # 1-based; one past the end means "at the end"
         assert 1 <= column <= len(schema) + 1, line
     print(f"invalid edge cases: {len(invalid)}/{len(invalid)} rejected")
+
+
+def check_registration_form(label, schemas, *flags):
+    """What opgen registers (`m.def`) must parse in PyTorch to the schema meant."""
+    status, got = run_opgen(schemas, "--registration", *flags)
+    assert status == 0
+    failures = []
+    for schema, registered in zip(schemas, got):
+        try:
+            parsed = torch._C.parse_schema(registered)
+        except RuntimeError as e:
+            failures.append((schema, registered, str(e).splitlines()[0]))
+            continue
+        if parsed != torch._C.parse_schema(schema):
+            failures.append((schema, registered, f"parses as {parsed}"))
+    print(f"{label}: {len(schemas) - len(failures)}/{len(schemas)} parse back to the same schema")
+    for schema, registered, why in failures[:20]:
+        print(f"  input:      {schema}\n  registered: {registered}\n  torch:      {why}")
+    assert not failures, f"{label}: {len(failures)} registration strings do not parse back"
+
+
+@pytest.mark.skipif(not os.path.exists(CORPUS), reason=f"no corpus at {CORPUS}")
+def test_corpus_registration_form_parses_back():
+    # Hundreds of corpus schemas use the `Tensor!` shorthand, which PyTorch
+    # prints as `Tensor($0! -> )`, a form its parser rejects (a load-time abort).
+    printed = {s: torch_str(s) for s in corpus_schemas()}
+    accepted = [s for s, p in printed.items() if p is not None]
+    assert sum("($0!" in printed[s] for s in accepted) > 150
+    check_registration_form("corpus", accepted)
+
+
+def test_registry_registration_form_parses_back():
+    schemas = sorted({str(s) for s in torch._C._jit_get_all_schemas()})
+    schemas = [s for s in schemas if torch_str(s) is not None]
+    check_registration_form("registry", schemas, "--allow-type-variables")
+
+
+def test_registration_form_of_forms_pytorch_prints_unreadably():
+    # Each is PyTorch-valid, and PyTorch's own printed form of it is not.
+    schemas = [
+        "ns::f(Tensor! a, Tensor(b!) b, Tensor![] c, Tensor!? d) -> Tensor!",
+        "ns::f(int[] a=[1, 1], int[0] b=[2, 2], int[2] c=[3, 3]) -> ()",
+        'ns::f(str s="a\\015b", str t="\\303\\251", Device d="cuda:1") -> ()',
+    ]
+    for s in schemas:
+        printed = torch_str(s)
+        assert printed is not None
+        with pytest.raises(RuntimeError):
+            if torch._C.parse_schema(printed) != torch._C.parse_schema(s):
+                raise RuntimeError("reads back as another schema")
+    check_registration_form("unreadable when printed", schemas)

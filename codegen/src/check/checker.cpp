@@ -33,10 +33,8 @@ const std::set<std::string> kPythonKeywords = {
     "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in",
     "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield"};
 
-// Names an argument may not take: they would not compile in the generated
-// C++ or Python (keywords), or would shadow names the generated code uses.
-const std::set<std::string> kReservedNames = {
-    // C++
+// C++'s keywords and alternative tokens: never a name in the generated C++.
+const std::set<std::string> kCppKeywords = {
     "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case",
     "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const",
     "consteval", "constexpr", "constinit", "const_cast", "continue", "co_await", "co_return",
@@ -46,13 +44,13 @@ const std::set<std::string> kReservedNames = {
     "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "requires", "return",
     "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch",
     "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
-    "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
-    // Python
-    "False", "None", "True", "as", "assert", "async", "await", "def", "del", "elif", "except",
-    "finally", "from", "global", "import", "in", "is", "lambda", "nonlocal", "pass", "raise", "with",
-    "yield",
-    // used by the generated code
-    "stack", "num_args", "num_outputs", "kernel", "ctx", "torch"};
+    "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq"};
+
+bool is_keyword(const std::string& name) { return kCppKeywords.count(name) || kPythonKeywords.count(name); }
+
+// Names an argument may not take: keywords, which would not compile in the
+// generated C++ or Python, and names the generated code uses.
+const std::set<std::string> kGeneratedNames = {"stack", "num_args", "num_outputs", "kernel", "ctx", "torch"};
 
 bool is_identifier(std::string_view s) {
   auto start = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
@@ -167,7 +165,7 @@ class OpChecker {
     for (const Argument& a : op_.schema.arguments) {
       if (!seen.insert(a.name).second)
         error(Code::DuplicateArgument, op_.schema_at(a.column), fmt::format("duplicate argument name '{}'", a.name));
-      if (kReservedNames.count(a.name) || a.name.rfind("opgen_", 0) == 0)
+      if (is_keyword(a.name) || kGeneratedNames.count(a.name) || a.name.rfind("opgen_", 0) == 0)
         error(Code::ReservedArgumentName, op_.schema_at(a.column),
               fmt::format("argument name '{}' is reserved in C++, Python or the generated code", a.name))
             .notes.push_back({fmt::format("rename it, for example to '{}_'", a.name)});
@@ -647,6 +645,36 @@ const std::vector<std::string>& dispatch_keys() {
   static const std::vector<std::string> keys = {"CPU", "CUDA", "XPU", "MPS", "Meta", "PrivateUse1",
                                                 "CompositeExplicitAutograd"};
   return keys;
+}
+
+void check_library_names(const model::Library& lib, Diagnostics& diags) {
+  // Namespaces PyTorch itself defines with TORCH_LIBRARY: a second definition aborts the load.
+  static const std::set<std::string, std::less<>> kTorchNamespaces = {
+      "aten", "prim", "prims", "torch", "c10", "cuda", "quantized", "_quantized", "profiler", "inductor",
+      "_c10d_functional", "c10d", "symm_mem", "mkldnn", "_test", "fbgemm", "_inductor_test", "higher_order"};
+  auto invalid = [&](std::string_view option, std::string_view what, const std::string& name, std::string why) {
+    diags.error(Code::InvalidLibraryName, {std::string(option), 0, 0},
+                fmt::format("'{}' is not a valid {}: {}", name, what, why));
+  };
+  const std::string kIdentifier = "use letters, digits and '_', not starting with a digit";
+  if (!is_identifier(lib.ns)) {
+    invalid("--namespace", "namespace", lib.ns, kIdentifier);
+  } else if (is_keyword(lib.ns)) {
+    invalid("--namespace", "namespace", lib.ns, "it is a keyword of C++ or Python");
+  } else if (kTorchNamespaces.count(lib.ns)) {
+    invalid("--namespace", "namespace", lib.ns, "PyTorch defines it; name the library's own namespace");
+  }
+  if (!is_identifier(lib.python_package)) {
+    invalid("--python-package", "Python package", lib.python_package, kIdentifier);
+  } else if (kPythonKeywords.count(lib.python_package) || lib.python_package == "torch") {
+    invalid("--python-package", "Python package", lib.python_package, "it is a Python keyword or 'torch'");
+  }
+  const bool plain_file_name =
+      !lib.library_name.empty() && lib.library_name[0] != '-' &&
+      std::all_of(lib.library_name.begin(), lib.library_name.end(),
+                  [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '-'; });
+  if (!plain_file_name)
+    invalid("--library-name", "library name", lib.library_name, "use letters, digits, '_' and '-', not starting with '-'");
 }
 
 void check_library(model::Library& library, Diagnostics& diags) {

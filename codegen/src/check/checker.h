@@ -17,6 +17,10 @@ inline constexpr uint64_t kStableTagsSince = 0x020c000000000000ULL;  // 2.12
 const std::vector<std::string>& dispatch_keys();
 const std::vector<std::string>& known_tags();
 
+// The library's own names (--namespace, --python-package, --library-name),
+// which become C++ and Python identifiers and paths of the output.
+void check_library_names(const model::Library& library, Diagnostics& diags);
+
 void check_library(model::Library& library, Diagnostics& diags);
 
 }  // namespace opgen::check

@@ -82,7 +82,7 @@ std::string qualified_name(const model::Library& lib, const model::OpSpec& op) {
 std::string def_schema(const model::OpSpec& op) {
   model::FunctionSchema s = op.schema;
   s.name.ns.clear();
-  return s.to_string();
+  return s.to_string(model::SchemaForm::Registration);
 }
 
 std::optional<size_t> gradient_of_output(const model::FunctionSchema& fwd, const std::string& name) {

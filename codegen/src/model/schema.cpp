@@ -476,6 +476,30 @@ std::string python_float(double d) {
 // c10::printQuotedString, including its treatment of bytes >= 0x80: they go
 // through its octal branch as negative chars, which yields odd characters
 // such as "\0)+" for 0xC3. We reproduce that for parity.
+// A string as PyTorch's parseStringLiteral reads it back: \r and bytes past
+// ASCII, which c10::printQuotedString prints unreadably, as octal escapes.
+std::string quote_string_for_parser(std::string_view s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    const auto byte = static_cast<unsigned char>(ch);
+    switch (ch) {
+      case '\\': out += "\\\\"; break;
+      case '"': out += "\\\""; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (byte >= 0x20 && byte < 0x7f) {
+          out += ch;
+        } else {
+          char octal[5];
+          std::snprintf(octal, sizeof octal, "\\%03o", byte);
+          out += octal;
+        }
+    }
+  }
+  return out + "\"";
+}
+
 std::string quote_string(std::string_view s) {
   std::string out = "\"";
   for (char ch : s) {
@@ -634,34 +658,34 @@ struct EffectiveAlias {
   bool is_write;
 };
 
-std::optional<EffectiveAlias> effective_alias(const Type& t) {
-  if (t.kind == Type::Kind::Optional) return effective_alias(*t.elements[0]);
+std::optional<EffectiveAlias> effective_alias(const Type& t, SchemaForm form) {
+  if (t.kind == Type::Kind::Optional) return effective_alias(*t.elements[0], form);
   if (!t.alias && t.kind == Type::Kind::List) {
-    auto inner = effective_alias(*t.elements[0]);
+    auto inner = effective_alias(*t.elements[0], form);
     if (!inner) return std::nullopt;
     return EffectiveAlias{inner->is_write ? "(!)" : "()", inner->is_write};
   }
   if (!t.alias) return std::nullopt;
-  return EffectiveAlias{t.alias->to_string(), t.alias->is_write};
+  return EffectiveAlias{t.alias->to_string(form), t.alias->is_write};
 }
 
 // operator<<(ostream, Argument) without the name and default: how a type is
 // printed at the top level of an argument or return.
-std::string argument_type_str(const Type& type) {
+std::string argument_type_str(const Type& type, SchemaForm form = SchemaForm::Printed) {
   const bool is_opt = type.kind == Type::Kind::Optional;
   const Type& unopt = is_opt ? *type.elements[0] : type;
   std::string out;
   if (unopt.kind == Type::Kind::List) {
     const Type& element = *unopt.elements[0];
     out = plain_str(element);
-    if (auto alias = effective_alias(element)) out += alias->text;
+    if (auto alias = effective_alias(element, form)) out += alias->text;
     out += "[";
     if (unopt.fixed_size) out += std::to_string(*unopt.fixed_size);
     out += "]";
   } else {
     out = plain_str(unopt);
   }
-  if (unopt.alias) out += unopt.alias->to_string();
+  if (unopt.alias) out += unopt.alias->to_string(form);
   if (is_opt) out += "?";
   return out;
 }
@@ -1308,7 +1332,13 @@ class Parser {
 // Public API
 // ---------------------------------------------------------------------------
 
-std::string AliasInfo::to_string() const {
+bool AliasInfo::is_fresh() const {
+  return before_sets.size() == 1 && !before_sets[0].empty() && before_sets[0][0] == '$';
+}
+
+std::string AliasInfo::to_string(SchemaForm form) const {
+  // `$N` is no name the parser reads: the shorthand is the only spelling.
+  if (form == SchemaForm::Registration && is_fresh() && after_sets.empty()) return "!";
   // PyTorch keeps alias sets in an unordered_set. For the one- and two-set
   // annotations that occur in practice (`Tensor(b|a)`) its iteration order
   // is the reverse of insertion order, which is what we print; for three or
@@ -1323,14 +1353,14 @@ std::string AliasInfo::to_string() const {
   // Without `->` the after sets equal the before sets, except for the `!`
   // shorthand's fresh `$N` set, which PyTorch leaves without after sets and
   // so prints as `($0! -> )`.
-  bool fresh = before_sets.size() == 1 && !before_sets[0].empty() && before_sets[0][0] == '$';
+  const bool fresh = is_fresh();
   auto as_set = [](const std::vector<std::string>& sets) { return std::set<std::string>(sets.begin(), sets.end()); };
   bool differs = after_sets.empty() ? fresh : as_set(before_sets) != as_set(after_sets);
   if (differs) out += " -> " + join(after_sets);
   return out + ")";
 }
 
-std::string Type::to_string() const { return argument_type_str(*this); }
+std::string Type::to_string(SchemaForm form) const { return argument_type_str(*this, form); }
 
 bool Type::is_tensor_like() const {
   const Type* t = this;
@@ -1338,6 +1368,19 @@ bool Type::is_tensor_like() const {
   if (t->kind == Kind::List) t = t->elements[0].get();
   if (t->kind == Kind::Optional) t = t->elements[0].get();
   return t->is_named("Tensor");
+}
+
+std::string DefaultValue::to_string(SchemaForm form) const {
+  if (form == SchemaForm::Printed) return text;
+  switch (kind) {
+    case Kind::String: return quote_string_for_parser(value);
+    case Kind::List: {
+      std::string out = "[";
+      for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + items[i].to_string(form);
+      return out + "]";
+    }
+    default: return text;
+  }
 }
 
 std::string DefaultValue::to_python() const {
@@ -1362,15 +1405,15 @@ std::string DefaultValue::to_python() const {
   return text;
 }
 
-std::string Argument::to_string() const {
-  std::string out = argument_type_str(*type);
+std::string Argument::to_string(SchemaForm form) const {
+  std::string out = argument_type_str(*type, form);
   if (!name.empty()) out += " " + name;
-  if (default_value) out += "=" + default_value->text;
+  if (default_value) out += "=" + default_value->to_string(form);
   return out;
 }
 
-std::string Return::to_string() const {
-  std::string out = argument_type_str(*type);
+std::string Return::to_string(SchemaForm form) const {
+  std::string out = argument_type_str(*type, form);
   if (!name.empty()) out += " " + name;
   return out;
 }
@@ -1382,7 +1425,7 @@ std::string OperatorName::to_string() const {
 }
 
 // operator<<(ostream, FunctionSchema) in ATen/core/function_schema.cpp.
-std::string FunctionSchema::to_string() const {
+std::string FunctionSchema::to_string(SchemaForm form) const {
   std::string out = name.to_string() + "(";
   bool seen_kwarg_only = false;
   for (size_t i = 0; i < arguments.size(); ++i) {
@@ -1391,7 +1434,7 @@ std::string FunctionSchema::to_string() const {
       out += "*, ";
       seen_kwarg_only = true;
     }
-    out += arguments[i].to_string();
+    out += arguments[i].to_string(form);
   }
   if (is_vararg) out += arguments.empty() ? "..." : ", ...";
   out += ") -> ";
@@ -1399,9 +1442,9 @@ std::string FunctionSchema::to_string() const {
   // One return prints bare unless its text starts with '(' (a tuple type),
   // which would read back as a return list; `...` alone prints bare too.
   bool need_paren = !((returns.size() == 1 && !is_varret) || (returns.empty() && is_varret));
-  if (returns.size() == 1 && !need_paren && returns[0].to_string().front() == '(') need_paren = true;
+  if (returns.size() == 1 && !need_paren && returns[0].to_string(form).front() == '(') need_paren = true;
   if (need_paren) out += "(";
-  for (size_t i = 0; i < returns.size(); ++i) out += (i ? ", " : "") + returns[i].to_string();
+  for (size_t i = 0; i < returns.size(); ++i) out += (i ? ", " : "") + returns[i].to_string(form);
   if (is_varret) out += returns.empty() ? "..." : ", ...";
   if (need_paren) out += ")";
   return out;

@@ -18,12 +18,20 @@ namespace opgen::model {
 // `(a!)`, `(a|b)`, `(a -> *)`, `(*)`: PyTorch's AliasInfo as written on a type.
 // The `!` shorthand (`Tensor!`) is a fresh write set that PyTorch names `$0`,
 // `$1`, ... in order of appearance; it prints as `Tensor($0! -> )`.
+// Which text a schema prints as. PyTorch's printed form is not always one
+// its parser reads back: the `!` shorthand prints as `Tensor($0! -> )`, an
+// all-equal int list default as one value (`int[] a=[1, 1]` as `a=1`), a
+// carriage return in a string default as `\r`. `Registration` is the form
+// opgen hands to `m.def(...)`: it parses, in PyTorch, to the same schema.
+enum class SchemaForm { Printed, Registration };
+
 struct AliasInfo {
   std::vector<std::string> before_sets;  // "a", "b", or "*" for wildcard; in written order, no duplicates
   std::vector<std::string> after_sets;   // non-empty only when written with `->`, as in `a -> *`
   bool is_write = false;                 // `!`
 
-  std::string to_string() const;  // "(a!)", "(a -> *)", ...
+  std::string to_string(SchemaForm form = SchemaForm::Printed) const;  // "(a!)", "(a -> *)", ...
+  bool is_fresh() const;  // the `!` shorthand's `$N` set
   bool operator==(const AliasInfo&) const = default;
 };
 
@@ -49,7 +57,7 @@ struct Type {
   // As PyTorch prints it at the top level of an argument: `Tensor(a!)[]`,
   // `int[2]`, `Tensor?`. Aliases nested inside Dict(...), tuples etc. are
   // not printed (PyTorch drops them).
-  std::string to_string() const;
+  std::string to_string(SchemaForm form = SchemaForm::Printed) const;
 
   // Helpers for emitters.
   bool is_named(std::string_view n) const { return kind == Kind::Named && name == n; }
@@ -71,7 +79,7 @@ struct DefaultValue {
   std::string value;
   std::vector<DefaultValue> items;  // List
 
-  std::string to_string() const { return text; }
+  std::string to_string(SchemaForm form = SchemaForm::Printed) const;
   std::string to_python() const;  // "1e-06", "None", "True", "'x'", "[1, 2]", ...
 };
 
@@ -82,7 +90,7 @@ struct Argument {
   bool kwarg_only = false;
   size_t column = 0;  // 0-based column of the argument's type in the schema text
 
-  std::string to_string() const;
+  std::string to_string(SchemaForm form = SchemaForm::Printed) const;
 };
 
 struct Return {
@@ -90,7 +98,7 @@ struct Return {
   TypePtr type;
   size_t column = 0;
 
-  std::string to_string() const;
+  std::string to_string(SchemaForm form = SchemaForm::Printed) const;
 };
 
 struct OperatorName {
@@ -111,7 +119,9 @@ struct FunctionSchema {
   // As in PyTorch, `-> (Tensor)` and `-> (Tensor x)` print without the
   // parentheses; only a single return whose type is a tuple keeps them.
 
-  std::string to_string() const;  // canonical text, as PyTorch prints it
+  // The canonical text, as PyTorch prints it; or, as `SchemaForm::Registration`,
+  // the text to register, which PyTorch reads back as this schema.
+  std::string to_string(SchemaForm form = SchemaForm::Printed) const;
 };
 
 struct SchemaError {

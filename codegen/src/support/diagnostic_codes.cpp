@@ -1118,15 +1118,18 @@ opgen: for more about this error, run 'opgen explain E0901'
 
     {Code::CannotWriteOutput, "E0902", "an output file cannot be written",
      R"md(opgen could not create the output directory or write a file in it: the
-directory is not writable, the disk is full, or a file stands where a
-directory must go. Nothing is left half-written: each file is written
-whole or not at all.)md",
-     R"md($ touch out
+directory is not writable, the disk is full, or something other than a
+regular file stands where an output goes (a directory, or a file where a
+directory must go). opgen also writes nothing through a symbolic link inside
+its output directory, so that no write lands outside it. What can be checked
+is checked before the first write, and nothing is left half-written: each
+file is written whole or not at all.)md",
+     R"md($ mkdir -p out/csrc/rms_norm.cpp
 $ opgen generate -o out schemas
-out/csrc: error[E0902]: cannot create the output directory: Not a directory
+out/csrc/rms_norm.cpp: error[E0902]: is a directory where an output file goes
 opgen: for more about this error, run 'opgen explain E0902'
 )md",
-     R"md($ rm out
+     R"md($ rmdir out/csrc/rms_norm.cpp
 $ opgen generate -o out schemas
 )md",
      "console"},
@@ -1141,6 +1144,36 @@ opgen new: for more about this error, run 'opgen explain E0903'
 )md",
      R"md($ opgen new mylib::rms_norm2 --schema "(Tensor x) -> Tensor"
 wrote schemas/rms_norm2.yaml
+)md",
+     "console"},
+
+    {Code::NoSpecFiles, "E0904", "no spec files were given",
+     R"md(The paths given to opgen hold no `*.yaml` file: a directory without specs, or
+a typo in its name. This is an error rather than an empty library because
+`opgen generate` would then remove every output of the last run.)md",
+     R"md($ opgen generate -o out schema
+schema: error[E0904]: no spec files: the paths given hold no *.yaml file
+opgen: 1 error; nothing was written
+opgen: for more about this error, run 'opgen explain E0904'
+)md",
+     R"md($ opgen generate -o out schemas
+)md",
+     "console"},
+
+    {Code::InvalidLibraryName, "E0905", "a library name is not a valid identifier",
+     R"md(`--namespace` and `--python-package` become C++ namespaces, Python
+identifiers and directories of the output; `--library-name` becomes a file
+name (`lib<name>.so`). Each must be a plain identifier (letters, digits and
+`_`, not starting with a digit; `-` is also allowed in the library name), and
+not a keyword of C++ or Python. The namespace may not be one PyTorch owns
+(`aten`, `prim`, `prims`, `torch`, ...), and the package may not be `torch`.
+A name such as `../x` would otherwise write outside the output directory.)md",
+     R"md($ opgen generate -o out --namespace my-lib schemas
+--namespace: error[E0905]: 'my-lib' is not a valid namespace: use letters, digits and '_', not starting with a digit
+opgen: 1 error; nothing was written
+opgen: for more about this error, run 'opgen explain E0905'
+)md",
+     R"md($ opgen generate -o out --namespace my_lib schemas
 )md",
      "console"},
 

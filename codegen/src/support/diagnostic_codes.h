@@ -103,6 +103,8 @@ enum class Code : uint16_t {
   CannotReadSpec,
   CannotWriteOutput,
   OutputFileExists,
+  NoSpecFiles,
+  InvalidLibraryName,
   // E10xx: samples
   SampleValueMismatch,
   SampleMissingArgument,

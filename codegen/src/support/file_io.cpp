@@ -9,7 +9,7 @@
 namespace opgen {
 
 std::optional<std::string> read_file(const std::filesystem::path& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // a FIFO must not block the open
   if (fd < 0) return std::nullopt;
   std::optional<std::string> contents;
   struct stat st {};

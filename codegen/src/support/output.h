@@ -1,13 +1,26 @@
-// Atomic, write-if-changed output. Every file is first written to a
-// temporary beside its destination; only when all of them are written are
-// they renamed into place, so a failed run leaves the tree as it was. Files
-// whose contents did not change are not touched (their mtimes stay, so the
-// build recompiles nothing for them).
+// Atomic, write-if-changed output into a directory that is opgen's alone.
+//
+// Every file is first written to a temporary beside its destination; only
+// when all of them are written are they renamed into place, so a failed run
+// leaves the tree as it was. Files whose contents did not change are not
+// touched (their mtimes stay, so the build recompiles nothing for them).
+//
+// What opgen may do to the directory, and nothing more:
+//   - write the files of the tree, at paths it made from validated names,
+//     never through a symbolic link and never over anything but a regular
+//     file (each is checked before the first write);
+//   - remove a file only when the previous run's manifest lists it, the tree
+//     no longer has it, and it still holds the bytes opgen wrote there;
+//   - remove its own temporaries (`<output>.opgen-tmp-<pid>`) that a killed
+//     run left behind.
+// Concurrent runs on one directory are serialized by OutputLock.
 #pragma once
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "support/diagnostics.h"
 
@@ -19,22 +32,54 @@ struct WriteStats {
   size_t removed = 0;    // stale generated files deleted
 };
 
+// What a run wrote: each output's path under the directory ('/'-separated)
+// and the digest of the bytes written there (content_digest).
+using Manifest = std::map<std::string, std::string>;
+
+// A 64-bit XXH3 digest of `bytes`, as 16 hex digits.
+std::string content_digest(std::string_view bytes);
+
 class OutputTree {
  public:
   // `relative` is a path under the output directory, with '/' separators.
   void add(const std::string& relative, std::string contents);
   const std::map<std::string, std::string>& files() const { return files_; }
+  Manifest manifest() const;
 
-  // Writes the tree under `dir`. Stale files that carry the generated-file
-  // marker and are no longer produced are removed. Reports a diagnostic and
-  // returns false on any I/O failure, after rolling back what it staged.
-  bool commit(const std::filesystem::path& dir, Diagnostics& diags, WriteStats* stats = nullptr) const;
+  // Writes the tree under `dir`. Of the files in `previous` (the manifest of
+  // the run before) that this tree no longer has, those still holding what
+  // that run wrote are removed. Reports a diagnostic and returns false on any
+  // problem, having written nothing when it could tell beforehand and rolled
+  // back what it staged otherwise.
+  bool commit(const std::filesystem::path& dir, Diagnostics& diags, WriteStats* stats = nullptr,
+              const Manifest& previous = {}) const;
 
  private:
   std::map<std::string, std::string> files_;
 };
 
+// An exclusive lock on an output directory (flock on the directory itself,
+// so no lock file is left behind), held for the lifetime of the object: a
+// second `opgen generate` on the same directory waits for the first.
+class OutputLock {
+ public:
+  // Creates `dir` when missing. On failure reports a diagnostic and returns nullopt.
+  static std::optional<OutputLock> acquire(const std::filesystem::path& dir, Diagnostics& diags);
+  OutputLock(OutputLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+  OutputLock(const OutputLock&) = delete;
+  OutputLock& operator=(const OutputLock&) = delete;
+  OutputLock& operator=(OutputLock&&) = delete;
+  ~OutputLock();
+
+ private:
+  explicit OutputLock(int fd) : fd_(fd) {}
+  int fd_ = -1;
+};
+
 // The marker every generated file carries in its first lines.
 inline constexpr const char* kGeneratedMarker = "@generated";
+
+// The suffix of a temporary output, followed by the writer's pid.
+inline constexpr std::string_view kTempSuffix = ".opgen-tmp-";
 
 }  // namespace opgen

@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 namespace opgen {
 namespace {
 
-constexpr std::string_view kMagic = "opgen-stamp 1\n";
+constexpr std::string_view kMagic = "opgen-stamp 2\n";
 
 // What git's index keeps of a file to tell, without reading it, that it has
 // not changed since.
@@ -116,12 +116,14 @@ std::optional<StampRecord> parse_stamp(std::string_view text) {
     return std::nullopt;
   for (size_t i = 0; i < outputs; ++i) {
     FileId id;
+    std::optional<std::string_view> digest;
     auto path = (r.number(id.size, ' ') && r.number(id.mtime_ns, ' ') && r.number(id.ctime_ns, ' ') &&
-                 r.number(id.inode, ' '))
+                 r.number(id.inode, ' ') && (digest = r.until(' ')))
                     ? r.until('\n')
                     : std::nullopt;
-    if (!path || path->empty()) return std::nullopt;
+    if (!path || path->empty() || digest->size() != 16) return std::nullopt;
     record.stamp.outputs.emplace_back(*path);
+    record.stamp.manifest.emplace(*path, *digest);
     record.ids.push_back(id);
   }
   if (!r.literal("diagnostics ") || !r.number(diagnostics, '\n')) return std::nullopt;
@@ -199,6 +201,13 @@ std::optional<Stamp> find_current_stamp(const fs::path& dir, const std::string& 
   return std::move(record->stamp);
 }
 
+Manifest read_manifest(const fs::path& dir) {
+  auto text = read_file(dir / kStampFile);
+  if (!text) return {};
+  auto record = parse_stamp(*text);
+  return record ? std::move(record->stamp.manifest) : Manifest{};
+}
+
 void write_stamp(const fs::path& dir, const std::string& key, const OutputTree& tree,
                  std::string_view diagnostics) {
   const fs::path stamp_path = dir / kStampFile;
@@ -213,7 +222,8 @@ void write_stamp(const fs::path& dir, const std::string& key, const OutputTree& 
   for (const auto& [relative, contents] : tree.files()) {
     auto id = file_id(join(dir, relative));
     if (!id) return give_up();
-    text += fmt::format("{} {} {} {} {}\n", id->size, id->mtime_ns, id->ctime_ns, id->inode, relative);
+    text += fmt::format("{} {} {} {} {} {}\n", id->size, id->mtime_ns, id->ctime_ns, id->inode,
+                        content_digest(contents), relative);
   }
   text += fmt::format("diagnostics {}\n", diagnostics.size());
   text += diagnostics;

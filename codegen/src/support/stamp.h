@@ -14,6 +14,11 @@
 // (a file edited, deleted, added; a stamp from another tool version, torn or
 // hand-edited) means a full run, which puts the directory right and writes a
 // new stamp.
+//
+// The stamp is also the manifest of what opgen wrote (each output's content
+// digest): a later run removes a file it no longer produces only when the
+// manifest names it and it still holds those bytes. Without a stamp, stale
+// outputs are left alone.
 #pragma once
 
 #include <filesystem>
@@ -51,12 +56,17 @@ std::optional<std::string> executable_build_id();
 struct Stamp {
   std::string key;                   // InputKey::hex() of the run's inputs
   std::vector<std::string> outputs;  // paths under the directory, '/'-separated
+  Manifest manifest;                 // each output's content digest: what opgen may later remove
   std::string diagnostics;           // what the run printed (its warnings), replayed on a skip
 };
 
 // The stamp in `dir` when it was written for `key` and every output it names
 // is as that run left it, with no other file beside them; else nullopt.
 std::optional<Stamp> find_current_stamp(const std::filesystem::path& dir, const std::string& key);
+
+// What the last run in `dir` wrote, from its stamp whatever its key; empty
+// when there is no readable stamp (then no file is ever removed as stale).
+Manifest read_manifest(const std::filesystem::path& dir);
 
 // Records a successful run over `tree`, after OutputTree::commit. Best effort:
 // when it cannot be written, an older stamp is removed, so that the next run
