@@ -31,7 +31,7 @@ for target in "${targets[@]}"; do
   set -x
   if ! "$dir/fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
          -dict="tests/fuzz/$target.dict" -artifact_prefix="$dir/artifacts/$target-" \
-         "$dir/corpus/$target" "$dir/seeds/$target" >"$log" 2>&1; then
+         "$dir/corpus/$target" "tests/fuzz/corpus/$target" "$dir/seeds/$target" >"$log" 2>&1; then
     { set +x; } 2>/dev/null
     status=1
     echo "fuzz_$target: FAILED; the report is in $log:"

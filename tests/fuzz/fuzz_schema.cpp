@@ -106,6 +106,16 @@ bool default_prints_unreadably(const opgen::model::Argument& arg) {
   return string_prints_unreadably(*arg.type, *arg.default_value);
 }
 
+bool has_wrapped_size(const Type& type) {
+  if (type.fixed_size && *type.fixed_size < 0) return true;
+  return std::any_of(type.elements.begin(), type.elements.end(), [](const auto& e) { return has_wrapped_size(*e); });
+}
+
+bool has_wrapped_size(const FunctionSchema& schema) {
+  return std::any_of(schema.arguments.begin(), schema.arguments.end(), [](auto& a) { return has_wrapped_size(*a.type); }) ||
+         std::any_of(schema.returns.begin(), schema.returns.end(), [](auto& r) { return has_wrapped_size(*r.type); });
+}
+
 bool same_sets(std::vector<std::string> a, std::vector<std::string> b) {
   std::sort(a.begin(), a.end());
   std::sort(b.begin(), b.end());
@@ -117,16 +127,19 @@ std::vector<std::string> after_sets(const opgen::model::AliasInfo& alias) {
   return alias.after_sets.empty() ? alias.before_sets : alias.after_sets;
 }
 
-// Equal types, up to the order of alias sets.
-bool same_type(const Type& a, const Type& b) {
-  if (a.kind != b.kind || a.name != b.name || a.fixed_size != b.fixed_size || a.alias.has_value() != b.alias.has_value() ||
-      a.elements.size() != b.elements.size())
+// Equal types, up to the order of alias sets. Annotations inside tuples and
+// generics (`Dict(str, Tensor(a))`) are ignored: PyTorch drops them.
+bool same_type(const Type& a, const Type& b, bool in_container = false) {
+  if (a.kind != b.kind || a.name != b.name || a.fixed_size != b.fixed_size || a.elements.size() != b.elements.size())
     return false;
-  if (a.alias && (a.alias->is_write != b.alias->is_write || !same_sets(a.alias->before_sets, b.alias->before_sets) ||
-                  !same_sets(after_sets(*a.alias), after_sets(*b.alias))))
+  if (!in_container && (a.alias.has_value() != b.alias.has_value() ||
+                        (a.alias && (a.alias->is_write != b.alias->is_write ||
+                                     !same_sets(a.alias->before_sets, b.alias->before_sets) ||
+                                     !same_sets(after_sets(*a.alias), after_sets(*b.alias))))))
     return false;
+  const bool container = in_container || a.kind == Type::Kind::Tuple || a.kind == Type::Kind::Generic;
   for (size_t i = 0; i < a.elements.size(); ++i)
-    if (!same_type(*a.elements[i], *b.elements[i])) return false;
+    if (!same_type(*a.elements[i], *b.elements[i], container)) return false;
   return true;
 }
 
@@ -176,6 +189,15 @@ void check(std::string_view text, const ParseOptions& options) {
   }
   for (const auto& ret : schema.returns) visit(*ret.type);
   (void)schema.name.qualified();
+
+  // What opgen registers (m.def) must read back as this very schema, with
+  // no exemption but list sizes past INT_MAX, which wrap as in PyTorch.
+  if (!has_wrapped_size(schema)) {
+    const std::string registered = schema.to_string(opgen::model::SchemaForm::Registration);
+    const FunctionSchema back = parse_printed(registered, options, "the registration form does not parse");
+    if (!same_schema(schema, back)) fail("the registration form parses into another schema", text, registered);
+  }
+
   for (const auto& arg : schema.arguments)
     if (prints_unreadably(*arg.type) || default_prints_unreadably(arg)) return;
   for (const auto& ret : schema.returns)

@@ -176,6 +176,8 @@ def test_registration_form_of_forms_pytorch_prints_unreadably():
         "ns::f(Tensor! a, Tensor(b!) b, Tensor![] c, Tensor!? d) -> Tensor!",
         "ns::f(int[] a=[1, 1], int[0] b=[2, 2], int[2] c=[3, 3]) -> ()",
         'ns::f(str s="a\\015b", str t="\\303\\251", Device d="cuda:1") -> ()',
+        "ns::f(Tensor(a!)?[] x, Tensor(b -> c|*) y, float f=long) -> ()",
+        "ns::f(Tensor(a!)[][] x) -> ()",
     ]
     for s in schemas:
         printed = torch_str(s)

@@ -658,34 +658,53 @@ struct EffectiveAlias {
   bool is_write;
 };
 
-std::optional<EffectiveAlias> effective_alias(const Type& t, SchemaForm form) {
-  if (t.kind == Type::Kind::Optional) return effective_alias(*t.elements[0], form);
+std::optional<EffectiveAlias> effective_alias(const Type& t) {
+  if (t.kind == Type::Kind::Optional) return effective_alias(*t.elements[0]);
   if (!t.alias && t.kind == Type::Kind::List) {
-    auto inner = effective_alias(*t.elements[0], form);
+    auto inner = effective_alias(*t.elements[0]);
     if (!inner) return std::nullopt;
     return EffectiveAlias{inner->is_write ? "(!)" : "()", inner->is_write};
   }
   if (!t.alias) return std::nullopt;
-  return EffectiveAlias{t.alias->to_string(form), t.alias->is_write};
+  return EffectiveAlias{t.alias->to_string(), t.alias->is_write};
+}
+
+// A type as it is written, each annotation after the node it belongs to
+// (`Tensor(a!)?[]`, `Tensor(a!)[][]`), which PyTorch's printer moves or
+// drops. Inside tuples and generics PyTorch drops annotations when parsing.
+std::string registration_type_str(const Type& t) {
+  std::string out;
+  switch (t.kind) {
+    case Type::Kind::Named: out = t.name; break;
+    case Type::Kind::Optional: out = registration_type_str(*t.elements[0]) + "?"; break;
+    case Type::Kind::List:
+      out = registration_type_str(*t.elements[0]) + "[" + (t.fixed_size ? std::to_string(*t.fixed_size) : "") + "]";
+      break;
+    case Type::Kind::Tuple:
+    case Type::Kind::Generic: out = plain_str(t); break;
+  }
+  if (t.alias) out += t.alias->to_string(SchemaForm::Registration);
+  return out;
 }
 
 // operator<<(ostream, Argument) without the name and default: how a type is
 // printed at the top level of an argument or return.
 std::string argument_type_str(const Type& type, SchemaForm form = SchemaForm::Printed) {
+  if (form == SchemaForm::Registration) return registration_type_str(type);
   const bool is_opt = type.kind == Type::Kind::Optional;
   const Type& unopt = is_opt ? *type.elements[0] : type;
   std::string out;
   if (unopt.kind == Type::Kind::List) {
     const Type& element = *unopt.elements[0];
     out = plain_str(element);
-    if (auto alias = effective_alias(element, form)) out += alias->text;
+    if (auto alias = effective_alias(element)) out += alias->text;
     out += "[";
     if (unopt.fixed_size) out += std::to_string(*unopt.fixed_size);
     out += "]";
   } else {
     out = plain_str(unopt);
   }
-  if (unopt.alias) out += unopt.alias->to_string(form);
+  if (unopt.alias) out += unopt.alias->to_string();
   if (is_opt) out += "?";
   return out;
 }
@@ -1337,8 +1356,18 @@ bool AliasInfo::is_fresh() const {
 }
 
 std::string AliasInfo::to_string(SchemaForm form) const {
-  // `$N` is no name the parser reads: the shorthand is the only spelling.
-  if (form == SchemaForm::Registration && is_fresh() && after_sets.empty()) return "!";
+  if (form == SchemaForm::Registration) {
+    // `$N` is no name the parser reads: the shorthand is the only spelling.
+    if (is_fresh() && after_sets.empty()) return "!";
+    // Sets in written order, where a wildcard can only come last.
+    auto join = [](const std::vector<std::string>& sets) {
+      std::string out;
+      for (size_t i = 0; i < sets.size(); ++i) out += (i ? "|" : "") + sets[i];
+      return out;
+    };
+    return "(" + join(before_sets) + (is_write ? "!" : "") + (after_sets.empty() ? "" : " -> " + join(after_sets)) +
+           ")";
+  }
   // PyTorch keeps alias sets in an unordered_set. For the one- and two-set
   // annotations that occur in practice (`Tensor(b|a)`) its iteration order
   // is the reverse of insertion order, which is what we print; for three or
@@ -1374,6 +1403,9 @@ std::string DefaultValue::to_string(SchemaForm form) const {
   if (form == SchemaForm::Printed) return text;
   switch (kind) {
     case Kind::String: return quote_string_for_parser(value);
+    // The name as written (`float f=long`): its value would read back as
+    // another kind in a float argument (`=4` reads as 4.).
+    case Kind::Identifier: return value.empty() ? text : value;
     case Kind::List: {
       std::string out = "[";
       for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + items[i].to_string(form);
