@@ -46,7 +46,7 @@ void fused_add_rms_norm__cuda_boxed(StableIValue* stack, uint64_t num_args, uint
 }  // namespace
 
 STABLE_TORCH_LIBRARY_FRAGMENT(opgen, m) {
-  m.def("fused_add_rms_norm_(Tensor(a!) input, Tensor(b!) residual, Tensor weight, float eps=9.9999999999999995e-07) -> ()");
+  m.def("fused_add_rms_norm_(Tensor! input, Tensor! residual, Tensor weight, float eps=9.9999999999999995e-07) -> ()");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(opgen, CPU, m) {

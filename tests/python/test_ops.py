@@ -168,8 +168,16 @@ def test_fused_add_rms_norm_opcheck():
 
 
 def test_fused_add_rms_norm_schema_has_mutation_annotations():
-    schema = str(OPS.fused_add_rms_norm_.default._schema)
-    assert "Tensor(a!) input" in schema and "Tensor(b!) residual" in schema
+    # The spec spells it as vLLM does, `Tensor! input`: PyTorch's printed form
+    # of that, `Tensor($0! -> )`, does not parse, so registering it would have
+    # aborted the load. Registered as written, it means the same schema.
+    schema = OPS.fused_add_rms_norm_.default._schema
+    written = [a.alias_info is not None and a.alias_info.is_write for a in schema.arguments]
+    assert written == [True, True, False, False]
+    assert "Tensor($0! -> ) input, Tensor($1! -> ) residual" in str(schema)
+    assert schema == torch._C.parse_schema(
+        "opgen::fused_add_rms_norm_(Tensor! input, Tensor! residual, Tensor weight, float eps=1e-06) -> ()"
+    )
 
 
 @pytest.mark.parametrize("dynamic", [False, True])

@@ -41,7 +41,7 @@ def compact_rows(input: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
 def fused_add_rms_norm_(input: torch.Tensor, residual: torch.Tensor, weight: torch.Tensor, eps: float = ...) -> None:
     """In place, as in vLLM: residual += input; input = rms_norm(residual, weight, eps).
 
-    opgen::fused_add_rms_norm_(Tensor(a!) input, Tensor(b!) residual, Tensor weight, float eps=9.9999999999999995e-07) -> ()
+    opgen::fused_add_rms_norm_(Tensor! input, Tensor! residual, Tensor weight, float eps=9.9999999999999995e-07) -> ()
     """
     ...
 

@@ -27,7 +27,7 @@
 
 namespace opgen::kernels {
 
-// fused_add_rms_norm_(Tensor(a!) input, Tensor(b!) residual, Tensor weight, float eps=9.9999999999999995e-07) -> ()
+// fused_add_rms_norm_(Tensor! input, Tensor! residual, Tensor weight, float eps=9.9999999999999995e-07) -> ()
 // In place, as in vLLM: residual += input; input = rms_norm(residual, weight, eps).
 void fused_add_rms_norm__cpu(torch::stable::Tensor& input, torch::stable::Tensor& residual, const torch::stable::Tensor& weight, double eps);
 void fused_add_rms_norm__cuda(torch::stable::Tensor& input, torch::stable::Tensor& residual, const torch::stable::Tensor& weight, double eps);
