@@ -119,6 +119,28 @@ CALLER = textwrap.dedent(
         assert "opgen_ext::softplus" in str(e) and "'x'" in str(e), e
     else:
         raise AssertionError("an int32 input was not rejected")
+
+    # vLLM's rms_norm, registered from its own schema text (`Tensor! result`).
+    rms_norm = torch.ops.opgen_ext.rms_norm
+    assert rms_norm.default._schema == torch._C.parse_schema(
+        "opgen_ext::rms_norm(Tensor! result, Tensor input, Tensor weight, float epsilon) -> ()")
+    for dtype in (torch.float32, torch.float64):
+        x, w = torch.randn(3, 40, dtype=dtype), torch.randn(40, dtype=dtype)
+        out = torch.empty_like(x)
+        assert rms_norm(out, x, w, 1e-6) is None
+        torch.testing.assert_close(out, F.rms_norm(x, (40,), w, 1e-6))
+    torch.library.opcheck(rms_norm.default, (torch.empty(2, 8), torch.randn(2, 8), torch.randn(8), 1e-5))
+
+    def step(x, w):
+        out = torch.empty_like(x)
+        rms_norm(out, x, w, 1e-6)
+        return out * 2
+
+    compiled = torch.compile(step, fullgraph=True, dynamic=True, backend="aot_eager")
+    x, w = torch.randn(5, 16), torch.randn(16)
+    torch.testing.assert_close(compiled(x, w), F.rms_norm(x, (16,), w, 1e-6) * 2)
+
+    assert torch.ops.opgen_ext.flush_cache() is None
     print("opgen_ext ok")
     """
 )

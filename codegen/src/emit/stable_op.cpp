@@ -55,6 +55,7 @@ std::string stable_op_source(const model::Library& lib, const model::OpSpec& op)
                           {"num_outputs", std::to_string(s.returns.size())}});
   {
     auto indent = p.indent();
+    if (s.arguments.empty() && s.returns.empty()) p.line("(void)stack;  // nothing to unbox or box");
     std::vector<std::string> names;
     for (size_t i = 0; i < s.arguments.size(); ++i) {
       const auto& a = s.arguments[i];
