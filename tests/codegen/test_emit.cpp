@@ -7,11 +7,14 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
+#include <set>
 #include <sstream>
 
 #include <unistd.h>
 
 #include "emit/emit.h"
+#include "emit/names.h"
 #include "support/output.h"
 #include "test_util.h"
 
@@ -38,6 +41,42 @@ model::Library golden_library() {
   auto result = testing::load_and_check(files);
   EXPECT_TRUE(result.ok) << result.diagnostics;
   return result.library;
+}
+
+// Every name the generated Python modules bind at module level is one the
+// checker claims: a fixed module name or a name of an op (emit/names.h).
+TEST(Emit, ModuleLevelNamesAreAllClaimed) {
+  const model::Library lib = golden_library();
+  std::set<std::string> claimed(emit::fixed_module_names().begin(), emit::fixed_module_names().end());
+  for (const auto& op : lib.ops)
+    for (const auto& bound : emit::names_bound_by(op)) claimed.insert(bound.name);
+  const auto tree = emit::emit_library(lib);
+  const std::regex binding(R"(^(?:def (\w+)\(|(\w+)(?: =|:) |import (\w+)|from \S+ import (.+)|\s*for (\w+), (\w+) in ))");
+  size_t seen = 0;
+  for (const char* module : {"python/testpkg/_ops.py", "python/testpkg/_ops.pyi"}) {
+    std::istringstream lines(tree.files().at(module));
+    for (std::string line; std::getline(lines, line);) {
+      std::smatch m;
+      if (!std::regex_search(line, m, binding)) continue;
+      std::vector<std::string> names;
+      for (size_t group : {1, 2, 3, 5, 6})
+        if (m[group].matched) names.push_back(m[group]);
+      if (m[4].matched) {  // `from x import a as b, c`: b and c
+        std::istringstream imported(std::regex_replace(std::string(m[4]), std::regex(R"(\s*#.*)"), ""));
+        for (std::string item; std::getline(imported, item, ',');) {
+          item = std::regex_replace(item, std::regex(R"(^\s+|\s+$)"), "");
+          const size_t as = item.find(" as ");
+          names.push_back(as == std::string::npos ? item : item.substr(as + 4));
+        }
+      }
+      for (const auto& name : names) {
+        ++seen;
+        EXPECT_TRUE(claimed.count(name)) << module << " binds '" << name << "', which emit/names.h does not list: "
+                                         << line;
+      }
+    }
+  }
+  EXPECT_GT(seen, 15u);
 }
 
 TEST(Emit, MatchesGoldenFiles) {

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "emit/names.h"
 #include "model/types.h"
 
 namespace opgen::check {
@@ -647,6 +648,47 @@ const std::vector<std::string>& dispatch_keys() {
   return keys;
 }
 
+namespace {
+
+// Claims every name the generated code binds (emit/names.h), in op order:
+// the second op to claim a name, or one that claims a module name, is an error.
+void check_generated_names(const model::Library& library, Diagnostics& diags) {
+  struct Owner {
+    const OpSpec* op;
+    const char* what;
+  };
+  std::map<std::string, Owner> claimed;
+  for (const std::string& name : emit::fixed_module_names()) claimed.emplace(name, Owner{nullptr, nullptr});
+  std::set<std::string> op_names;
+  for (const OpSpec& op : library.ops) {
+    const std::string id = emit::op_identifier(op);
+    // Reported already: an op defined twice (E0312), a reserved op name (E0302).
+    if (!op_names.insert(op.op_name()).second || kPythonKeywords.count(op.schema.name.name) ||
+        kPythonKeywords.count(op.schema.name.overload) || op.schema.name.name == "torch")
+      continue;
+    if (id.size() > 4 && id.starts_with("__") && id.ends_with("__")) {
+      diags.error(Code::GeneratedNameCollision, op.schema_at(0),
+                  fmt::format("op '{}' would bind '{}', a name Python reserves (__dunder__)", op.op_name(), id))
+          .notes.push_back({"rename the op"});
+      continue;
+    }
+    for (const emit::BoundName& bound : emit::names_bound_by(op)) {
+      auto [it, inserted] = claimed.emplace(bound.name, Owner{&op, bound.what});
+      if (inserted || it->second.op == &op) continue;
+      const Owner& first = it->second;
+      auto& d = diags.error(Code::GeneratedNameCollision, op.schema_at(0),
+                            fmt::format("op '{}' binds '{}' ({}), which {}", op.op_name(), bound.name, bound.what,
+                                        first.op ? fmt::format("op '{}' binds too ({})", first.op->op_name(), first.what)
+                                                 : std::string("the generated module itself uses")));
+      if (first.op) d.notes.push_back({fmt::format("'{}' is defined in {}", first.op->op_name(), first.op->display_path)});
+      d.notes.push_back({"rename one of the ops"});
+      break;  // one error per op
+    }
+  }
+}
+
+}  // namespace
+
 void check_library_names(const model::Library& lib, Diagnostics& diags) {
   // Namespaces PyTorch itself defines with TORCH_LIBRARY: a second definition aborts the load.
   static const std::set<std::string, std::less<>> kTorchNamespaces = {
@@ -690,6 +732,7 @@ void check_library(model::Library& library, Diagnostics& diags) {
   }
   for (const OpSpec& op : library.ops)
     if (op.autograd) check_autograd(library, op, diags);
+  check_generated_names(library, diags);
 }
 
 }  // namespace opgen::check

@@ -63,18 +63,6 @@ std::string generated_header(const std::string& comment, const model::Library& l
   return out;
 }
 
-std::string op_identifier(const model::OpSpec& op) {
-  std::string id = op.op_name();
-  std::replace(id.begin(), id.end(), '.', '_');
-  return id;
-}
-
-std::string kernel_name(const model::OpSpec& op, const std::string& dispatch_key) {
-  std::string key = dispatch_key;
-  std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return std::tolower(c); });
-  return op_identifier(op) + "_" + key;
-}
-
 std::string qualified_name(const model::Library& lib, const model::OpSpec& op) {
   return lib.ns + "::" + op.op_name();
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "emit/names.h"
 #include "model/spec.h"
 
 namespace opgen::emit {
@@ -13,10 +14,6 @@ namespace opgen::emit {
 std::string generated_header(const std::string& comment, const std::string& source);
 std::string generated_header(const std::string& comment, const model::Library& lib);
 
-// "rms_norm" / "add_Tensor": the op name usable as an identifier.
-std::string op_identifier(const model::OpSpec& op);
-// "rms_norm_cpu": the kernel function for a dispatch key.
-std::string kernel_name(const model::OpSpec& op, const std::string& dispatch_key);
 // "opgen::rms_norm"
 std::string qualified_name(const model::Library& lib, const model::OpSpec& op);
 // The schema as registered (no namespace; annotations filled in).

@@ -72,22 +72,21 @@ std::string python_params(const model::FunctionSchema& s) {
 }
 
 void emit_fake(Printer& p, const model::Library& lib, const model::OpSpec& op) {
-  const std::string id = op_identifier(op);
   const std::string qualified = qualified_name(lib, op);
   if (op.fake_python) {
     const std::string& target = op.fake_python->value;
     auto colon = target.find(':');
-    p.line(fmt::format("from {} import {} as _{}_fake  # handwritten fake", target.substr(0, colon),
-                       target.substr(colon + 1), id));
+    p.line(fmt::format("from {} import {} as {}  # handwritten fake", target.substr(0, colon),
+                       target.substr(colon + 1), fake_function(op)));
     p.line();
-    p.line(fmt::format("torch.library.register_fake(\"{}\")(_{}_fake)", qualified, id));
+    p.line(fmt::format("torch.library.register_fake(\"{}\")({})", qualified, fake_function(op)));
     return;
   }
   model::ExprEnv env;
   env.schema = &op.schema;
   const std::string device = default_device_arg(op);
   p.line(fmt::format("@torch.library.register_fake(\"{}\")", qualified));
-  p.line(fmt::format("def _{}_fake({}):", id, python_params(op.schema)));
+  p.line(fmt::format("def {}({}):", fake_function(op), python_params(op.schema)));
   auto indent = p.indent(4);
   for (const auto& check : python_checks(lib, op))
     p.line(fmt::format("torch._check({}, lambda: f\"{}\")", check.condition, check.message));
@@ -123,7 +122,6 @@ void emit_fake(Printer& p, const model::Library& lib, const model::OpSpec& op) {
 void emit_autograd(Printer& p, const model::Library& lib, const model::OpSpec& op) {
   const auto& fwd = op.schema;
   const model::OpSpec* bwd = lib.find(op.autograd->backward.value);
-  const std::string id = op_identifier(op);
   std::vector<std::string> saved;  // tensors, in save order
   std::vector<std::string> call_args;
   std::vector<std::pair<std::string, std::string>> ctx_attrs;  // ctx.<name> = <expr>
@@ -154,8 +152,8 @@ void emit_autograd(Printer& p, const model::Library& lib, const model::OpSpec& o
       call_args.push_back(fmt::format("saved[{}]", saved.size()));
       saved.push_back(source);
     } else {
-      call_args.push_back("ctx." + a.name);
-      ctx_attrs.emplace_back(a.name, source);
+      call_args.push_back("ctx." + ctx_attribute(a.name));
+      ctx_attrs.emplace_back(ctx_attribute(a.name), source);
     }
   }
   std::vector<std::string> non_differentiable;
@@ -166,7 +164,7 @@ void emit_autograd(Printer& p, const model::Library& lib, const model::OpSpec& o
     if (key == "Tensor") non_differentiable.push_back(out);
     if (key == "Tensor[]") non_differentiable.push_back("*" + out);
   }
-  p.line(fmt::format("def _{}_setup_context(ctx, inputs, output):", id));
+  p.line(fmt::format("def {}(ctx, inputs, output):", setup_context_function(op)));
   {
     auto indent = p.indent(4);
     if (saved.empty() && ctx_attrs.empty() && non_differentiable.empty()) p.line("pass");
@@ -177,7 +175,7 @@ void emit_autograd(Printer& p, const model::Library& lib, const model::OpSpec& o
   }
   p.line();
   p.line();
-  p.line(fmt::format("def _{}_backward(ctx, *grads):", id));
+  p.line(fmt::format("def {}(ctx, *grads):", backward_function(op)));
   {
     auto indent = p.indent(4);
     if (!saved.empty()) p.line("saved = ctx.saved_tensors");
@@ -200,8 +198,8 @@ void emit_autograd(Printer& p, const model::Library& lib, const model::OpSpec& o
   }
   p.line();
   p.line();
-  p.line(fmt::format("torch.library.register_autograd(\"{}\", _{}_backward, setup_context=_{}_setup_context)",
-                     qualified_name(lib, op), id, id));
+  p.line(fmt::format("torch.library.register_autograd(\"{}\", {}, setup_context={})", qualified_name(lib, op),
+                     backward_function(op), setup_context_function(op)));
 }
 
 void emit_symm_mem(Printer& p, const model::Library& lib) {

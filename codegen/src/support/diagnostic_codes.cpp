@@ -421,6 +421,29 @@ fake: like(x)
     // -----------------------------------------------------------------------
     // E04xx: mutation and aliasing
     // -----------------------------------------------------------------------
+    {Code::GeneratedNameCollision, "E0315", "two ops bind the same generated name",
+     R"md(Each op binds names in the generated code: its Python binding (the op name
+with `.` as `_`: `foo.Tensor` binds `foo_Tensor`), its fake (`_foo_fake`),
+its autograd functions (`_foo_backward`, `_foo_setup_context`) and its
+kernel functions (`foo_cpu`, ...). Two ops that would bind the same name, or
+an op whose binding is one of the module's own names (`torch`, `os`,
+`__all__`, any `__dunder__`), would shadow each other or break the module.
+The error names both specs; rename one of the ops.)md",
+     R"md(# foo.Tensor.yaml
+schema: "foo.Tensor(Tensor x) -> Tensor"
+fake: like(x)
+# foo_Tensor.yaml
+schema: "foo_Tensor(Tensor x) -> Tensor"
+fake: like(x)
+)md",
+     R"md(# foo.Tensor.yaml
+schema: "foo.Tensor(Tensor x) -> Tensor"
+fake: like(x)
+# foo_tensor.yaml
+schema: "foo_tensor(Tensor x) -> Tensor"
+fake: like(x)
+)md"},
+
     {Code::AliasWithoutWrite, "E0401", "an alias annotation without '!'",
      R"md(`Tensor(a)` (without `!`) says the op returns a view of the argument.
 Custom ops cannot return views of their inputs: PyTorch's functionalization

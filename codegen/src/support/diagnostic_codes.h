@@ -56,6 +56,7 @@ enum class Code : uint16_t {
   OpDefinedTwice,
   UnknownArgument,
   ArgumentNotATensor,
+  GeneratedNameCollision,
   // E04xx: mutation and aliasing
   AliasWithoutWrite,
   MutatedNonTensor,

@@ -238,12 +238,12 @@ def _rms_norm_fake(input, weight, eps=1e-06):
 
 def _rms_norm_setup_context(ctx, inputs, output):
     ctx.save_for_backward(inputs[0], inputs[1])
-    ctx.eps = inputs[2]
+    ctx.opgen_eps = inputs[2]
 
 
 def _rms_norm_backward(ctx, *grads):
     saved = ctx.saved_tensors
-    result = torch.ops.opgen.rms_norm_backward.default(grads[0], saved[0], saved[1], ctx.eps)
+    result = torch.ops.opgen.rms_norm_backward.default(grads[0], saved[0], saved[1], ctx.opgen_eps)
     return (result[0], result[1], None)
 
 
@@ -388,12 +388,12 @@ def _scaled_masked_softmax_fake(input, mask, scale):
 
 def _scaled_masked_softmax_setup_context(ctx, inputs, output):
     ctx.save_for_backward(output, inputs[1])
-    ctx.scale = inputs[2]
+    ctx.opgen_scale = inputs[2]
 
 
 def _scaled_masked_softmax_backward(ctx, *grads):
     saved = ctx.saved_tensors
-    result = torch.ops.opgen.scaled_masked_softmax_backward.default(grads[0], saved[0], saved[1], ctx.scale)
+    result = torch.ops.opgen.scaled_masked_softmax_backward.default(grads[0], saved[0], saved[1], ctx.opgen_scale)
     return (result, None, None)
 
 
@@ -443,13 +443,13 @@ def _softmax_cross_entropy_fake(logits, labels, smoothing=0.0, ignore_index=-100
 def _softmax_cross_entropy_setup_context(ctx, inputs, output):
     ctx.mark_non_differentiable(output[1])
     ctx.save_for_backward(inputs[0], output[1], inputs[1])
-    ctx.smoothing = inputs[2]
-    ctx.ignore_index = inputs[3]
+    ctx.opgen_smoothing = inputs[2]
+    ctx.opgen_ignore_index = inputs[3]
 
 
 def _softmax_cross_entropy_backward(ctx, *grads):
     saved = ctx.saved_tensors
-    result = torch.ops.opgen.softmax_cross_entropy_backward.default(grads[0], saved[0], saved[1], saved[2], ctx.smoothing, ctx.ignore_index)
+    result = torch.ops.opgen.softmax_cross_entropy_backward.default(grads[0], saved[0], saved[1], saved[2], ctx.opgen_smoothing, ctx.opgen_ignore_index)
     return (result, None, None, None)
 
 

@@ -86,12 +86,12 @@ def _scale_rows_fake(x, row_scale, extras, alpha=1.0, out_dtype=None):
 def _scale_rows_setup_context(ctx, inputs, output):
     ctx.mark_non_differentiable(output[1])
     ctx.save_for_backward(inputs[0], inputs[1])
-    ctx.alpha = inputs[3]
+    ctx.opgen_alpha = inputs[3]
 
 
 def _scale_rows_backward(ctx, *grads):
     saved = ctx.saved_tensors
-    result = torch.ops.testns.scale_rows_backward.default(grads[0], saved[0], saved[1], ctx.alpha)
+    result = torch.ops.testns.scale_rows_backward.default(grads[0], saved[0], saved[1], ctx.opgen_alpha)
     return (result, None, None, None, None)
 
 

@@ -1,0 +1,49 @@
+#include "emit/names.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include <fmt/format.h>
+
+namespace opgen::emit {
+
+std::string op_identifier(const model::OpSpec& op) {
+  std::string id = op.op_name();
+  std::replace(id.begin(), id.end(), '.', '_');
+  return id;
+}
+
+std::string kernel_name(const model::OpSpec& op, const std::string& dispatch_key) {
+  std::string key = dispatch_key;
+  std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return std::tolower(c); });
+  return op_identifier(op) + "_" + key;
+}
+
+std::string fake_function(const model::OpSpec& op) { return fmt::format("_{}_fake", op_identifier(op)); }
+std::string setup_context_function(const model::OpSpec& op) {
+  return fmt::format("_{}_setup_context", op_identifier(op));
+}
+std::string backward_function(const model::OpSpec& op) { return fmt::format("_{}_backward", op_identifier(op)); }
+std::string ctx_attribute(const std::string& argument) { return "opgen_" + argument; }
+
+const std::vector<std::string>& fixed_module_names() {
+  static const std::vector<std::string> names = {
+      // _ops.py: imports and the library loader, the symm_mem registration
+      "annotations", "os", "warnings", "torch", "_LIBRARY_FILE", "_load_library", "__all__", "_SYMM_MEM_ARGS",
+      "_symm_mem_library", "_op", "_args",
+      // _ops.pyi: typing imports
+      "List", "Optional", "Sequence", "Tuple", "Union"};
+  return names;
+}
+
+std::vector<BoundName> names_bound_by(const model::OpSpec& op) {
+  std::vector<BoundName> names = {{op_identifier(op), "its Python binding"}, {fake_function(op), "its fake"}};
+  if (op.autograd) {
+    names.push_back({setup_context_function(op), "its autograd setup_context"});
+    names.push_back({backward_function(op), "its autograd backward"});
+  }
+  for (const auto& key : op.dispatch) names.push_back({"kernels::" + kernel_name(op, key.value), "a kernel function"});
+  return names;
+}
+
+}  // namespace opgen::emit

@@ -1,0 +1,42 @@
+// The names generated code binds, in one place. The emitters take every
+// per-op name from here, and the checker claims all of them (and the fixed
+// names of the generated modules) up front, so that two ops, or an op and
+// the module around it, never bind the same name.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/spec.h"
+
+namespace opgen::emit {
+
+// "rms_norm" / "add_Tensor": the op name usable as an identifier; the op's
+// binding in the generated Python module and its .pyi.
+std::string op_identifier(const model::OpSpec& op);
+// "rms_norm_cpu": the kernel function for a dispatch key, in <ns>::kernels.
+std::string kernel_name(const model::OpSpec& op, const std::string& dispatch_key);
+// "_rms_norm_fake", "_rms_norm_setup_context", "_rms_norm_backward": the
+// module-level functions of the generated Python module.
+std::string fake_function(const model::OpSpec& op);
+std::string setup_context_function(const model::OpSpec& op);
+std::string backward_function(const model::OpSpec& op);
+// "opgen_<arg>": where autograd's ctx keeps a non-tensor input, a name no
+// ctx attribute (saved_tensors, needs_input_grad, ...) can take, since
+// arguments may not start with `opgen_`.
+std::string ctx_attribute(const std::string& argument);
+
+// Module-level names of the generated _ops.py and _ops.pyi that are not an
+// op's: imports and helpers. A unit test holds the emitted modules to this list.
+const std::vector<std::string>& fixed_module_names();
+
+// A name one op makes the generated code bind.
+struct BoundName {
+  std::string name;
+  const char* what;  // "the Python binding", "the fake", "a kernel function", ...
+};
+// Every name `op` binds: in the Python module (its binding, fake, autograd
+// functions) and in C++ (its kernel functions).
+std::vector<BoundName> names_bound_by(const model::OpSpec& op);
+
+}  // namespace opgen::emit
