@@ -244,17 +244,26 @@ int run_generate(const LibraryOptions& o, const fs::path& out_dir, bool verbose)
     std::cerr << report(diags);
     return 1;
   }
-  // From here to the stamp the directory is this run's alone: a parallel
-  // build's second `opgen generate` waits, then finds the tree up to date.
+  // From the stamp check to the stamp's rewrite the directory is this run's
+  // alone: a parallel build's second `opgen generate` waits, then finds the
+  // tree up to date. A directory that does not exist yet is created (and
+  // locked) only once the specs have passed, so a failed run writes nothing.
   opgen::Diagnostics write_diags;
-  auto lock = opgen::OutputLock::acquire(out_dir, write_diags);
-  if (!lock) {
-    write_diags.print(std::cerr);
-    print_explain_hint(write_diags, "opgen");
-    return 1;
+  auto lock_output = [&]() -> std::optional<opgen::OutputLock> {
+    auto lock = opgen::OutputLock::acquire(out_dir, write_diags);
+    if (!lock) {
+      write_diags.print(std::cerr);
+      print_explain_hint(write_diags, "opgen");
+    }
+    return lock;
+  };
+  std::optional<opgen::OutputLock> lock;
+  std::error_code ec;
+  if (fs::exists(fs::symlink_status(out_dir, ec))) {
+    if (!(lock = lock_output())) return 1;
   }
   const std::string key = input_key(o, sources);
-  if (!key.empty()) {
+  if (lock && !key.empty()) {
     if (auto stamp = opgen::find_current_stamp(out_dir, key)) {
       // The same inputs made exactly this tree: nothing to parse, render or write.
       std::cerr << stamp->diagnostics;
@@ -267,6 +276,7 @@ int run_generate(const LibraryOptions& o, const fs::path& out_dir, bool verbose)
   const std::string printed = report(diags);
   std::cerr << printed;
   if (!lib) return 1;
+  if (!lock && !(lock = lock_output())) return 1;
   opgen::WriteStats stats;
   const opgen::OutputTree tree = opgen::emit::emit_library(*lib);
   if (!tree.commit(out_dir, write_diags, &stats, opgen::read_manifest(out_dir))) {

@@ -208,3 +208,18 @@ def test_only_regular_files_are_read(tmp_path):
         proc = run_opgen("check", *IN_TREE_OPTIONS, *args)
         assert proc.returncode == 1, proc.stderr
         assert f"{Path(specs) / 'x.yaml'}: error[E0901]: not a regular file" in proc.stderr
+
+
+@pytest.mark.parametrize("name", ["new\nline", "tab\x01", "bad\udcff"])
+def test_a_spec_path_generated_code_cannot_name_is_an_error(tmp_path, name):
+    # Every generated file names its spec in a comment: a newline would turn
+    # the rest of the path into code; a path not in UTF-8 would not parse.
+    specs, out = tmp_path / name, tmp_path / "out"
+    specs.mkdir()
+    shutil.copy(SCHEMAS / "compact_rows.yaml", specs)
+    options = [os.fsencode(str(o)) for o in options_with(source_root=tmp_path / "elsewhere")]
+    command = [OPGEN_BIN, "generate", *options, "-o", os.fsencode(out), os.fsencode(specs)]
+    proc = subprocess.run(command, capture_output=True, timeout=60)  # bytes: the path is not UTF-8
+    assert proc.returncode == 1, proc.stderr
+    assert b"error[E0110]: the spec's path cannot be named in generated code" in proc.stderr
+    assert not out.exists()

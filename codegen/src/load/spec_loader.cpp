@@ -16,6 +16,38 @@ using model::Located;
 using model::OpSpec;
 using model::RuleText;
 
+// Why `text` cannot be copied into generated C++ comments and Python
+// docstrings, or nullopt: invalid UTF-8, a control character but a tab (or
+// a newline, where `lines` allows them), or a line ending in a backslash.
+std::optional<std::string> uncarriable(std::string_view text, bool lines) {
+  for (size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte == '\n' && lines) {
+      if (i > 0 && text[i - 1] == '\\') return "a line ends in a backslash, which C++ reads as a line continuation";
+      ++i;
+      continue;
+    }
+    if (byte < 0x20 && byte != '\t') return fmt::format("it holds the control character 0x{:02x}", byte);
+    if (byte == 0x7f) return "it holds the control character 0x7f";
+    // UTF-8: the lead byte says how many continuation bytes follow; overlong
+    // forms, surrogates and code points past U+10FFFF are invalid.
+    const size_t length = byte < 0x80 ? 1 : (byte >> 5) == 0x6 ? 2 : (byte >> 4) == 0xe ? 3 : (byte >> 3) == 0x1e ? 4 : 0;
+    uint32_t code = length == 1 ? byte : length == 2 ? byte & 0x1f : length == 3 ? byte & 0x0f : byte & 0x07;
+    bool valid = length != 0 && i + length <= text.size();
+    for (size_t k = 1; valid && k < length; ++k) {
+      const auto next = static_cast<unsigned char>(text[i + k]);
+      valid = (next & 0xc0) == 0x80;
+      code = (code << 6) | (next & 0x3f);
+    }
+    static constexpr uint32_t kMinimum[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (!valid || code < kMinimum[length] || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff))
+      return fmt::format("it is not valid UTF-8 at byte {}", i);
+    i += length;
+  }
+  if (!text.empty() && text.back() == '\\') return "it ends in a backslash, which C++ reads as a line continuation";
+  return std::nullopt;
+}
+
 // Reading state for one file: its lines (to map columns inside scalars back
 // to the file) and where diagnostics go.
 class Reader {
@@ -407,7 +439,14 @@ struct KeyHandler {
 const std::vector<KeyHandler>& key_handlers() {
   static const std::vector<KeyHandler> handlers = {
       {"schema", read_schema},
-      {"doc", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.doc = r.string_value(n, "doc").value_or(""); }},
+      {"doc",
+       [](Reader& r, const YAML::Node& n, OpSpec& s) {
+         s.doc = r.string_value(n, "doc").value_or("");
+         std::string trimmed = s.doc;
+         while (!trimmed.empty() && (trimmed.back() == '\n' || trimmed.back() == ' ')) trimmed.pop_back();
+         if (auto why = uncarriable(trimmed, true))
+           r.diags().error(Code::TextNotCarriable, r.loc(n), "'doc' cannot be copied into generated code: " + *why);
+       }},
       {"abi", read_abi},
       {"dispatch", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.dispatch = r.string_list(n, "dispatch"); }},
       {"tags", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.tags = r.string_list(n, "tags"); }},
@@ -437,6 +476,12 @@ const std::vector<std::string>& spec_keys() {
 std::optional<model::OpSpec> load_spec_text(const std::string& text, const std::string& display_path,
                                             Diagnostics& diags) {
   Reader r(text, display_path, diags);
+  if (auto why = uncarriable(display_path, false)) {
+    // The path is named in every generated file's header.
+    diags.error(Code::TextNotCarriable, {display_path, 0, 0}, "the spec's path cannot be named in generated code: " + *why)
+        .notes.push_back({"rename the file"});
+    return std::nullopt;
+  }
   YAML::Node root;
   try {
     root = YAML::Load(text);

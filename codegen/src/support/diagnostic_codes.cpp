@@ -161,6 +161,25 @@ abi: unstable
 fake: like(x)
 )md"},
 
+    {Code::TextNotCarriable, "E0110", "text the generated code cannot carry",
+     R"md(The `doc` text and the spec's path are copied into the generated C++ (as
+comments) and Python (as docstrings and comments). They must be valid UTF-8
+without control characters other than tabs (and newlines, in `doc`), and no
+line may end in a backslash, which C++ reads as a line continuation: the
+comment would swallow the declaration after it. Without this rule such a
+spec would yield code that does not compile or a module that does not
+parse.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+doc: "Scales x. See C:\\"
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+doc: "Scales x. See C:\\ (the drive)"
+fake: like(x)
+)md"},
+
     // -----------------------------------------------------------------------
     // E02xx: schema syntax
     // -----------------------------------------------------------------------

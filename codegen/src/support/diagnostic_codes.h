@@ -37,6 +37,7 @@ enum class Code : uint16_t {
   NonStringKey,
   WrongValueType,
   UnknownAbi,
+  TextNotCarriable,
   // E02xx: schema syntax
   SchemaSyntax,
   SchemaUnknownType,

@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "support/diagnostics.h"
 
@@ -68,7 +69,10 @@ class OutputLock {
   OutputLock(OutputLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
   OutputLock(const OutputLock&) = delete;
   OutputLock& operator=(const OutputLock&) = delete;
-  OutputLock& operator=(OutputLock&&) = delete;
+  OutputLock& operator=(OutputLock&& other) noexcept {
+    std::swap(fd_, other.fd_);
+    return *this;
+  }
   ~OutputLock();
 
  private:
