@@ -200,6 +200,35 @@ std::optional<opgen::model::Library> load_library(const LibraryOptions& o, opgen
   return lib;
 }
 
+// Every generated file stays under this size: a small spec can expand to
+// gigabytes through YAML aliases and sample dims.
+constexpr size_t kMaxGeneratedFileBytes = size_t{16} << 20;
+
+// Reports each file of `tree` past kMaxGeneratedFileBytes (as under `out_dir`).
+void check_output_size(const opgen::OutputTree& tree, const opgen::model::Library& lib, const fs::path& out_dir,
+                       opgen::Diagnostics& diags) {
+  for (const auto& [relative, contents] : tree.files()) {
+    if (contents.size() <= kMaxGeneratedFileBytes) continue;
+    const std::string where = (out_dir / relative).string();
+    auto& d = diags.error(opgen::Code::OutputTooLarge, {where, 0, 0},
+                          fmt::format("would be {} MB, past the limit of 16 MiB", contents.size() / 1'000'000));
+    const opgen::model::OpSpec* most = nullptr;
+    size_t most_cases = 0;
+    for (const auto& op : lib.ops) {
+      size_t cases = 0;
+      for (const auto& sample : op.samples) {
+        size_t product = 1;
+        for (const auto& [name, values] : sample.dims) product *= std::max<size_t>(values.size(), 1);
+        cases += product;
+      }
+      if (cases > most_cases) most = &op, most_cases = cases;
+    }
+    if (most)
+      d.notes.push_back({fmt::format("the op with the most sample cases is {}::{} ({}): {}", lib.ns, most->op_name(),
+                                     most->display_path, most_cases)});
+  }
+}
+
 // What a run prints about its input: every diagnostic, then, when there were
 // errors, how many and where to read more about them.
 std::string report(const opgen::Diagnostics& diags) {
@@ -218,9 +247,11 @@ int run_check(const LibraryOptions& o) {
   opgen::Diagnostics diags;
   opgen::check::check_library_names(settings, diags);
   auto sources = read_specs(o, diags);
-  bool ok = load_library(o, std::move(settings), sources, diags).has_value();
+  // Rendered in memory too: what check passes, generate writes.
+  if (auto lib = load_library(o, std::move(settings), sources, diags))
+    check_output_size(opgen::emit::emit_library(*lib), *lib, "<output>", diags);
   std::cerr << report(diags);
-  return ok ? 0 : 1;
+  return diags.has_errors() ? 1 : 0;
 }
 
 // Everything the generated tree depends on, hashed: the tool itself, the
@@ -273,18 +304,22 @@ int run_generate(const LibraryOptions& o, const fs::path& out_dir, bool verbose)
     }
   }
   auto lib = load_library(o, std::move(settings), sources, diags);
+  std::optional<opgen::OutputTree> tree;
+  if (lib) {
+    tree = opgen::emit::emit_library(*lib);
+    check_output_size(*tree, *lib, out_dir, diags);
+  }
   const std::string printed = report(diags);
   std::cerr << printed;
-  if (!lib) return 1;
+  if (diags.has_errors()) return 1;
   if (!lock && !(lock = lock_output())) return 1;
   opgen::WriteStats stats;
-  const opgen::OutputTree tree = opgen::emit::emit_library(*lib);
-  if (!tree.commit(out_dir, write_diags, &stats, opgen::read_manifest(out_dir))) {
+  if (!tree->commit(out_dir, write_diags, &stats, opgen::read_manifest(out_dir))) {
     write_diags.print(std::cerr);
     print_explain_hint(write_diags, "opgen");
     return 1;
   }
-  if (!key.empty()) opgen::write_stamp(out_dir, key, tree, printed);
+  if (!key.empty()) opgen::write_stamp(out_dir, key, *tree, printed);
   if (verbose)
     std::cerr << fmt::format("opgen: {} written, {} unchanged, {} removed\n", stats.written, stats.unchanged,
                              stats.removed);

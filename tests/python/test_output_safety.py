@@ -223,3 +223,49 @@ def test_a_spec_path_generated_code_cannot_name_is_an_error(tmp_path, name):
     assert proc.returncode == 1, proc.stderr
     assert b"error[E0110]: the spec's path cannot be named in generated code" in proc.stderr
     assert not out.exists()
+
+
+def test_a_spec_that_expands_past_the_output_limit_is_an_error(tmp_path):
+    # 15 KB of YAML: one sample of 1,000 dims, repeated by alias 2,000 times.
+    specs, out = tmp_path / "specs", tmp_path / "out"
+    specs.mkdir()
+    sizes = ", ".join(str(n) for n in range(1, 1001))
+    lines = ['schema: "foo(Tensor x) -> Tensor"', "fake: [like(x)]", "samples:",
+             f"  - &s {{dims: {{N: [{sizes}]}}, args: {{x: {{shape: [N]}}}}}}"]
+    lines += ["  - *s"] * 2000
+    (specs / "foo.yaml").write_text("\n".join(lines) + "\n")
+    assert (specs / "foo.yaml").stat().st_size < 20_000
+    for command in ("generate", "check"):
+        extra = ["-o", out] if command == "generate" else []
+        proc = run_opgen(command, *options_with(), *extra, specs)
+        assert proc.returncode == 1, proc.stderr[-2000:]
+        assert "error[E0906]: would be " in proc.stderr
+        assert "the op with the most sample cases is opgen::foo" in proc.stderr
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "value, problem",
+    [
+        ("n: 99999999999999999999", "must be an integer within int64"),
+        ("n: 007", "must be an integer within int64"),
+        ("f: .inf", "must be a finite number"),
+        ("f: nan", "must be a finite number"),
+        ("f: 1e999", "must be a finite number"),
+        ("l: [1, x]", "must be a list of integers within int64"),
+        ("x: {shape: [2], range: [-.inf, .inf]}", "'range' must be finite"),
+        ('x: {shape: [2], device: "cuda:0\\"); import os; (\\""}', "sample device must be"),
+        ("x: {shape: [99999999999999999999]}", "past the range of int64"),
+    ],
+)
+def test_sample_values_must_mean_the_same_in_python(tmp_path, value, problem):
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    args = {"x": "x: {shape: [2]}", "n": "n: 1", "f": "f: 1.5", "l": "l: [1, 2]"}
+    args[value.split(":")[0]] = value
+    spec = ['schema: "foo(Tensor x, int n, float f, int[] l) -> Tensor"', "fake: [like(x)]", "samples:",
+            "  - args:"] + [f"      {a}" for a in args.values()]
+    (specs / "foo.yaml").write_text("\n".join(spec) + "\n")
+    proc = run_opgen("check", *options_with(), specs)
+    assert proc.returncode == 1, proc.stderr
+    assert problem in proc.stderr, proc.stderr

@@ -1,6 +1,8 @@
 #include "check/checker.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cctype>
 #include <map>
 #include <set>
@@ -52,6 +54,15 @@ bool is_keyword(const std::string& name) { return kCppKeywords.count(name) || kP
 // Names an argument may not take: keywords, which would not compile in the
 // generated C++ or Python, and names the generated code uses.
 const std::set<std::string> kGeneratedNames = {"stack", "num_args", "num_outputs", "kernel", "ctx", "torch"};
+
+// A decimal integer within int64, as Python and C++ both read it.
+std::optional<int64_t> parse_int64(std::string_view s) {
+  int64_t value = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  if (s.size() > 1 && (s[0] == '0' || (s[0] == '-' && s[1] == '0'))) return std::nullopt;  // Python rejects 007
+  return value;
+}
 
 bool is_identifier(std::string_view s) {
   auto start = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
@@ -420,10 +431,21 @@ class OpChecker {
       if (auto guess = closest_match(t.dtype, model::dtype_names()); !guess.empty())
         d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
     }
-    if (t.device != "cpu" && t.device != "cuda" && t.device.rfind("cuda:", 0) != 0)
-      error(Code::SampleValueMismatch, t.loc, fmt::format("sample device must be 'cpu' or 'cuda', not '{}'", t.device));
+    const bool cuda_index = t.device.starts_with("cuda:") && parse_int64(t.device.substr(5)) &&
+                            *parse_int64(t.device.substr(5)) >= 0;
+    if (t.device != "cpu" && t.device != "cuda" && !cuda_index)
+      error(Code::SampleValueMismatch, t.loc,
+            fmt::format("sample device must be 'cpu', 'cuda' or 'cuda:<index>', not '{}'", t.device));
+    if (!std::isfinite(t.low) || !std::isfinite(t.high))
+      error(Code::SampleValueMismatch, t.loc, "a sample's 'range' must be finite");
     for (const auto& dim : t.shape) {
-      bool number = !dim.empty() && std::all_of(dim.begin(), dim.end(), [](unsigned char c) { return std::isdigit(c); });
+      const bool digits =
+          !dim.empty() && std::all_of(dim.begin(), dim.end(), [](unsigned char c) { return std::isdigit(c); });
+      if (digits && !parse_int64(dim)) {
+        error(Code::SampleShapeMismatch, t.loc, fmt::format("shape entry '{}' is past the range of int64", dim));
+        continue;
+      }
+      const bool number = digits;
       if (!number && !dims.count(dim))
         error(Code::SampleShapeMismatch, t.loc,
               fmt::format("shape entry '{}' is neither a size nor a dim of the sample's 'dims'", dim));
@@ -456,23 +478,38 @@ class OpChecker {
     }
     if (value.kind != Kind::Literal) return mismatch("a plain value");
     const std::string& text = value.literal;
-    auto is_int = [](const std::string& s) {
-      size_t i = (!s.empty() && s[0] == '-') ? 1 : 0;
-      return i < s.size() && std::all_of(s.begin() + i, s.end(), [](unsigned char c) { return std::isdigit(c); });
+    // The text goes into the generated test as Python source: only forms
+    // that mean the same number there, within int64 and finite.
+    auto is_int = [](std::string_view s) { return parse_int64(s).has_value(); };
+    auto is_float = [](std::string_view s) {
+      double d = 0;
+      auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
+      return !s.empty() && ec == std::errc() && end == s.data() + s.size() && std::isfinite(d);
+    };
+    auto all_items = [&](const auto& is_item) {
+      if (text.size() < 2 || text.front() != '[' || text.back() != ']') return false;
+      const std::string_view inner = std::string_view(text).substr(1, text.size() - 2);
+      if (inner.empty()) return true;
+      for (size_t start = 0;;) {
+        const size_t comma = inner.find(", ", start);
+        if (!is_item(inner.substr(start, comma == std::string_view::npos ? comma : comma - start))) return false;
+        if (comma == std::string_view::npos) return true;
+        start = comma + 2;
+      }
     };
     const std::string base = key.back() == '?' ? key.substr(0, key.size() - 1) : key;
     if (base == "int" || base == "SymInt") {
-      if (!is_int(text)) mismatch("an integer");
+      if (!is_int(text)) mismatch("an integer within int64");
     } else if (base == "float") {
-      char* end = nullptr;
-      std::strtod(text.c_str(), &end);
-      if (text.empty() || *end != '\0') mismatch("a number");
+      if (!is_float(text)) mismatch("a finite number");
     } else if (base == "bool") {
       if (text != "true" && text != "false") mismatch("true or false");
     } else if (base == "ScalarType") {
       if (!model::find_dtype(text)) mismatch("a dtype name such as float32");
-    } else if (base == "int[]" || base == "SymInt[]" || base == "float[]") {
-      if (text.empty() || text.front() != '[') mismatch("a list");
+    } else if (base == "int[]" || base == "SymInt[]") {
+      if (!all_items(is_int)) mismatch("a list of integers within int64");
+    } else if (base == "float[]") {
+      if (!all_items(is_float)) mismatch("a list of finite numbers");
     } else if (base != "str") {
       mismatch("a type samples support (tensors, int, float, bool, str, ScalarType, int[], float[])");
     }

@@ -8,6 +8,7 @@
 #include "model/expr.h"
 
 #include <algorithm>
+#include <limits>
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -1291,6 +1292,36 @@ class Checker {
     return std::nullopt;
   }
 
+  // The value of an Int expression of literals alone (`2 * 3 + 1`), as C++'s
+  // int64_t arithmetic and Python's floor division agree on it; nullopt when
+  // it reads anything else, or when some step leaves int64.
+  static std::optional<int64_t> constant_int(const Expr& e) {
+    if (e.kind == Kind::IntLiteral) return e.int_value;
+    if (e.kind == Kind::Unary && e.text == "-") {
+      auto v = constant_int(*e.operands[0]);
+      if (!v || *v == std::numeric_limits<int64_t>::min()) return std::nullopt;
+      return -*v;
+    }
+    if (e.kind != Kind::Binary) return std::nullopt;
+    auto a = constant_int(*e.operands[0]);
+    auto b = constant_int(*e.operands[1]);
+    if (!a || !b) return std::nullopt;
+    int64_t out = 0;
+    if (e.text == "+") return __builtin_add_overflow(*a, *b, &out) ? std::nullopt : std::optional(out);
+    if (e.text == "-") return __builtin_sub_overflow(*a, *b, &out) ? std::nullopt : std::optional(out);
+    if (e.text == "*") return __builtin_mul_overflow(*a, *b, &out) ? std::nullopt : std::optional(out);
+    if ((e.text == "//" || e.text == "%") && *b != 0 && !(*a == std::numeric_limits<int64_t>::min() && *b == -1)) {
+      // Python's floor division and modulo.
+      int64_t q = *a / *b, r = *a % *b;
+      if (r != 0 && ((r < 0) != (*b < 0))) {
+        --q;
+        r += *b;
+      }
+      return e.text == "//" ? q : r;
+    }
+    return std::nullopt;
+  }
+
   Result check_arith(const Expr& e) {
     const Expr& left = *e.operands[0];
     const Expr& right = *e.operands[1];
@@ -1309,6 +1340,11 @@ class Checker {
     if (!require_kind(right, *r, want, what) || !left_ok) return std::nullopt;
     if (int_only && right.kind == Kind::IntLiteral && right.int_value == 0) {
       error(Code::DivisionByZero, right.column, fmt::format("'{}' by zero", e.text));
+      return std::nullopt;
+    }
+    if (*l == ValueKind::Int && *r == ValueKind::Int && !constant_int(e) && constant_int(left) && constant_int(right)) {
+      error(Code::ConstantOverflow, e.op_column,
+            fmt::format("{} {} {} leaves the range of int64", *constant_int(left), e.text, *constant_int(right)));
       return std::nullopt;
     }
     return *l == ValueKind::Float || *r == ValueKind::Float ? ValueKind::Float : ValueKind::Int;

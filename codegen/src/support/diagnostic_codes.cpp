@@ -832,6 +832,28 @@ fake:
   - empty([m, n])
 )md"},
 
+    {Code::ConstantOverflow, "E0519", "constant arithmetic leaves int64",
+     R"md(Integer arithmetic on literals alone (`9223372036854775807 + 1`, `2 ** 70`
+spelled as products) is computed when the spec is checked, as C++ and
+Python would each compute it differently past the range of int64: C++
+rejects the generated code (`-Werror=overflow`), Python silently grows the
+integer. Keep every constant within int64 (-9223372036854775808 to
+9223372036854775807).)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, int n) -> Tensor"
+require:
+  - n < 9223372036854775807 + 1
+fake:
+  - like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, int n) -> Tensor"
+require:
+  - n <= 9223372036854775807
+fake:
+  - like(x)
+)md"},
+
     // -----------------------------------------------------------------------
     // E06xx: checks and require
     // -----------------------------------------------------------------------
@@ -1216,6 +1238,19 @@ opgen: 1 error; nothing was written
 opgen: for more about this error, run 'opgen explain E0905'
 )md",
      R"md($ opgen generate -o out --namespace my_lib schemas
+)md",
+     "console"},
+
+    {Code::OutputTooLarge, "E0906", "a generated file would be too large",
+     R"md(No generated file may exceed 16 MiB. A spec can ask for far more than it
+spells out: YAML aliases repeat a list of samples for the price of a
+reference, and each sample's `dims` multiply its cases. The note names the
+op with the most sample cases; give it fewer.)md",
+     R"md($ opgen generate -o out schemas
+out/tests/test_mylib_ops.py: error[E0906]: would be 239 MB, past the limit of 16 MiB
+out/tests/test_mylib_ops.py: note: the op with the most sample cases is mylib::foo (schemas/foo.yaml): 1048576
+)md",
+     R"md($ opgen generate -o out schemas
 )md",
      "console"},
 

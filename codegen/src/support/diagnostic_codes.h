@@ -83,6 +83,7 @@ enum class Code : uint16_t {
   LetNotInt,
   BadLetName,
   LetNameTaken,
+  ConstantOverflow,
   // E06xx: checks and require
   UnknownDtype,
   NegativeDim,
@@ -107,6 +108,7 @@ enum class Code : uint16_t {
   OutputFileExists,
   NoSpecFiles,
   InvalidLibraryName,
+  OutputTooLarge,
   // E10xx: samples
   SampleValueMismatch,
   SampleMissingArgument,
