@@ -2,10 +2,12 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <set>
 #include <sstream>
 
 #include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
@@ -64,6 +66,8 @@ class Reader {
   SourceLoc loc(const YAML::Node& node) const { return loc(node.Mark()); }
   const std::string& path() const { return path_; }
   Diagnostics& diags() { return diags_; }
+  // The keys' marks by mapping, from the parser's events (KeyMarks).
+  void set_key_marks(std::map<int, std::vector<YAML::Mark>> marks) { key_marks_ = std::move(marks); }
 
   // Where column 0 of a scalar's value lies in the file, and whether columns
   // inside it map one to one (a single-line scalar without escapes).
@@ -127,19 +131,26 @@ class Reader {
       return false;
     }
     std::set<std::string> seen;
+    // Where each key stands, from the events: an aliased key's own mark is its anchor's.
+    const std::vector<YAML::Mark>* marks = nullptr;
+    if (auto it = key_marks_.find(node.Mark().pos); it != key_marks_.end() && it->second.size() == node.size())
+      marks = &it->second;
+    size_t index = 0;
     for (const auto& entry : node) {
+      const SourceLoc key_loc = marks ? loc((*marks)[index]) : loc(entry.first);
+      ++index;
       if (!entry.first.IsScalar()) {
-        diags_.error(Code::NonStringKey, loc(entry.first), fmt::format("keys of {} must be strings", what));
+        diags_.error(Code::NonStringKey, key_loc, fmt::format("keys of {} must be strings", what));
         continue;
       }
       const std::string key = entry.first.Scalar();
       if (!seen.insert(key).second) {
-        diags_.error(Code::DuplicateKey, loc(entry.first), fmt::format("duplicate key '{}' in {}", key, what));
+        diags_.error(Code::DuplicateKey, key_loc, fmt::format("duplicate key '{}' in {}", key, what));
         continue;
       }
       if (allowed.empty()) continue;  // free-form keys (argument names)
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-        auto& d = diags_.error(Code::UnknownKey, loc(entry.first), fmt::format("unknown key '{}' in {}", key, what));
+        auto& d = diags_.error(Code::UnknownKey, key_loc, fmt::format("unknown key '{}' in {}", key, what));
         if (std::string guess = closest_match(key, allowed); !guess.empty())
           d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
         d.notes.push_back({fmt::format("allowed keys: {}", fmt::join(allowed, ", "))});
@@ -151,6 +162,7 @@ class Reader {
  private:
   std::string path_;
   Diagnostics& diags_;
+  std::map<int, std::vector<YAML::Mark>> key_marks_;
   std::vector<std::string> lines_;
 };
 
@@ -412,6 +424,61 @@ class DocumentRoots : public YAML::EventHandler {
   }
 };
 
+// Where each key of each mapping of the first document is written, from the
+// parser's events, by the position of the mapping: a key written as an
+// alias (`*k: ...`) is the anchored node itself to yaml-cpp, with the
+// anchor's mark, so only the events know where the alias stands.
+class KeyMarks : public YAML::EventHandler {
+ public:
+  std::map<int, std::vector<YAML::Mark>> keys;  // mapping's mark.pos -> its keys' marks, in order
+
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string&) override {
+    node(mark);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    node(mark);
+    frames_.push_back({false, true, mark.pos});
+  }
+  void OnSequenceEnd() override { frames_.pop_back(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(mark);
+    frames_.push_back({true, true, mark.pos});
+  }
+  void OnMapEnd() override { frames_.pop_back(); }
+
+ private:
+  struct Frame {
+    bool map;
+    bool expecting_key;
+    int pos;
+  };
+  void node(const YAML::Mark& mark) {
+    if (frames_.empty() || !frames_.back().map) return;
+    Frame& frame = frames_.back();
+    if (frame.expecting_key) keys[frame.pos].push_back(mark);
+    frame.expecting_key = !frame.expecting_key;
+  }
+  std::vector<Frame> frames_;
+};
+
+// The key marks of the first document of `text` (empty if it does not parse).
+std::map<int, std::vector<YAML::Mark>> key_marks(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  KeyMarks marks;
+  try {
+    parser.HandleNextDocument(marks);
+  } catch (const YAML::Exception&) {
+    return {};
+  }
+  return std::move(marks.keys);
+}
+
 // The root of the second YAML document in `text`, if there is one. Throws
 // YAML::ParserException where the parser is stuck (see DocumentRoots).
 std::optional<YAML::Mark> second_document(const std::string& text) {
@@ -492,6 +559,11 @@ std::optional<model::OpSpec> load_spec_text(const std::string& text, const std::
           .notes.push_back({"put each op in a file of its own, named after it"});
       return std::nullopt;
     }
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp's own message for it is "bad file".
+    diags.error(Code::InvalidYaml, r.loc(e.mark), fmt::format("invalid YAML: nested {} levels deep", e.depth()))
+        .notes.push_back({"a spec needs a few levels; nothing in one nests this deep"});
+    return std::nullopt;
   } catch (const YAML::ParserException& e) {
     diags.error(Code::InvalidYaml, r.loc(e.mark), fmt::format("invalid YAML: {}", e.msg));
     return std::nullopt;
@@ -500,6 +572,7 @@ std::optional<model::OpSpec> load_spec_text(const std::string& text, const std::
     return std::nullopt;
   }
 
+  r.set_key_marks(key_marks(text));
   OpSpec spec;
   spec.display_path = display_path;
   spec.file_loc = {display_path, 0, 0};
