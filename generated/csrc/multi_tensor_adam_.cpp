@@ -28,6 +28,26 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
   auto weight_decay = torch::stable::detail::to<double>(stack[8]);
   auto step = torch::stable::detail::to<int64_t>(stack[9]);
   auto adamw = torch::stable::detail::to<bool>(stack[10]);
+  for (size_t opgen_i = 0; opgen_i < params.size(); ++opgen_i) {
+    const auto& opgen_t = params[opgen_i];
+    STD_TORCH_CHECK(opgen_t.scalar_type() == torch::headeronly::ScalarType::Float || opgen_t.scalar_type() == torch::headeronly::ScalarType::Half || opgen_t.scalar_type() == torch::headeronly::ScalarType::BFloat16 || opgen_t.scalar_type() == torch::headeronly::ScalarType::Double, "opgen::multi_tensor_adam_: expected 'params[", opgen_i, "]' to have dtype float32, float16, bfloat16 or float64, but got ", opgen_t.scalar_type());
+  }
+  for (size_t opgen_i = 0; opgen_i < params.size(); ++opgen_i) {
+    const auto& opgen_t = params[opgen_i];
+    STD_TORCH_CHECK(opgen_t.device() == params[0].device(), "opgen::multi_tensor_adam_: expected 'params[", opgen_i, "]' to be on the same device as 'params[0]'");
+  }
+  for (size_t opgen_i = 0; opgen_i < grads.size(); ++opgen_i) {
+    const auto& opgen_t = grads[opgen_i];
+    STD_TORCH_CHECK(params.empty() || opgen_t.device() == params[0].device(), "opgen::multi_tensor_adam_: expected 'grads[", opgen_i, "]' to be on the same device as 'params[0]'");
+  }
+  for (size_t opgen_i = 0; opgen_i < exp_avgs.size(); ++opgen_i) {
+    const auto& opgen_t = exp_avgs[opgen_i];
+    STD_TORCH_CHECK(params.empty() || opgen_t.device() == params[0].device(), "opgen::multi_tensor_adam_: expected 'exp_avgs[", opgen_i, "]' to be on the same device as 'params[0]'");
+  }
+  for (size_t opgen_i = 0; opgen_i < exp_avg_sqs.size(); ++opgen_i) {
+    const auto& opgen_t = exp_avg_sqs[opgen_i];
+    STD_TORCH_CHECK(params.empty() || opgen_t.device() == params[0].device(), "opgen::multi_tensor_adam_: expected 'exp_avg_sqs[", opgen_i, "]' to be on the same device as 'params[0]'");
+  }
   STD_TORCH_CHECK(static_cast<int64_t>(grads.size()) == static_cast<int64_t>(params.size()), "opgen::multi_tensor_adam_: requires len(grads) == len(params)");
   STD_TORCH_CHECK(static_cast<int64_t>(exp_avgs.size()) == static_cast<int64_t>(params.size()), "opgen::multi_tensor_adam_: requires len(exp_avgs) == len(params)");
   STD_TORCH_CHECK(static_cast<int64_t>(exp_avg_sqs.size()) == static_cast<int64_t>(params.size()), "opgen::multi_tensor_adam_: requires len(exp_avg_sqs) == len(params)");

@@ -8,6 +8,14 @@
 namespace {
 
 void check_inputs(at::TensorList tensors) {
+  for (size_t opgen_i = 0; opgen_i < tensors.size(); ++opgen_i) {
+    const auto& opgen_t = tensors[opgen_i];
+    TORCH_CHECK(opgen_t.scalar_type() == at::ScalarType::Float || opgen_t.scalar_type() == at::ScalarType::Half || opgen_t.scalar_type() == at::ScalarType::BFloat16 || opgen_t.scalar_type() == at::ScalarType::Double, "opgen::multi_tensor_l2norm: expected 'tensors[", opgen_i, "]' to have dtype float32, float16, bfloat16 or float64, but got ", opgen_t.scalar_type());
+  }
+  for (size_t opgen_i = 0; opgen_i < tensors.size(); ++opgen_i) {
+    const auto& opgen_t = tensors[opgen_i];
+    TORCH_CHECK(opgen_t.device() == tensors[0].device(), "opgen::multi_tensor_l2norm: expected 'tensors[", opgen_i, "]' to be on the same device as 'tensors[0]'");
+  }
   TORCH_CHECK(static_cast<int64_t>(tensors.size()) >= 1, "opgen::multi_tensor_l2norm: requires len(tensors) >= 1");
 }
 

@@ -19,6 +19,14 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
                   num_outputs);
   auto tensors = torch::stable::detail::to<std::vector<torch::stable::Tensor>>(stack[0]);
   auto scale = torch::stable::detail::to<double>(stack[1]);
+  for (size_t opgen_i = 0; opgen_i < tensors.size(); ++opgen_i) {
+    const auto& opgen_t = tensors[opgen_i];
+    STD_TORCH_CHECK(opgen_t.scalar_type() == torch::headeronly::ScalarType::Float || opgen_t.scalar_type() == torch::headeronly::ScalarType::Half || opgen_t.scalar_type() == torch::headeronly::ScalarType::BFloat16 || opgen_t.scalar_type() == torch::headeronly::ScalarType::Double, "opgen::multi_tensor_scale_: expected 'tensors[", opgen_i, "]' to have dtype float32, float16, bfloat16 or float64, but got ", opgen_t.scalar_type());
+  }
+  for (size_t opgen_i = 0; opgen_i < tensors.size(); ++opgen_i) {
+    const auto& opgen_t = tensors[opgen_i];
+    STD_TORCH_CHECK(opgen_t.device() == tensors[0].device(), "opgen::multi_tensor_scale_: expected 'tensors[", opgen_i, "]' to be on the same device as 'tensors[0]'");
+  }
   kernel(tensors, scale);
 }
 

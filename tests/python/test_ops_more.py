@@ -705,7 +705,7 @@ def test_multi_tensor_adam_errors_name_op_and_argument():
         opgen.multi_tensor_adam_(p, [g[0], g[1].double()], m, v, step=1, **ADAM_HP)
     with pytest.raises(RuntimeError, match=r"opgen::multi_tensor_adam_: 'grads'\[0\].*shape of 'params'\[0\]"):
         opgen.multi_tensor_adam_(p, [torch.randn(5), g[1]], m, v, step=1, **ADAM_HP)
-    with pytest.raises(RuntimeError, match=r"opgen::multi_tensor_adam_: 'params'\[0\] has dtype Int"):
+    with pytest.raises(RuntimeError, match=r"opgen::multi_tensor_adam_: expected 'params\[0\]' to have dtype float32"):
         opgen.multi_tensor_adam_([p[0].int()], [g[0].int()], [m[0]], [v[0]], step=1, **ADAM_HP)
 
 
@@ -894,3 +894,38 @@ def test_cuda_multi_tensor_adam_matches_cpu(dtype, moment_dtype):
 def test_cuda_runner_apply_matches_cpu(runner):
     x = torch.randn(1000003, dtype=torch.float16)
     torch.testing.assert_close(opgen.runner_apply(x.cuda(), runner).cpu(), opgen.runner_apply(x, runner))
+
+
+# Every tensor of a list meets the op's contract (checks on a Tensor[]
+# argument hold for each tensor), in the fake and in the C++ wrapper: a
+# tensor on another device used to make l2norm return uninitialized memory
+# and scale_/adam_ skip the list.
+def _list_op_calls(other):
+    a, b = torch.randn(4), torch.randn(3).to(other)
+    four = [[torch.randn(4), torch.randn(3).to(other)] for _ in range(4)]
+    return [
+        ("multi_tensor_l2norm", "tensors", ([a, b],)),
+        ("multi_tensor_scale_", "tensors", ([a, b], 2.0)),
+        ("multi_tensor_adam_", "params", (*four, 1e-3, 0.9, 0.999, 1e-8, 0.0, 1)),
+    ]
+
+
+@pytest.mark.parametrize("index", range(3))
+def test_list_ops_reject_a_tensor_on_another_device(index):
+    name, arg, args = _list_op_calls("meta")[index]
+    with pytest.raises(RuntimeError, match=rf"opgen::{name}: expected '{arg}\[1\]' to be on the same device as '{arg}\[0\]'"):
+        getattr(OPS, name)(*args)
+
+
+@pytest.mark.parametrize("index", range(3))
+def test_list_ops_check_each_tensor_in_cpp_too(index):
+    # Straight to the CPU kernel: the generated C++ wrapper's check, not the fake's.
+    name, arg, args = _list_op_calls("meta")[index]
+    cpu = torch._C.DispatchKeySet(torch._C.DispatchKey.CPU)
+    with pytest.raises(RuntimeError, match=rf"opgen::{name}: expected '{arg}\[1\]' to be on the same device as '{arg}\[0\]'"):
+        getattr(OPS, name).default.redispatch(cpu, *args)
+
+
+def test_list_ops_reject_a_dtype_they_do_not_carry():
+    with pytest.raises(RuntimeError, match=r"opgen::multi_tensor_scale_: expected 'tensors\[1\]' to have dtype"):
+        OPS.multi_tensor_scale_([torch.randn(3), torch.ones(3, dtype=torch.int32)], 2.0)

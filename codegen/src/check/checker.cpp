@@ -358,11 +358,11 @@ class OpChecker {
           .notes.push_back({"PyTorch finds the process group for symmetric memory through it"});
   }
 
-  void check_tensor_arg_ref(const Located<std::string>& name, const std::string& context) {
+  void check_tensor_arg_ref(const Located<std::string>& name, const std::string& context, bool list_ok = false) {
     const Argument* arg = find_arg(op_.schema, name.value);
     if (!arg) {
       unknown_arg(name, context);
-    } else if (!is_tensor_or_optional(*arg->type)) {
+    } else if (!is_tensor_or_optional(*arg->type) && !(list_ok && model::type_key(*arg->type) == "Tensor[]")) {
       error(Code::ArgumentNotATensor, name.loc,
             fmt::format("{} names '{}', which is a '{}', not a tensor", context, name.value,
                         model::type_key(*arg->type)));
@@ -371,15 +371,16 @@ class OpChecker {
 
   void check_tensor_checks() {
     for (const auto& check : op_.checks) {
-      check_tensor_arg_ref(check.arg, "'checks'");
+      // A Tensor[] argument's checks hold for each of its tensors.
+      check_tensor_arg_ref(check.arg, "'checks'", /*list_ok=*/true);
       for (const auto& dtype : check.dtypes) {
         if (model::find_dtype(dtype.value)) continue;
         auto& d = error(Code::UnknownDtype, dtype.loc, fmt::format("unknown dtype '{}'", dtype.value));
         if (auto guess = closest_match(dtype.value, model::dtype_names()); !guess.empty())
           d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
       }
-      if (check.same_dtype_as) check_tensor_arg_ref(*check.same_dtype_as, "'same_dtype'");
-      if (check.same_device_as) check_tensor_arg_ref(*check.same_device_as, "'same_device'");
+      if (check.same_dtype_as) check_tensor_arg_ref(*check.same_dtype_as, "'same_dtype'", /*list_ok=*/true);
+      if (check.same_device_as) check_tensor_arg_ref(*check.same_device_as, "'same_device'", /*list_ok=*/true);
       if (check.dim && check.dim->value < 0) error(Code::NegativeDim, check.dim->loc, "'dim' must not be negative");
     }
   }

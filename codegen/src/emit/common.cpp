@@ -22,6 +22,14 @@ bool is_optional(const model::OpSpec& op, const std::string& name) {
   return a && model::type_key(*a->type) == "Tensor?";
 }
 
+bool is_list(const model::OpSpec& op, const std::string& name) {
+  const auto* a = find_arg(op, name);
+  return a && model::type_key(*a->type) == "Tensor[]";
+}
+
+// Stands for the index of the tensor a per-tensor check is on, in messages.
+constexpr std::string_view kIndexMarker = "@opgen_i@";
+
 // "float32, float16 or bfloat16"
 std::string join_or(const std::vector<std::string>& words) {
   if (words.size() <= 1) return words.empty() ? "" : words[0];
@@ -112,15 +120,26 @@ static std::vector<RenderedCheck> render_checks(const model::Library& lib, const
   CheckRenderer r{op, python, stable};
   const std::string prefix = qualified_name(lib, op) + ": ";
   // C++ messages are STD_TORCH_CHECK argument lists; Python ones f-string bodies.
-  auto text = [&](const std::string& s) { return python ? s : cpp_string_literal(prefix + s); };
+  // A per-tensor check's message says which tensor: 'tensors[3]'.
+  auto text = [&](const std::string& s) {
+    std::string out = python ? s : cpp_string_literal(prefix + s);
+    for (size_t at; (at = out.find(kIndexMarker)) != std::string::npos;)
+      out.replace(at, kIndexMarker.size(), python ? "{opgen_i}" : "\", opgen_i, \"");
+    return out;
+  };
   auto value = [&](const std::string& cpp, const std::string& py) {
     return python ? "{" + py + "}" : ", " + cpp;
   };
   const std::string scalar_ns = stable ? "torch::headeronly::ScalarType::" : "at::ScalarType::";
   std::vector<RenderedCheck> out;
   for (const auto& c : op.checks) {
-    const std::string& name = c.arg.value;
-    const std::string t = r.access(name);
+    const bool each = is_list(op, c.arg.value);
+    // Messages name the tensor checked: the argument, or one of its list.
+    const std::string name = each ? fmt::format("{}[{}]", c.arg.value, kIndexMarker) : c.arg.value;
+    const std::string t = each ? "opgen_t" : r.access(name);
+    auto add = [&](std::string cond, std::string message) {
+      out.push_back({std::move(cond), std::move(message), each ? c.arg.value : std::string()});
+    };
     if (!c.dtypes.empty()) {
       std::vector<std::string> conds, names;
       for (const auto& d : c.dtypes) {
@@ -132,37 +151,51 @@ static std::vector<RenderedCheck> render_checks(const model::Library& lib, const
       std::string cond = python ? fmt::format("{}.dtype in ({}{})", t, fmt::join(conds, ", "), conds.size() == 1 ? "," : "")
                                 : fmt::format("{}", fmt::join(conds, " || "));
       std::string what = fmt::format("expected '{}' to have dtype {}, but got ", name, join_or(names));
-      out.push_back({r.guard(cond, {name}),
-                     python ? prefix + what + value("", t + ".dtype") : text(what) + value(t + ".scalar_type()", "")});
+      add(r.guard(cond, {c.arg.value}),
+          python ? text(prefix + what) + value("", t + ".dtype") : text(what) + value(t + ".scalar_type()", ""));
     }
+    // Another list is compared through its first tensor (an empty one compares with nothing).
+    auto other_of = [&](const std::string& other) {
+      return is_list(op, other) ? fmt::format("{}[0]", other) : r.access(other);
+    };
+    auto unless_empty = [&](const std::string& other, const std::string& cond) {
+      if (!is_list(op, other) || other == c.arg.value) return cond;
+      return python ? fmt::format("len({}) == 0 or {}", other, cond) : fmt::format("{}.empty() || {}", other, cond);
+    };
     if (c.same_dtype_as) {
-      const std::string& other = c.same_dtype_as->value;
-      const std::string o = r.access(other);
+      const std::string other = c.same_dtype_as->value;
+      const std::string o = other_of(other);
       std::string cond = python ? fmt::format("{}.dtype == {}.dtype", t, o)
                                 : fmt::format("{}.scalar_type() == {}.scalar_type()", t, o);
-      std::string what = fmt::format("expected '{}' to have the same dtype as '{}', but got ", name, other);
-      out.push_back({r.guard(cond, {name, other}),
-                     python ? prefix + what + value("", t + ".dtype") + " and " + value("", o + ".dtype")
-                            : text(what) + value(t + ".scalar_type()", "") + ", \" and \"" + value(o + ".scalar_type()", "")});
+      std::string what = fmt::format("expected '{}' to have the same dtype as '{}', but got ", name,
+                                     is_list(op, other) ? other + "[0]" : other);
+      add(r.guard(unless_empty(other, cond), {c.arg.value, other}),
+          python ? text(prefix + what) + value("", t + ".dtype") + " and " + value("", o + ".dtype")
+                 : text(what) + value(t + ".scalar_type()", "") + ", \" and \"" + value(o + ".scalar_type()", ""));
     }
     if (c.same_device_as) {
-      const std::string& other = c.same_device_as->value;
-      const std::string o = r.access(other);
+      const std::string other = c.same_device_as->value;
+      const std::string o = other_of(other);
       std::string cond = fmt::format("{}.device() == {}.device()", t, o);
       if (python) cond = fmt::format("{}.device == {}.device", t, o);
-      std::string what = fmt::format("expected '{}' to be on the same device as '{}'", name, other);
-      out.push_back({r.guard(cond, {name, other}), python ? prefix + what : text(what)});
+      std::string what = fmt::format("expected '{}' to be on the same device as '{}', but got ", name,
+                                     is_list(op, other) ? other + "[0]" : other);
+      add(r.guard(unless_empty(other, cond), {c.arg.value, other}),
+          // (C++: the stable ABI's Device does not print.)
+          python ? text(prefix + what) + value("", t + ".device") + " and " + value("", o + ".device")
+                 : text(what.substr(0, what.size() - std::string_view(", but got ").size())));
     }
     if (c.dim) {
       std::string cond = fmt::format("{}.dim() == {}", t, c.dim->value);
       std::string what = fmt::format("expected '{}' to have {} dimension{}, but got ", name, c.dim->value,
                                      c.dim->value == 1 ? "" : "s");
-      out.push_back({r.guard(cond, {name}), python ? prefix + what + value("", t + ".dim()") : text(what) + value(t + ".dim()", "")});
+      add(r.guard(cond, {c.arg.value}),
+          python ? text(prefix + what) + value("", t + ".dim()") : text(what) + value(t + ".dim()", ""));
     }
     if (c.contiguous) {
       std::string cond = fmt::format("{}.is_contiguous()", t);
       std::string what = fmt::format("expected '{}' to be contiguous", name);
-      out.push_back({r.guard(cond, {name}), python ? prefix + what : text(what)});
+      add(r.guard(cond, {c.arg.value}), python ? text(prefix + what) : text(what));
     }
   }
   model::ExprEnv env;
@@ -180,13 +213,26 @@ static std::vector<RenderedCheck> render_checks(const model::Library& lib, const
         if (ch == '"' || ch == '\\') escaped.push_back('\\');
         escaped.push_back(ch);
       }
-      out.push_back({model::render_python(*rule.expr, env, default_device_arg(op)), prefix + escaped});
+      out.push_back({model::render_python(*rule.expr, env, default_device_arg(op)), prefix + escaped, {}});
     } else {
       out.push_back({model::render_cpp(*rule.expr, env, stable ? model::CppAbi::Stable : model::CppAbi::Unstable),
-                     text(what)});
+                     text(what), {}});
     }
   }
   return out;
+}
+
+std::vector<std::string> cpp_check_lines(const RenderedCheck& check, const char* macro) {
+  const std::string line = fmt::format("{}({}, {});", macro, check.condition, check.message);
+  if (check.each.empty()) return {line};
+  return {fmt::format("for (size_t opgen_i = 0; opgen_i < {}.size(); ++opgen_i) {{", check.each),
+          fmt::format("  const auto& opgen_t = {}[opgen_i];", check.each), "  " + line, "}"};
+}
+
+std::vector<std::string> python_check_lines(const RenderedCheck& check) {
+  const std::string line = fmt::format("torch._check({}, lambda: f\"{}\")", check.condition, check.message);
+  if (check.each.empty()) return {line};
+  return {fmt::format("for opgen_i, opgen_t in enumerate({}):", check.each), "    " + line};
 }
 
 std::vector<RenderedCheck> cpp_checks(const model::Library& lib, const model::OpSpec& op, bool stable) {

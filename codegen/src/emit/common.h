@@ -23,7 +23,15 @@ std::string def_schema(const model::OpSpec& op);
 struct RenderedCheck {
   std::string condition;  // C++ or Python boolean expression
   std::string message;    // C++: comma-separated STD_TORCH_CHECK message parts; Python: f-string body
+  // A check of every tensor of the list argument `each`: the condition and
+  // message read the tensor as `opgen_t` and its index as `opgen_i`.
+  std::string each;
 };
+// The lines of a check: `macro(condition, message);` (TORCH_CHECK or
+// STD_TORCH_CHECK), in a loop over the list for a per-tensor check.
+std::vector<std::string> cpp_check_lines(const RenderedCheck& check, const char* macro);
+// The same for the fakes: `torch._check(condition, lambda: f"message")`.
+std::vector<std::string> python_check_lines(const RenderedCheck& check);
 std::vector<RenderedCheck> cpp_checks(const model::Library& lib, const model::OpSpec& op, bool stable);
 std::vector<RenderedCheck> python_checks(const model::Library& lib, const model::OpSpec& op);
 // Arguments the checks read, in schema order.

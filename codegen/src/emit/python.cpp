@@ -89,7 +89,7 @@ void emit_fake(Printer& p, const model::Library& lib, const model::OpSpec& op) {
   p.line(fmt::format("def {}({}):", fake_function(op), python_params(op.schema)));
   auto indent = p.indent(4);
   for (const auto& check : python_checks(lib, op))
-    p.line(fmt::format("torch._check({}, lambda: f\"{}\")", check.condition, check.message));
+    for (const auto& line : python_check_lines(check)) p.line(line);
   for (const auto& let : op.lets) {
     p.line(fmt::format("{} = {}", let.name.value, model::render_python(*let.rule.expr, env, device)));
     env.lets[let.name.value] = model::ValueKind::Int;

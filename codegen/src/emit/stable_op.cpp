@@ -64,7 +64,7 @@ std::string stable_op_source(const model::Library& lib, const model::OpSpec& op)
       names.push_back(a.name);
     }
     for (const auto& check : cpp_checks(lib, op, true))
-      p.line(fmt::format("STD_TORCH_CHECK({}, {});", check.condition, check.message));
+      for (const auto& line : cpp_check_lines(check, "STD_TORCH_CHECK")) p.line(line);
     const std::string call = fmt::format("kernel({})", fmt::join(names, ", "));
     if (s.returns.empty()) {
       p.line(call + ";");

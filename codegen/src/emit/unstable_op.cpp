@@ -41,7 +41,8 @@ namespace {
     p.line(fmt::format("void check_inputs({}) {{", fmt::join(check_params, ", ")));
     {
       auto indent = p.indent();
-      for (const auto& check : checks) p.line(fmt::format("TORCH_CHECK({}, {});", check.condition, check.message));
+      for (const auto& check : checks)
+        for (const auto& line : cpp_check_lines(check, "TORCH_CHECK")) p.line(line);
     }
     p.line("}");
   }

@@ -71,7 +71,7 @@ else:
 @torch.library.register_fake("opgen::compact_rows")
 def _compact_rows_fake(input, mask):
     torch._check(mask.dtype in (torch.bool,), lambda: f"opgen::compact_rows: expected 'mask' to have dtype bool, but got {mask.dtype}")
-    torch._check(mask.device == input.device, lambda: f"opgen::compact_rows: expected 'mask' to be on the same device as 'input'")
+    torch._check(mask.device == input.device, lambda: f"opgen::compact_rows: expected 'mask' to be on the same device as 'input', but got {mask.device} and {input.device}")
     torch._check(mask.dim() == 1, lambda: f"opgen::compact_rows: expected 'mask' to have 1 dimension, but got {mask.dim()}")
     torch._check(input.dim() >= 1, lambda: f"opgen::compact_rows: requires input.dim() >= 1")
     torch._check(mask.size(0) == input.size(0), lambda: f"opgen::compact_rows: requires mask.size(0) == input.size(0)")
@@ -89,10 +89,10 @@ def _fused_add_rms_norm__fake(input, residual, weight, eps=1e-06):
     torch._check(input.dtype in (torch.float32, torch.float16, torch.bfloat16, torch.float64), lambda: f"opgen::fused_add_rms_norm_: expected 'input' to have dtype float32, float16, bfloat16 or float64, but got {input.dtype}")
     torch._check(input.is_contiguous(), lambda: f"opgen::fused_add_rms_norm_: expected 'input' to be contiguous")
     torch._check(residual.dtype == input.dtype, lambda: f"opgen::fused_add_rms_norm_: expected 'residual' to have the same dtype as 'input', but got {residual.dtype} and {input.dtype}")
-    torch._check(residual.device == input.device, lambda: f"opgen::fused_add_rms_norm_: expected 'residual' to be on the same device as 'input'")
+    torch._check(residual.device == input.device, lambda: f"opgen::fused_add_rms_norm_: expected 'residual' to be on the same device as 'input', but got {residual.device} and {input.device}")
     torch._check(residual.is_contiguous(), lambda: f"opgen::fused_add_rms_norm_: expected 'residual' to be contiguous")
     torch._check(weight.dtype == input.dtype, lambda: f"opgen::fused_add_rms_norm_: expected 'weight' to have the same dtype as 'input', but got {weight.dtype} and {input.dtype}")
-    torch._check(weight.device == input.device, lambda: f"opgen::fused_add_rms_norm_: expected 'weight' to be on the same device as 'input'")
+    torch._check(weight.device == input.device, lambda: f"opgen::fused_add_rms_norm_: expected 'weight' to be on the same device as 'input', but got {weight.device} and {input.device}")
     torch._check(weight.dim() == 1, lambda: f"opgen::fused_add_rms_norm_: expected 'weight' to have 1 dimension, but got {weight.dim()}")
     torch._check(residual.dim() == input.dim(), lambda: f"opgen::fused_add_rms_norm_: requires residual.dim() == input.dim()")
     torch._check(residual.numel() == input.numel(), lambda: f"opgen::fused_add_rms_norm_: requires residual.numel() == input.numel()")
@@ -109,10 +109,10 @@ fused_add_rms_norm_ = torch.ops.opgen.fused_add_rms_norm_.default
 def _layer_norm_fake(input, weight, bias=None, eps=1e-05):
     torch._check(input.dtype in (torch.float32, torch.float16, torch.bfloat16, torch.float64), lambda: f"opgen::layer_norm: expected 'input' to have dtype float32, float16, bfloat16 or float64, but got {input.dtype}")
     torch._check(weight.dtype == input.dtype, lambda: f"opgen::layer_norm: expected 'weight' to have the same dtype as 'input', but got {weight.dtype} and {input.dtype}")
-    torch._check(weight.device == input.device, lambda: f"opgen::layer_norm: expected 'weight' to be on the same device as 'input'")
+    torch._check(weight.device == input.device, lambda: f"opgen::layer_norm: expected 'weight' to be on the same device as 'input', but got {weight.device} and {input.device}")
     torch._check(weight.dim() == 1, lambda: f"opgen::layer_norm: expected 'weight' to have 1 dimension, but got {weight.dim()}")
     torch._check(bias is None or bias.dtype == input.dtype, lambda: f"opgen::layer_norm: expected 'bias' to have the same dtype as 'input', but got {bias.dtype} and {input.dtype}")
-    torch._check(bias is None or bias.device == input.device, lambda: f"opgen::layer_norm: expected 'bias' to be on the same device as 'input'")
+    torch._check(bias is None or bias.device == input.device, lambda: f"opgen::layer_norm: expected 'bias' to be on the same device as 'input', but got {bias.device} and {input.device}")
     torch._check(bias is None or bias.dim() == 1, lambda: f"opgen::layer_norm: expected 'bias' to have 1 dimension, but got {bias.dim()}")
     torch._check(input.dim() >= 1, lambda: f"opgen::layer_norm: requires input.dim() >= 1")
     torch._check(weight.size(0) == input.size(-1), lambda: f"opgen::layer_norm: requires weight.size(0) == input.size(-1)")
@@ -142,13 +142,13 @@ layer_norm = torch.ops.opgen.layer_norm.default
 @torch.library.register_fake("opgen::layer_norm_backward")
 def _layer_norm_backward_fake(grad_output, input, mean, rstd, weight):
     torch._check(grad_output.dtype == input.dtype, lambda: f"opgen::layer_norm_backward: expected 'grad_output' to have the same dtype as 'input', but got {grad_output.dtype} and {input.dtype}")
-    torch._check(grad_output.device == input.device, lambda: f"opgen::layer_norm_backward: expected 'grad_output' to be on the same device as 'input'")
+    torch._check(grad_output.device == input.device, lambda: f"opgen::layer_norm_backward: expected 'grad_output' to be on the same device as 'input', but got {grad_output.device} and {input.device}")
     torch._check(input.dtype in (torch.float32, torch.float16, torch.bfloat16, torch.float64), lambda: f"opgen::layer_norm_backward: expected 'input' to have dtype float32, float16, bfloat16 or float64, but got {input.dtype}")
-    torch._check(mean.device == input.device, lambda: f"opgen::layer_norm_backward: expected 'mean' to be on the same device as 'input'")
+    torch._check(mean.device == input.device, lambda: f"opgen::layer_norm_backward: expected 'mean' to be on the same device as 'input', but got {mean.device} and {input.device}")
     torch._check(rstd.dtype == mean.dtype, lambda: f"opgen::layer_norm_backward: expected 'rstd' to have the same dtype as 'mean', but got {rstd.dtype} and {mean.dtype}")
-    torch._check(rstd.device == input.device, lambda: f"opgen::layer_norm_backward: expected 'rstd' to be on the same device as 'input'")
+    torch._check(rstd.device == input.device, lambda: f"opgen::layer_norm_backward: expected 'rstd' to be on the same device as 'input', but got {rstd.device} and {input.device}")
     torch._check(weight.dtype == input.dtype, lambda: f"opgen::layer_norm_backward: expected 'weight' to have the same dtype as 'input', but got {weight.dtype} and {input.dtype}")
-    torch._check(weight.device == input.device, lambda: f"opgen::layer_norm_backward: expected 'weight' to be on the same device as 'input'")
+    torch._check(weight.device == input.device, lambda: f"opgen::layer_norm_backward: expected 'weight' to be on the same device as 'input', but got {weight.device} and {input.device}")
     torch._check(weight.dim() == 1, lambda: f"opgen::layer_norm_backward: expected 'weight' to have 1 dimension, but got {weight.dim()}")
     torch._check(input.dim() >= 1, lambda: f"opgen::layer_norm_backward: requires input.dim() >= 1")
     torch._check(grad_output.dim() == input.dim(), lambda: f"opgen::layer_norm_backward: requires grad_output.dim() == input.dim()")
@@ -166,6 +166,16 @@ layer_norm_backward = torch.ops.opgen.layer_norm_backward.default
 
 @torch.library.register_fake("opgen::multi_tensor_adam_")
 def _multi_tensor_adam__fake(params, grads, exp_avgs, exp_avg_sqs, lr, beta1, beta2, eps, weight_decay, step, adamw=True):
+    for opgen_i, opgen_t in enumerate(params):
+        torch._check(opgen_t.dtype in (torch.float32, torch.float16, torch.bfloat16, torch.float64), lambda: f"opgen::multi_tensor_adam_: expected 'params[{opgen_i}]' to have dtype float32, float16, bfloat16 or float64, but got {opgen_t.dtype}")
+    for opgen_i, opgen_t in enumerate(params):
+        torch._check(opgen_t.device == params[0].device, lambda: f"opgen::multi_tensor_adam_: expected 'params[{opgen_i}]' to be on the same device as 'params[0]', but got {opgen_t.device} and {params[0].device}")
+    for opgen_i, opgen_t in enumerate(grads):
+        torch._check(len(params) == 0 or opgen_t.device == params[0].device, lambda: f"opgen::multi_tensor_adam_: expected 'grads[{opgen_i}]' to be on the same device as 'params[0]', but got {opgen_t.device} and {params[0].device}")
+    for opgen_i, opgen_t in enumerate(exp_avgs):
+        torch._check(len(params) == 0 or opgen_t.device == params[0].device, lambda: f"opgen::multi_tensor_adam_: expected 'exp_avgs[{opgen_i}]' to be on the same device as 'params[0]', but got {opgen_t.device} and {params[0].device}")
+    for opgen_i, opgen_t in enumerate(exp_avg_sqs):
+        torch._check(len(params) == 0 or opgen_t.device == params[0].device, lambda: f"opgen::multi_tensor_adam_: expected 'exp_avg_sqs[{opgen_i}]' to be on the same device as 'params[0]', but got {opgen_t.device} and {params[0].device}")
     torch._check(len(grads) == len(params), lambda: f"opgen::multi_tensor_adam_: requires len(grads) == len(params)")
     torch._check(len(exp_avgs) == len(params), lambda: f"opgen::multi_tensor_adam_: requires len(exp_avgs) == len(params)")
     torch._check(len(exp_avg_sqs) == len(params), lambda: f"opgen::multi_tensor_adam_: requires len(exp_avg_sqs) == len(params)")
@@ -180,6 +190,10 @@ multi_tensor_adam_ = torch.ops.opgen.multi_tensor_adam_.default
 
 @torch.library.register_fake("opgen::multi_tensor_l2norm")
 def _multi_tensor_l2norm_fake(tensors):
+    for opgen_i, opgen_t in enumerate(tensors):
+        torch._check(opgen_t.dtype in (torch.float32, torch.float16, torch.bfloat16, torch.float64), lambda: f"opgen::multi_tensor_l2norm: expected 'tensors[{opgen_i}]' to have dtype float32, float16, bfloat16 or float64, but got {opgen_t.dtype}")
+    for opgen_i, opgen_t in enumerate(tensors):
+        torch._check(opgen_t.device == tensors[0].device, lambda: f"opgen::multi_tensor_l2norm: expected 'tensors[{opgen_i}]' to be on the same device as 'tensors[0]', but got {opgen_t.device} and {tensors[0].device}")
     torch._check(len(tensors) >= 1, lambda: f"opgen::multi_tensor_l2norm: requires len(tensors) >= 1")
     return (torch.empty((), dtype=torch.float32, device=tensors[0].device), torch.empty((len(tensors),), dtype=torch.float32, device=tensors[0].device))
 
@@ -191,6 +205,10 @@ multi_tensor_l2norm = torch.ops.opgen.multi_tensor_l2norm.default
 
 @torch.library.register_fake("opgen::multi_tensor_scale_")
 def _multi_tensor_scale__fake(tensors, scale):
+    for opgen_i, opgen_t in enumerate(tensors):
+        torch._check(opgen_t.dtype in (torch.float32, torch.float16, torch.bfloat16, torch.float64), lambda: f"opgen::multi_tensor_scale_: expected 'tensors[{opgen_i}]' to have dtype float32, float16, bfloat16 or float64, but got {opgen_t.dtype}")
+    for opgen_i, opgen_t in enumerate(tensors):
+        torch._check(opgen_t.device == tensors[0].device, lambda: f"opgen::multi_tensor_scale_: expected 'tensors[{opgen_i}]' to be on the same device as 'tensors[0]', but got {opgen_t.device} and {tensors[0].device}")
     return None
 
 
@@ -215,7 +233,7 @@ one_shot_all_reduce = torch.ops.opgen.one_shot_all_reduce.default
 def _quantize_fp8_fake(input, scale=None):
     torch._check(input.dtype in (torch.float32, torch.float16, torch.bfloat16), lambda: f"opgen::quantize_fp8: expected 'input' to have dtype float32, float16 or bfloat16, but got {input.dtype}")
     torch._check(scale is None or scale.dtype in (torch.float32,), lambda: f"opgen::quantize_fp8: expected 'scale' to have dtype float32, but got {scale.dtype}")
-    torch._check(scale is None or scale.device == input.device, lambda: f"opgen::quantize_fp8: expected 'scale' to be on the same device as 'input'")
+    torch._check(scale is None or scale.device == input.device, lambda: f"opgen::quantize_fp8: expected 'scale' to be on the same device as 'input', but got {scale.device} and {input.device}")
     torch._check(scale is None or scale.numel() == 1, lambda: f"opgen::quantize_fp8: requires scale is None or scale.numel() == 1")
     return (torch.empty(input.shape, dtype=torch.float8_e4m3fn, device=input.device), torch.empty((), dtype=torch.float32, device=input.device))
 
@@ -229,7 +247,7 @@ quantize_fp8 = torch.ops.opgen.quantize_fp8.default
 def _rms_norm_fake(input, weight, eps=1e-06):
     torch._check(input.dtype in (torch.float32, torch.float16, torch.bfloat16, torch.float64), lambda: f"opgen::rms_norm: expected 'input' to have dtype float32, float16, bfloat16 or float64, but got {input.dtype}")
     torch._check(weight.dtype == input.dtype, lambda: f"opgen::rms_norm: expected 'weight' to have the same dtype as 'input', but got {weight.dtype} and {input.dtype}")
-    torch._check(weight.device == input.device, lambda: f"opgen::rms_norm: expected 'weight' to be on the same device as 'input'")
+    torch._check(weight.device == input.device, lambda: f"opgen::rms_norm: expected 'weight' to be on the same device as 'input', but got {weight.device} and {input.device}")
     torch._check(weight.dim() == 1, lambda: f"opgen::rms_norm: expected 'weight' to have 1 dimension, but got {weight.dim()}")
     torch._check(input.dim() >= 1, lambda: f"opgen::rms_norm: requires input.dim() >= 1")
     torch._check(weight.size(0) == input.size(-1), lambda: f"opgen::rms_norm: requires weight.size(0) == input.size(-1)")
@@ -258,10 +276,10 @@ rms_norm = torch.ops.opgen.rms_norm.default
 @torch.library.register_fake("opgen::rms_norm_backward")
 def _rms_norm_backward_fake(grad, input, weight, eps):
     torch._check(grad.dtype == input.dtype, lambda: f"opgen::rms_norm_backward: expected 'grad' to have the same dtype as 'input', but got {grad.dtype} and {input.dtype}")
-    torch._check(grad.device == input.device, lambda: f"opgen::rms_norm_backward: expected 'grad' to be on the same device as 'input'")
+    torch._check(grad.device == input.device, lambda: f"opgen::rms_norm_backward: expected 'grad' to be on the same device as 'input', but got {grad.device} and {input.device}")
     torch._check(input.dtype in (torch.float32, torch.float16, torch.bfloat16, torch.float64), lambda: f"opgen::rms_norm_backward: expected 'input' to have dtype float32, float16, bfloat16 or float64, but got {input.dtype}")
     torch._check(weight.dtype == input.dtype, lambda: f"opgen::rms_norm_backward: expected 'weight' to have the same dtype as 'input', but got {weight.dtype} and {input.dtype}")
-    torch._check(weight.device == input.device, lambda: f"opgen::rms_norm_backward: expected 'weight' to be on the same device as 'input'")
+    torch._check(weight.device == input.device, lambda: f"opgen::rms_norm_backward: expected 'weight' to be on the same device as 'input', but got {weight.device} and {input.device}")
     torch._check(weight.dim() == 1, lambda: f"opgen::rms_norm_backward: expected 'weight' to have 1 dimension, but got {weight.dim()}")
     torch._check(grad.dim() == input.dim(), lambda: f"opgen::rms_norm_backward: requires grad.dim() == input.dim()")
     torch._check(weight.size(0) == input.size(-1), lambda: f"opgen::rms_norm_backward: requires weight.size(0) == input.size(-1)")
@@ -277,11 +295,11 @@ rms_norm_backward = torch.ops.opgen.rms_norm_backward.default
 def _rotary_embedding_fake(q, k, cos, sin):
     torch._check(q.dtype in (torch.float32, torch.float16, torch.bfloat16, torch.float64), lambda: f"opgen::rotary_embedding: expected 'q' to have dtype float32, float16, bfloat16 or float64, but got {q.dtype}")
     torch._check(k.dtype == q.dtype, lambda: f"opgen::rotary_embedding: expected 'k' to have the same dtype as 'q', but got {k.dtype} and {q.dtype}")
-    torch._check(k.device == q.device, lambda: f"opgen::rotary_embedding: expected 'k' to be on the same device as 'q'")
-    torch._check(cos.device == q.device, lambda: f"opgen::rotary_embedding: expected 'cos' to be on the same device as 'q'")
+    torch._check(k.device == q.device, lambda: f"opgen::rotary_embedding: expected 'k' to be on the same device as 'q', but got {k.device} and {q.device}")
+    torch._check(cos.device == q.device, lambda: f"opgen::rotary_embedding: expected 'cos' to be on the same device as 'q', but got {cos.device} and {q.device}")
     torch._check(cos.dim() == 2, lambda: f"opgen::rotary_embedding: expected 'cos' to have 2 dimensions, but got {cos.dim()}")
     torch._check(sin.dtype == cos.dtype, lambda: f"opgen::rotary_embedding: expected 'sin' to have the same dtype as 'cos', but got {sin.dtype} and {cos.dtype}")
-    torch._check(sin.device == q.device, lambda: f"opgen::rotary_embedding: expected 'sin' to be on the same device as 'q'")
+    torch._check(sin.device == q.device, lambda: f"opgen::rotary_embedding: expected 'sin' to be on the same device as 'q', but got {sin.device} and {q.device}")
     torch._check(sin.dim() == 2, lambda: f"opgen::rotary_embedding: expected 'sin' to have 2 dimensions, but got {sin.dim()}")
     torch._check(q.dim() == 3 or q.dim() == 4, lambda: f"opgen::rotary_embedding: requires q.dim() == 3 or q.dim() == 4")
     torch._check(k.dim() == q.dim(), lambda: f"opgen::rotary_embedding: requires k.dim() == q.dim()")
@@ -317,11 +335,11 @@ rotary_embedding = torch.ops.opgen.rotary_embedding.default
 def _rotary_embedding_backward_fake(grad_0, grad_1, cos, sin):
     torch._check(grad_0.dtype in (torch.float32, torch.float16, torch.bfloat16, torch.float64), lambda: f"opgen::rotary_embedding_backward: expected 'grad_0' to have dtype float32, float16, bfloat16 or float64, but got {grad_0.dtype}")
     torch._check(grad_1.dtype == grad_0.dtype, lambda: f"opgen::rotary_embedding_backward: expected 'grad_1' to have the same dtype as 'grad_0', but got {grad_1.dtype} and {grad_0.dtype}")
-    torch._check(grad_1.device == grad_0.device, lambda: f"opgen::rotary_embedding_backward: expected 'grad_1' to be on the same device as 'grad_0'")
-    torch._check(cos.device == grad_0.device, lambda: f"opgen::rotary_embedding_backward: expected 'cos' to be on the same device as 'grad_0'")
+    torch._check(grad_1.device == grad_0.device, lambda: f"opgen::rotary_embedding_backward: expected 'grad_1' to be on the same device as 'grad_0', but got {grad_1.device} and {grad_0.device}")
+    torch._check(cos.device == grad_0.device, lambda: f"opgen::rotary_embedding_backward: expected 'cos' to be on the same device as 'grad_0', but got {cos.device} and {grad_0.device}")
     torch._check(cos.dim() == 2, lambda: f"opgen::rotary_embedding_backward: expected 'cos' to have 2 dimensions, but got {cos.dim()}")
     torch._check(sin.dtype == cos.dtype, lambda: f"opgen::rotary_embedding_backward: expected 'sin' to have the same dtype as 'cos', but got {sin.dtype} and {cos.dtype}")
-    torch._check(sin.device == grad_0.device, lambda: f"opgen::rotary_embedding_backward: expected 'sin' to be on the same device as 'grad_0'")
+    torch._check(sin.device == grad_0.device, lambda: f"opgen::rotary_embedding_backward: expected 'sin' to be on the same device as 'grad_0', but got {sin.device} and {grad_0.device}")
     torch._check(sin.dim() == 2, lambda: f"opgen::rotary_embedding_backward: expected 'sin' to have 2 dimensions, but got {sin.dim()}")
     torch._check(grad_0.dim() == 3 or grad_0.dim() == 4, lambda: f"opgen::rotary_embedding_backward: requires grad_0.dim() == 3 or grad_0.dim() == 4")
     torch._check(grad_1.dim() == grad_0.dim(), lambda: f"opgen::rotary_embedding_backward: requires grad_1.dim() == grad_0.dim()")
@@ -376,7 +394,7 @@ runner_destroy = torch.ops.opgen.runner_destroy.default
 def _scaled_masked_softmax_fake(input, mask, scale):
     torch._check(input.dtype in (torch.float32, torch.float16, torch.bfloat16, torch.float64), lambda: f"opgen::scaled_masked_softmax: expected 'input' to have dtype float32, float16, bfloat16 or float64, but got {input.dtype}")
     torch._check(mask is None or mask.dtype in (torch.bool, torch.uint8), lambda: f"opgen::scaled_masked_softmax: expected 'mask' to have dtype bool or uint8, but got {mask.dtype}")
-    torch._check(mask is None or mask.device == input.device, lambda: f"opgen::scaled_masked_softmax: expected 'mask' to be on the same device as 'input'")
+    torch._check(mask is None or mask.device == input.device, lambda: f"opgen::scaled_masked_softmax: expected 'mask' to be on the same device as 'input', but got {mask.device} and {input.device}")
     torch._check(mask is None or mask.dim() == 4, lambda: f"opgen::scaled_masked_softmax: expected 'mask' to have 4 dimensions, but got {mask.dim()}")
     torch._check(input.dim() >= 1, lambda: f"opgen::scaled_masked_softmax: requires input.dim() >= 1")
     torch._check(mask is None or input.dim() == 4, lambda: f"opgen::scaled_masked_softmax: requires mask is None or input.dim() == 4")
@@ -408,10 +426,10 @@ scaled_masked_softmax = torch.ops.opgen.scaled_masked_softmax.default
 @torch.library.register_fake("opgen::scaled_masked_softmax_backward")
 def _scaled_masked_softmax_backward_fake(grad, output, mask, scale):
     torch._check(grad.dtype == output.dtype, lambda: f"opgen::scaled_masked_softmax_backward: expected 'grad' to have the same dtype as 'output', but got {grad.dtype} and {output.dtype}")
-    torch._check(grad.device == output.device, lambda: f"opgen::scaled_masked_softmax_backward: expected 'grad' to be on the same device as 'output'")
+    torch._check(grad.device == output.device, lambda: f"opgen::scaled_masked_softmax_backward: expected 'grad' to be on the same device as 'output', but got {grad.device} and {output.device}")
     torch._check(output.dtype in (torch.float32, torch.float16, torch.bfloat16, torch.float64), lambda: f"opgen::scaled_masked_softmax_backward: expected 'output' to have dtype float32, float16, bfloat16 or float64, but got {output.dtype}")
     torch._check(mask is None or mask.dtype in (torch.bool, torch.uint8), lambda: f"opgen::scaled_masked_softmax_backward: expected 'mask' to have dtype bool or uint8, but got {mask.dtype}")
-    torch._check(mask is None or mask.device == output.device, lambda: f"opgen::scaled_masked_softmax_backward: expected 'mask' to be on the same device as 'output'")
+    torch._check(mask is None or mask.device == output.device, lambda: f"opgen::scaled_masked_softmax_backward: expected 'mask' to be on the same device as 'output', but got {mask.device} and {output.device}")
     torch._check(mask is None or mask.dim() == 4, lambda: f"opgen::scaled_masked_softmax_backward: expected 'mask' to have 4 dimensions, but got {mask.dim()}")
     torch._check(output.dim() >= 1, lambda: f"opgen::scaled_masked_softmax_backward: requires output.dim() >= 1")
     torch._check(grad.dim() == output.dim(), lambda: f"opgen::scaled_masked_softmax_backward: requires grad.dim() == output.dim()")
@@ -432,7 +450,7 @@ def _softmax_cross_entropy_fake(logits, labels, smoothing=0.0, ignore_index=-100
     torch._check(logits.dtype in (torch.float32, torch.float16, torch.bfloat16, torch.float64), lambda: f"opgen::softmax_cross_entropy: expected 'logits' to have dtype float32, float16, bfloat16 or float64, but got {logits.dtype}")
     torch._check(logits.dim() == 2, lambda: f"opgen::softmax_cross_entropy: expected 'logits' to have 2 dimensions, but got {logits.dim()}")
     torch._check(labels.dtype in (torch.int64,), lambda: f"opgen::softmax_cross_entropy: expected 'labels' to have dtype int64, but got {labels.dtype}")
-    torch._check(labels.device == logits.device, lambda: f"opgen::softmax_cross_entropy: expected 'labels' to be on the same device as 'logits'")
+    torch._check(labels.device == logits.device, lambda: f"opgen::softmax_cross_entropy: expected 'labels' to be on the same device as 'logits', but got {labels.device} and {logits.device}")
     torch._check(labels.dim() == 1, lambda: f"opgen::softmax_cross_entropy: expected 'labels' to have 1 dimension, but got {labels.dim()}")
     torch._check(labels.size(0) == logits.size(0), lambda: f"opgen::softmax_cross_entropy: requires labels.size(0) == logits.size(0)")
     torch._check(logits.size(1) >= 1, lambda: f"opgen::softmax_cross_entropy: requires logits.size(1) >= 1")
@@ -464,14 +482,14 @@ softmax_cross_entropy = torch.ops.opgen.softmax_cross_entropy.default
 @torch.library.register_fake("opgen::softmax_cross_entropy_backward")
 def _softmax_cross_entropy_backward_fake(grad_losses, logits, max_log_sum_exp, labels, smoothing, ignore_index):
     torch._check(grad_losses.dtype == logits.dtype, lambda: f"opgen::softmax_cross_entropy_backward: expected 'grad_losses' to have the same dtype as 'logits', but got {grad_losses.dtype} and {logits.dtype}")
-    torch._check(grad_losses.device == logits.device, lambda: f"opgen::softmax_cross_entropy_backward: expected 'grad_losses' to be on the same device as 'logits'")
+    torch._check(grad_losses.device == logits.device, lambda: f"opgen::softmax_cross_entropy_backward: expected 'grad_losses' to be on the same device as 'logits', but got {grad_losses.device} and {logits.device}")
     torch._check(grad_losses.dim() == 1, lambda: f"opgen::softmax_cross_entropy_backward: expected 'grad_losses' to have 1 dimension, but got {grad_losses.dim()}")
     torch._check(logits.dtype in (torch.float32, torch.float16, torch.bfloat16, torch.float64), lambda: f"opgen::softmax_cross_entropy_backward: expected 'logits' to have dtype float32, float16, bfloat16 or float64, but got {logits.dtype}")
     torch._check(logits.dim() == 2, lambda: f"opgen::softmax_cross_entropy_backward: expected 'logits' to have 2 dimensions, but got {logits.dim()}")
-    torch._check(max_log_sum_exp.device == logits.device, lambda: f"opgen::softmax_cross_entropy_backward: expected 'max_log_sum_exp' to be on the same device as 'logits'")
+    torch._check(max_log_sum_exp.device == logits.device, lambda: f"opgen::softmax_cross_entropy_backward: expected 'max_log_sum_exp' to be on the same device as 'logits', but got {max_log_sum_exp.device} and {logits.device}")
     torch._check(max_log_sum_exp.dim() == 1, lambda: f"opgen::softmax_cross_entropy_backward: expected 'max_log_sum_exp' to have 1 dimension, but got {max_log_sum_exp.dim()}")
     torch._check(labels.dtype in (torch.int64,), lambda: f"opgen::softmax_cross_entropy_backward: expected 'labels' to have dtype int64, but got {labels.dtype}")
-    torch._check(labels.device == logits.device, lambda: f"opgen::softmax_cross_entropy_backward: expected 'labels' to be on the same device as 'logits'")
+    torch._check(labels.device == logits.device, lambda: f"opgen::softmax_cross_entropy_backward: expected 'labels' to be on the same device as 'logits', but got {labels.device} and {logits.device}")
     torch._check(labels.dim() == 1, lambda: f"opgen::softmax_cross_entropy_backward: expected 'labels' to have 1 dimension, but got {labels.dim()}")
     torch._check(grad_losses.size(0) == logits.size(0), lambda: f"opgen::softmax_cross_entropy_backward: requires grad_losses.size(0) == logits.size(0)")
     torch._check(max_log_sum_exp.size(0) == logits.size(0), lambda: f"opgen::softmax_cross_entropy_backward: requires max_log_sum_exp.size(0) == logits.size(0)")

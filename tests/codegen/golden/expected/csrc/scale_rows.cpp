@@ -26,6 +26,18 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
   STD_TORCH_CHECK(x.is_contiguous(), "testns::scale_rows: expected 'x' to be contiguous");
   STD_TORCH_CHECK(!row_scale.has_value() || ((*row_scale).device() == x.device()), "testns::scale_rows: expected 'row_scale' to be on the same device as 'x'");
   STD_TORCH_CHECK(!row_scale.has_value() || ((*row_scale).dim() == 1), "testns::scale_rows: expected 'row_scale' to have 1 dimension, but got ", (*row_scale).dim());
+  for (size_t opgen_i = 0; opgen_i < extras.size(); ++opgen_i) {
+    const auto& opgen_t = extras[opgen_i];
+    STD_TORCH_CHECK(opgen_t.scalar_type() == x.scalar_type(), "testns::scale_rows: expected 'extras[", opgen_i, "]' to have the same dtype as 'x', but got ", opgen_t.scalar_type(), " and ", x.scalar_type());
+  }
+  for (size_t opgen_i = 0; opgen_i < extras.size(); ++opgen_i) {
+    const auto& opgen_t = extras[opgen_i];
+    STD_TORCH_CHECK(opgen_t.device() == extras[0].device(), "testns::scale_rows: expected 'extras[", opgen_i, "]' to be on the same device as 'extras[0]'");
+  }
+  for (size_t opgen_i = 0; opgen_i < extras.size(); ++opgen_i) {
+    const auto& opgen_t = extras[opgen_i];
+    STD_TORCH_CHECK(opgen_t.is_contiguous(), "testns::scale_rows: expected 'extras[", opgen_i, "]' to be contiguous");
+  }
   STD_TORCH_CHECK(x.dim() == 2, "testns::scale_rows: requires x.dim() == 2");
   auto [opgen_out0, opgen_out1] = kernel(x, row_scale, extras, alpha, out_dtype);
   stack[0] = torch::stable::detail::from(opgen_out0);

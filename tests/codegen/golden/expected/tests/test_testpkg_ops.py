@@ -147,7 +147,7 @@ def _make_add__0(d):
 
 
 def _make_scale_rows_0(d):
-    return (_tensor((d["R"], 8), torch.bfloat16, "cpu", 0, 2), _tensor((d["R"],), torch.float32, "cpu", -1, 1), [_tensor((3,), torch.float32, "cpu", -1, 1), _tensor((d["R"], 2), torch.float32, "cuda", -1, 1)], 0.5), {}
+    return (_tensor((d["R"], 8), torch.bfloat16, "cpu", 0, 2), _tensor((d["R"],), torch.float32, "cpu", -1, 1), [_tensor((3,), torch.bfloat16, "cpu", -1, 1), _tensor((d["R"], 2), torch.bfloat16, "cpu", -1, 1)], 0.5), {}
 
 
 def _make_scale_rows_1(d):

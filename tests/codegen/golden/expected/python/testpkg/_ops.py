@@ -77,8 +77,14 @@ all_reduce = torch.ops.testns.all_reduce.default
 def _scale_rows_fake(x, row_scale, extras, alpha=1.0, out_dtype=None):
     torch._check(x.dtype in (torch.float32, torch.bfloat16), lambda: f"testns::scale_rows: expected 'x' to have dtype float32 or bfloat16, but got {x.dtype}")
     torch._check(x.is_contiguous(), lambda: f"testns::scale_rows: expected 'x' to be contiguous")
-    torch._check(row_scale is None or row_scale.device == x.device, lambda: f"testns::scale_rows: expected 'row_scale' to be on the same device as 'x'")
+    torch._check(row_scale is None or row_scale.device == x.device, lambda: f"testns::scale_rows: expected 'row_scale' to be on the same device as 'x', but got {row_scale.device} and {x.device}")
     torch._check(row_scale is None or row_scale.dim() == 1, lambda: f"testns::scale_rows: expected 'row_scale' to have 1 dimension, but got {row_scale.dim()}")
+    for opgen_i, opgen_t in enumerate(extras):
+        torch._check(opgen_t.dtype == x.dtype, lambda: f"testns::scale_rows: expected 'extras[{opgen_i}]' to have the same dtype as 'x', but got {opgen_t.dtype} and {x.dtype}")
+    for opgen_i, opgen_t in enumerate(extras):
+        torch._check(opgen_t.device == extras[0].device, lambda: f"testns::scale_rows: expected 'extras[{opgen_i}]' to be on the same device as 'extras[0]', but got {opgen_t.device} and {extras[0].device}")
+    for opgen_i, opgen_t in enumerate(extras):
+        torch._check(opgen_t.is_contiguous(), lambda: f"testns::scale_rows: expected 'extras[{opgen_i}]' to be contiguous")
     torch._check(x.dim() == 2, lambda: f"testns::scale_rows: requires x.dim() == 2")
     return (torch.empty_like(x), torch.empty((x.size(0),), dtype=torch.float32, device=x.device))
 
