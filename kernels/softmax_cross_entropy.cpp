@@ -77,8 +77,11 @@ void xent_forward_rows(const T* x, const int64_t* labels, T* losses, acc_t<T>* l
         losses[r] = static_cast<T>(A(0));
       } else {
         const A nll = lse - to_acc(xr[label]);
-        const A smooth = lse - sum_x / static_cast<A>(classes);
-        losses[r] = static_cast<T>((A(1) - eps) * nll + eps * smooth);
+        // Without smoothing the smoothing term is left out, not multiplied by
+        // 0: with a -inf logit (a padded vocabulary) it is inf, and 0 * inf is
+        // NaN. PyTorch leaves it out too.
+        const A smooth = eps == A(0) ? A(0) : eps * (lse - sum_x / static_cast<A>(classes));
+        losses[r] = static_cast<T>((A(1) - eps) * nll + smooth);
       }
     }
   });
@@ -160,6 +163,10 @@ torch::stable::Tensor opgen::kernels::softmax_cross_entropy_backward_cpu(
   const Tensor g = common::contiguous_or_self(grad_losses);
   const Tensor l = common::contiguous_or_self(max_log_sum_exp);
   const Tensor lab = common::contiguous_or_self(labels);
+  // The labels the forward accepts, and only those.
+  const int64_t bad = find_bad_label(lab.const_data_ptr<int64_t>(), rows, classes, ignore_index);
+  STD_TORCH_CHECK(bad < 0, kOp, ": 'labels' has ", bad < 0 ? 0 : lab.const_data_ptr<int64_t>()[bad], " at row ", bad,
+                  ", outside [0, ", classes, ") and not ignore_index (", ignore_index, ")");
   common::dispatch_floating<cpu::CpuTypes>(x.scalar_type(), kOp, [&](auto tag) {
     using T = typename decltype(tag)::type;
     using A = acc_t<T>;

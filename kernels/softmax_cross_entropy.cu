@@ -104,8 +104,9 @@ __global__ void xent_fwd_kernel(T* __restrict__ losses, acc_t<T>* __restrict__ l
       loss = static_cast<A>(NAN);
     } else {
       const A nll = l - to_acc(x[label]);
-      const A smooth = l - sum_x / static_cast<A>(classes);
-      loss = (A(1) - smoothing) * nll + smoothing * smooth;
+      // Left out without smoothing: with a -inf logit it is inf, and 0 * inf is NaN.
+      const A smooth = smoothing == A(0) ? A(0) : smoothing * (l - sum_x / static_cast<A>(classes));
+      loss = (A(1) - smoothing) * nll + smooth;
     }
     losses[row] = oc::from_acc<T>(loss);
   }
@@ -126,8 +127,12 @@ __global__ void xent_bwd_kernel(T* __restrict__ dx, const T* __restrict__ grad, 
   const A l = lse[row];
   const A eps_per_class = smoothing / static_cast<A>(classes);
   const A on_label = A(1) - smoothing;
+  // A label the forward rejects (its loss is NaN there) gives a NaN gradient
+  // row, as the forward does, not a silently wrong one.
+  const bool bad = !ignored && (label < 0 || label >= classes);
   auto one = [&](A v, int64_t j) {
     if (ignored) return A(0);
+    if (bad) return static_cast<A>(NAN);
     return g * (exp_acc(v - l) - eps_per_class - (j == label ? on_label : A(0)));
   };
   oc::for_each_in_row<N>(

@@ -543,6 +543,37 @@ def test_softmax_cross_entropy_bad_label():
         opgen.softmax_cross_entropy(logits, labels)
 
 
+def test_softmax_cross_entropy_backward_rejects_the_labels_the_forward_rejects():
+    logits = torch.randn(3, 5)
+    _, lse = OPS.softmax_cross_entropy(logits, torch.tensor([0, 1, 2]))
+    for bad in (5, -1):
+        labels = torch.tensor([0, bad, 2])
+        with pytest.raises(RuntimeError, match=rf"opgen::softmax_cross_entropy: 'labels' has {bad} at row 1"):
+            OPS.softmax_cross_entropy(logits, labels)
+        with pytest.raises(RuntimeError, match=rf"opgen::softmax_cross_entropy_backward: 'labels' has {bad} at row 1"):
+            OPS.softmax_cross_entropy_backward(torch.ones(3), logits, lse, labels, 0.0, -100)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16])
+def test_softmax_cross_entropy_padded_vocabulary(dtype):
+    # -inf logits (a vocabulary padded to a multiple of 64), an all-but-one
+    # masked row and an ignored row: no NaN without smoothing (0 * inf).
+    logits = torch.randn(4, 6, dtype=dtype)
+    logits[:, 4:] = float("-inf")
+    logits[2, 1:] = float("-inf")
+    labels = torch.tensor([1, 3, 0, -100])
+    for smoothing in (0.0,):
+        losses, _ = OPS.softmax_cross_entropy(logits, labels, smoothing)
+        want = F.cross_entropy(logits.double(), labels, label_smoothing=smoothing, reduction="none")
+        assert not losses.isnan().any(), losses
+        torch.testing.assert_close(losses.double(), want, **tol(dtype))
+        x = logits.clone().requires_grad_()
+        OPS.softmax_cross_entropy(x, labels, smoothing)[0].sum().backward()
+        y = logits.double().clone().requires_grad_()
+        F.cross_entropy(y, labels, label_smoothing=smoothing, reduction="sum").backward()
+        torch.testing.assert_close(x.grad.double(), y.grad, **tol(dtype))
+
+
 def test_softmax_cross_entropy_opcheck():
     logits, labels = xent_inputs(5, 11, torch.float32)
     torch.library.opcheck(OPS.softmax_cross_entropy.default, (logits.requires_grad_(), labels, 0.1, -100))
