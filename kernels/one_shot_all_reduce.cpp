@@ -21,7 +21,8 @@ at::Tensor opgen::kernels::one_shot_all_reduce_cpu(const at::Tensor& input, std:
   constexpr const char* kOp = "opgen::one_shot_all_reduce";
   TORCH_CHECK(input.device().is_cpu(), kOp, ": CPU kernel called with a non-CPU input");
   const ReduceOp op = parse_reduce_op(kOp, reduce_op);
-  const auto group = c10d::resolve_process_group(std::string(group_name));
+  const auto group =
+      with_group(kOp, group_name, [](const std::string& name) { return c10d::resolve_process_group(name); });
 
   // A fresh float32 buffer (never `input` itself): the collective writes it in place.
   at::Tensor acc = input.to(at::kFloat, /*non_blocking=*/false, /*copy=*/true, at::MemoryFormat::Contiguous);

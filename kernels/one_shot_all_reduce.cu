@@ -130,7 +130,8 @@ at::Tensor opgen::kernels::one_shot_all_reduce_cuda(const at::Tensor& input, std
                                                     std::string_view group_name) {
   TORCH_CHECK(input.is_cuda(), kOp, ": CUDA kernel called with a non-CUDA input");
   const Reducer reduce{parse_reduce_op(kOp, reduce_op)};
-  const auto symm_mem = c10d::symmetric_memory::rendezvous(input, std::string(group_name));
+  const auto symm_mem = with_group(
+      kOp, group_name, [&](const std::string& name) { return c10d::symmetric_memory::rendezvous(input, name); });
   TORCH_CHECK(symm_mem != nullptr, kOp, ": 'input' must be allocated in symmetric memory ",
               "(torch.distributed._symmetric_memory.empty) of group '", group_name, "'");
   const int rank = symm_mem->get_rank();
