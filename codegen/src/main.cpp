@@ -564,6 +564,8 @@ int main(int argc, char** argv) {
   scaffold->add_option("--torch-target-version", new_options.torch_target, "Oldest PyTorch for the stable ABI")
       ->capture_default_str();
 
+  auto* types = app.add_subcommand("types", "Print the table of schema types per ABI and version (docs/types.md)");
+
   ExplainOptions explain_options;
   auto* explain = app.add_subcommand("explain", "Explain a diagnostic code (E0304): the rule, an example, the fix");
   auto* explain_code = explain->add_option("code", explain_options.code, "The code, as printed: error[E0304]");
@@ -584,6 +586,10 @@ int main(int argc, char** argv) {
     return run_parse_schema(parse_options, registration_form ? opgen::model::SchemaForm::Registration
                                                              : opgen::model::SchemaForm::Printed);
   if (explain->parsed()) return run_explain(explain_options);
+  if (types->parsed()) {
+    std::cout << opgen::model::types_markdown();
+    return 0;
+  }
   if (scaffold->parsed()) return run_new(new_options);
   if (check->parsed()) return run_check(check_options);
   return run_generate(gen_options, out_dir, verbose);

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "model/types.h"
 #include "test_util.h"
 
@@ -85,9 +87,26 @@ TEST(Checker, SymmMemOnNonTensor) {
                "'symm_mem' names 'n', which is a 'int', not a tensor");
 }
 
-TEST(Checker, StableAbiRejectsSymInt) {
-  expect_error("foo", "schema: \"foo(Tensor x, SymInt n) -> Tensor\"\nfake: [like(x)]\n",
-               "type 'SymInt' cannot be carried by the stable ABI");
+TEST(Checker, StableAbiRejectsScalar) {
+  expect_error("foo", "schema: \"foo(Tensor x, Scalar n) -> Tensor\"\nfake: [like(x)]\n",
+               "type 'Scalar' cannot be carried by the stable ABI");
+}
+
+// What the stable ABI carries since 2.10 (probed on 2.10 and 2.14 runtimes;
+// tests/external_project's carry op calls them all).
+TEST(Checker, StableAbiCarriesSymIntAndTheWiderLists) {
+  for (const char* type : {"SymInt", "SymInt?", "SymInt[]", "SymInt[]?", "Tensor?[]", "Tensor[]?", "bool[]",
+                           "float[]?", "str[]", "Layout?", "MemoryFormat?"}) {
+    auto r = load_and_check("schemas/foo.yaml", fmt::format("schema: \"foo(Tensor x, {} a) -> Tensor\"\n"
+                                                            "fake: [like(x)]\nsamples: []\n", type));
+    EXPECT_TRUE(r.ok) << type << ":\n" << r.diagnostics;
+  }
+}
+
+// A type opgen carries on the stable ABI only is an error on the unstable one.
+TEST(Checker, UnstableAbiSaysWhichTypesOnlyTheStableOneCarries) {
+  expect_error("foo", "schema: \"foo(Tensor x, str[] names) -> Tensor\"\nabi: unstable\nfake: [like(x)]\n",
+               "type 'str[]' is carried by opgen on the stable ABI only");
 }
 
 TEST(Checker, StableAbiNamesTheVersionThatCarriesAType) {
@@ -177,7 +196,7 @@ TEST(Checker, EmptySamplesSilenceTheNoSamplesWarning) {
 
 TEST(Checker, AllErrorsAreReportedInOrder) {
   auto r = load_and_check("schemas/foo.yaml",
-                          "schema: \"foo(Tensor x, SymInt n) -> Tensor\"\nfake: [like(x)]\ntags: [bogus]\n");
+                          "schema: \"foo(Tensor x, Scalar n) -> Tensor\"\nfake: [like(x)]\ntags: [bogus]\n");
   EXPECT_FALSE(r.ok);
   auto first = r.diagnostics.find("1:");
   auto second = r.diagnostics.find("3:");

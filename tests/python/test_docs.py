@@ -34,3 +34,14 @@ def test_diagnostics_page_is_current():
 def test_diagnostics_page_is_in_the_guide():
     assert "diagnostics.md" in (ROOT / "mkdocs.yml").read_text()
     assert "(diagnostics.md)" in (ROOT / "docs" / "index.md").read_text()
+
+
+@requires_opgen
+def test_types_page_is_current():
+    proc = run_opgen("types")
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert (ROOT / "docs" / "types.md").read_text() == proc.stdout, (
+        "docs/types.md is stale; regenerate it from the type table:\n"
+        "    build/codegen/opgen types > docs/types.md"
+    )
+    assert "types.md" in (ROOT / "mkdocs.yml").read_text()

@@ -193,10 +193,19 @@ class OpChecker {
     }
     if (is_return && (op_.abi.value == Abi::Stable ? mapping->stable_value : mapping->unstable_value).empty()) {
       error(Code::UnsupportedReturnType, op_.schema_at(column), fmt::format("an op cannot return '{}'", key))
-          .notes.push_back({"ops return Tensor, Tensor[], int, float or bool values"});
+          .notes.push_back({op_.abi.value == Abi::Stable
+                                ? "on the stable ABI an op returns any type it carries but Scalar"
+                                : "on the unstable ABI an op returns Tensor, Tensor?, Tensor[], int, SymInt, int[], "
+                                  "float, bool or str"});
       return;
     }
-    if (op_.abi.value != Abi::Stable) return;
+    if (op_.abi.value != Abi::Stable) {
+      if (!is_return && mapping->unstable_param.empty())
+        error(Code::UnsupportedType, op_.schema_at(column),
+              fmt::format("type '{}' is carried by opgen on the stable ABI only", key))
+            .notes.push_back({"use 'abi: stable' for this op"});
+      return;
+    }
     if (mapping->stable_since == 0) {
       error(Code::TypeNotInStableAbi, op_.schema_at(column),
             fmt::format("type '{}' cannot be carried by the stable ABI", key))

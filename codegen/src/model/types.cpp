@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "model/spec.h"
+
 namespace opgen::model {
 namespace {
 
@@ -16,29 +18,36 @@ constexpr uint64_t never = 0;
 constexpr std::array kTypes = {
   // schema         stable param                                         stable value                                  since   unstable param                                  unstable value                 python
   TypeMapping{"Tensor",       "const torch::stable::Tensor&",                   "torch::stable::Tensor",                      v2_10, "const at::Tensor&",                          "at::Tensor",                  "torch.Tensor"},
-  TypeMapping{"Tensor?",      "const std::optional<torch::stable::Tensor>&",    "std::optional<torch::stable::Tensor>",       v2_10, "const std::optional<at::Tensor>&",           "",                            "Optional[torch.Tensor]"},
+  TypeMapping{"Tensor?",      "const std::optional<torch::stable::Tensor>&",    "std::optional<torch::stable::Tensor>",       v2_10, "const std::optional<at::Tensor>&",           "std::optional<at::Tensor>",   "Optional[torch.Tensor]"},
   TypeMapping{"Tensor[]",     "const std::vector<torch::stable::Tensor>&",      "std::vector<torch::stable::Tensor>",         v2_10, "at::TensorList",                             "std::vector<at::Tensor>",     "Sequence[torch.Tensor]"},
-  TypeMapping{"Tensor?[]",    "",                                               "",                                           never, "const c10::List<std::optional<at::Tensor>>&", "",                           "Sequence[Optional[torch.Tensor]]"},
+  TypeMapping{"Tensor?[]",    "const std::vector<std::optional<torch::stable::Tensor>>&", "std::vector<std::optional<torch::stable::Tensor>>", v2_10, "const c10::List<std::optional<at::Tensor>>&", "",                           "Sequence[Optional[torch.Tensor]]"},
+  TypeMapping{"Tensor[]?",    "const std::optional<std::vector<torch::stable::Tensor>>&", "std::optional<std::vector<torch::stable::Tensor>>", v2_10, "",                                           "",                            "Optional[Sequence[torch.Tensor]]"},
   TypeMapping{"int",          "int64_t",                                        "int64_t",                                    v2_10, "int64_t",                                    "int64_t",                     "int"},
   TypeMapping{"int?",         "std::optional<int64_t>",                         "std::optional<int64_t>",                     v2_10, "std::optional<int64_t>",                     "",                            "Optional[int]"},
-  TypeMapping{"SymInt",       "",                                               "",                                           never, "int64_t",                                    "int64_t",                     "int"},
-  TypeMapping{"SymInt?",      "",                                               "",                                           never, "std::optional<int64_t>",                     "",                            "Optional[int]"},
-  TypeMapping{"int[]",        "const std::vector<int64_t>&",                    "std::vector<int64_t>",                       v2_10, "at::IntArrayRef",                            "",                            "Sequence[int]"},
-  TypeMapping{"SymInt[]",     "",                                               "",                                           never, "at::IntArrayRef",                            "",                            "Sequence[int]"},
+  TypeMapping{"SymInt",       "int64_t",                                        "int64_t",                                    v2_10, "int64_t",                                    "c10::SymInt",                 "int"},
+  TypeMapping{"SymInt?",      "std::optional<int64_t>",                         "std::optional<int64_t>",                     v2_10, "std::optional<int64_t>",                     "",                            "Optional[int]"},
+  TypeMapping{"int[]",        "const std::vector<int64_t>&",                    "std::vector<int64_t>",                       v2_10, "at::IntArrayRef",                            "std::vector<int64_t>",        "Sequence[int]"},
+  TypeMapping{"SymInt[]",     "const std::vector<int64_t>&",                    "std::vector<int64_t>",                       v2_10, "at::IntArrayRef",                            "",                            "Sequence[int]"},
+  TypeMapping{"SymInt[]?",    "const std::optional<std::vector<int64_t>>&",     "std::optional<std::vector<int64_t>>",        v2_10, "",                                           "",                            "Optional[Sequence[int]]"},
   TypeMapping{"int[]?",       "const std::optional<std::vector<int64_t>>&",     "std::optional<std::vector<int64_t>>",        v2_10, "at::OptionalIntArrayRef",                    "",                            "Optional[Sequence[int]]"},
   TypeMapping{"float",        "double",                                         "double",                                     v2_10, "double",                                     "double",                      "float"},
   TypeMapping{"float?",       "std::optional<double>",                          "std::optional<double>",                      v2_10, "std::optional<double>",                      "",                            "Optional[float]"},
   TypeMapping{"float[]",      "const std::vector<double>&",                     "std::vector<double>",                        v2_10, "at::ArrayRef<double>",                       "",                            "Sequence[float]"},
+  TypeMapping{"float[]?",     "const std::optional<std::vector<double>>&",      "std::optional<std::vector<double>>",         v2_10, "at::OptionalArrayRef<double>",               "",                            "Optional[Sequence[float]]"},
   TypeMapping{"bool",         "bool",                                           "bool",                                       v2_10, "bool",                                       "bool",                        "bool"},
   TypeMapping{"bool?",        "std::optional<bool>",                            "std::optional<bool>",                        v2_10, "std::optional<bool>",                        "",                            "Optional[bool]"},
-  TypeMapping{"str",          "const std::string&",                             "std::string",                                v2_10, "std::string_view",                           "",                            "str"},
+  TypeMapping{"bool[]",       "const std::vector<bool>&",                       "std::vector<bool>",                          v2_10, "",                                           "",                            "Sequence[bool]"},
+  TypeMapping{"str",          "const std::string&",                             "std::string",                                v2_10, "std::string_view",                           "std::string",                 "str"},
   TypeMapping{"str?",         "const std::optional<std::string>&",              "std::optional<std::string>",                 v2_10, "std::optional<std::string_view>",            "",                            "Optional[str]"},
+  TypeMapping{"str[]",        "const std::vector<std::string>&",                "std::vector<std::string>",                   v2_10, "",                                           "",                            "Sequence[str]"},
   TypeMapping{"ScalarType",   "torch::headeronly::ScalarType",                  "torch::headeronly::ScalarType",              v2_10, "at::ScalarType",                             "",                            "torch.dtype"},
   TypeMapping{"ScalarType?",  "std::optional<torch::headeronly::ScalarType>",   "std::optional<torch::headeronly::ScalarType>", v2_10, "std::optional<at::ScalarType>",            "",                            "Optional[torch.dtype]"},
   TypeMapping{"Device",       "torch::stable::Device",                          "torch::stable::Device",                      v2_10, "at::Device",                                 "",                            "torch.device"},
   TypeMapping{"Device?",      "std::optional<torch::stable::Device>",           "std::optional<torch::stable::Device>",       v2_10, "std::optional<at::Device>",                  "",                            "Optional[torch.device]"},
   TypeMapping{"Layout",       "torch::headeronly::Layout",                      "torch::headeronly::Layout",                  v2_10, "at::Layout",                                 "",                            "torch.layout"},
+  TypeMapping{"Layout?",      "std::optional<torch::headeronly::Layout>",       "std::optional<torch::headeronly::Layout>",   v2_10, "std::optional<at::Layout>",                  "",                            "Optional[torch.layout]"},
   TypeMapping{"MemoryFormat", "torch::headeronly::MemoryFormat",                "torch::headeronly::MemoryFormat",            v2_10, "at::MemoryFormat",                           "",                            "torch.memory_format"},
+  TypeMapping{"MemoryFormat?", "std::optional<torch::headeronly::MemoryFormat>", "std::optional<torch::headeronly::MemoryFormat>", v2_10, "std::optional<at::MemoryFormat>",      "",                            "Optional[torch.memory_format]"},
   TypeMapping{"Generator?",   "const std::optional<torch::stable::Generator>&", "std::optional<torch::stable::Generator>",    v2_13, "const std::optional<at::Generator>&",        "",                            "Optional[torch.Generator]"},
   TypeMapping{"Scalar",       "",                                               "",                                           never, "const at::Scalar&",                          "",                            "Union[int, float, bool]"},
   TypeMapping{"Scalar?",      "",                                               "",                                           never, "const std::optional<at::Scalar>&",           "",                            "Optional[Union[int, float, bool]]"},
@@ -63,6 +72,41 @@ constexpr std::array kDTypes = {
 // clang-format on
 
 }  // namespace
+
+std::span<const TypeMapping> all_type_mappings() { return kTypes; }
+
+std::string types_markdown() {
+  std::string out = R"md(# Types
+
+What each schema type becomes on each ABI: the kernel's C++ parameter type,
+the type a kernel returns it as, and the `.pyi` annotation. Printed by
+`opgen types` from the table the tool itself uses
+(`codegen/src/model/types.cpp`), so it cannot drift; a test fails when this
+page is stale (`build/codegen/opgen types > docs/types.md`).
+
+A stable-ABI op may use a type from the version in "stable since" on: the
+library's target (`--torch-target-version`, 2.10 by default) must be that
+version or newer, or opgen reports E0311. "no" means the stable ABI does not
+carry the type at all (E0310: use `abi: unstable`); an empty unstable cell
+means opgen carries the type on the stable ABI only (E0308: use
+`abi: stable`). A return column left empty means the type cannot be
+returned on that ABI (E0309). `Tensor(a!)` arguments become non-const
+references. Types PyTorch has but no op here takes (`Any`, `Dict(...)`,
+tuples as arguments, `Scalar` on the stable ABI, which has no conversion
+for it) are E0308.
+
+| schema type | stable since | stable parameter | stable return | unstable parameter | unstable return | Python |
+|---|---|---|---|---|---|---|
+)md";
+  auto code = [](std::string_view text) { return text.empty() ? std::string() : fmt::format("`{}`", text); };
+  for (const TypeMapping& m : kTypes) {
+    const bool stable = m.stable_since != never;
+    out += fmt::format("| `{}` | {} | {} | {} | {} | {} | `{}` |\n", m.schema,
+                       stable ? format_torch_version(m.stable_since) : "no", code(m.stable_param),
+                       code(m.stable_value), code(m.unstable_param), code(m.unstable_value), m.python);
+  }
+  return out;
+}
 
 std::string type_key(const Type& type) {
   switch (type.kind) {

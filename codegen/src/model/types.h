@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -16,10 +17,16 @@ struct TypeMapping {
   std::string_view stable_param; // kernel parameter type in the stable ABI ("" if not carried)
   std::string_view stable_value; // type the boxed wrapper unboxes into / boxes from
   uint64_t stable_since;         // first TORCH_TARGET_VERSION that carries it; 0: never
-  std::string_view unstable_param;  // kernel parameter type with torch/library.h
+  std::string_view unstable_param;  // kernel parameter type with torch/library.h ("" if not carried)
   std::string_view unstable_value;  // kernel return type with torch/library.h ("" if not returnable)
   std::string_view python;       // annotation in the .pyi stub
 };
+
+// Every row of the table, in its order (docs/types.md is printed from it).
+std::span<const TypeMapping> all_type_mappings();
+
+// docs/types.md: the table as Markdown, per ABI and version (`opgen types`).
+std::string types_markdown();
 
 // The type text used as the table key: aliases dropped, `int[2]` -> `int[]`.
 std::string type_key(const Type& type);

@@ -338,11 +338,12 @@ fake: like(x)
 
     {Code::UnsupportedReturnType, "E0309", "a return type ops cannot have",
      R"md(The op returns a type its ABI cannot return. On the unstable ABI, ops return
-`Tensor`, `Tensor[]`, `int`, `float` or `bool` values (several as a tuple,
-`-> (Tensor, Tensor)`); an optional tensor, say, cannot be returned: return
-an empty tensor instead, or a flag alongside.)md",
+`Tensor`, `Tensor?`, `Tensor[]`, `int`, `SymInt`, `int[]`, `float`, `bool`
+or `str` values (several as a tuple, `-> (Tensor, Tensor?)`); a `Scalar`,
+say, cannot be returned: return a 0-dim tensor instead. On the stable ABI an
+op returns any type it carries. [Types](types.md) has the table.)md",
      R"md(# foo.yaml
-schema: "foo(Tensor x) -> Tensor?"
+schema: "foo(Tensor x) -> Scalar"
 abi: unstable
 fake:
   python: my_pkg.fakes:foo_fake
@@ -356,15 +357,15 @@ fake:
 
     {Code::TypeNotInStableAbi, "E0310", "a type the stable ABI cannot carry",
      R"md(An op on the stable ABI (the default) can only take types the stable ABI
-carries: `SymInt` and `Scalar`, for example, it does not. Use `int` for
-`SymInt` and `float` for `Scalar` where that is enough, or give the op
-`abi: unstable`. docs/abi.md has the full table.)md",
+carries: `Scalar`, for example, it does not (it has no conversion for it).
+Use `float` for `Scalar` where that is enough, or give the op `abi: unstable`.
+[Types](types.md) has the full table, per ABI and version.)md",
      R"md(# foo.yaml
-schema: "foo(Tensor x, SymInt n) -> Tensor"
+schema: "foo(Tensor x, Scalar alpha) -> Tensor"
 fake: like(x)
 )md",
      R"md(# foo.yaml
-schema: "foo(Tensor x, SymInt n) -> Tensor"
+schema: "foo(Tensor x, Scalar alpha) -> Tensor"
 abi: unstable
 fake: like(x)
 )md"},
