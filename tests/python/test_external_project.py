@@ -158,6 +158,23 @@ CALLER = textwrap.dedent(
     compiled = torch.compile(lambda t: carry(t, t.shape[0], None, [t.shape[0], 1], None, [], None, [], None, [],
                                              None, None), fullgraph=True, dynamic=True, backend="aot_eager")
     assert compiled(torch.zeros(5)).tolist()[:3] == [5, -1, 6]
+
+    # The unstable ABI: `-> (Tensor, Tensor?)` with float[]?, Layout?, MemoryFormat? arguments.
+    maybe_halves = torch.ops.opgen_ext.maybe_halves
+    x = torch.randn(3, 4)
+    a, b = maybe_halves(x, False)
+    assert b is None
+    torch.testing.assert_close(a, x)
+    a, b = maybe_halves(x, True, [2.0, 3.0], torch.strided, torch.contiguous_format)
+    torch.testing.assert_close(a, 2 * x)
+    torch.testing.assert_close(b, 1.5 * x)
+    for both in (False, True):
+        torch.library.opcheck(maybe_halves.default, (x, both, [1.0, 4.0]))
+    compiled = torch.compile(lambda t: maybe_halves(t, True, [1.0, 2.0])[1] + 1, fullgraph=True, dynamic=True,
+                             backend="aot_eager")
+    torch.testing.assert_close(compiled(x), x + 1)
+    # -> (int[], str, SymInt): the SymInt result used to abort the load.
+    assert torch.ops.opgen_ext.describe(torch.zeros(2, 5, dtype=torch.float16)) == ([2, 5], "Half", 10)
     print("opgen_ext ok")
     """
 )
@@ -173,7 +190,7 @@ def test_external_op_from_python(project_build, where, tmp_path):
         site = tmp_path / "site"
         run(["cmake", "--install", build, "--prefix", site])
         assert {p.name for p in (site / "opgen_ext").iterdir()} == {
-            "__init__.py", "_ops.py", "_ops.pyi", "libopgen_ext_ops.so"}
+            "__init__.py", "_fakes.py", "_ops.py", "_ops.pyi", "libopgen_ext_ops.so"}
     caller = f"import opgen_ext\nassert opgen_ext.__file__.startswith({str(site)!r}), opgen_ext.__file__\n" + CALLER
     result = subprocess.run([sys.executable, "-c", caller], cwd=tmp_path, env=clean_env(PYTHONPATH=str(site)),
                             capture_output=True, text=True)
