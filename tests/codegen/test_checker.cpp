@@ -58,8 +58,31 @@ TEST(Checker, AnnotationWithoutMutatesEntry) {
                "argument 'y' is annotated as mutated but 'mutates' does not list it");
 }
 
-TEST(Checker, MutableOpMustNotReturnAnAlias) {
-  expect_error("foo_", "schema: \"foo_(Tensor(a!) x) -> Tensor(a!)\"\n", "the op returns an alias of an input");
+TEST(Checker, AResultMayNotBeAView) {
+  expect_error("foo_", "schema: \"foo_(Tensor(a!) x) -> Tensor(a)\"\n", "that is not a tensor argument it writes");
+}
+
+// Outside the out= convention an aliasing result is a warning: eager only.
+TEST(Checker, APositionalAliasedArgumentIsAWarning) {
+  auto r = load_and_check("schemas/foo_.yaml", "schema: \"foo_(Tensor(a!) x) -> Tensor(a!)\"\nsamples: []\n");
+  EXPECT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_NE(r.diagnostics.find("warning[W0401]: a result aliases 'x', outside the out= convention"), std::string::npos)
+      << r.diagnostics;
+}
+
+// The out= convention is tagged `out` where the target has the tag (2.13).
+TEST(Checker, TheOutConventionIsTaggedOut) {
+  const std::string spec = "schema: \"foo.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)\"\nsamples: []\n";
+  auto r = load_and_check({{"schemas/foo.out.yaml", spec}}, 0x020d000000000000ULL);
+  EXPECT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_EQ(r.diagnostics, "");
+  ASSERT_EQ(r.library.ops.size(), 1u);
+  ASSERT_EQ(r.library.ops[0].tags.size(), 1u);
+  EXPECT_EQ(r.library.ops[0].tags[0].value, "out");
+  auto old = load_and_check("schemas/foo.out.yaml", spec);  // 2.10: no tag on the stable ABI
+  EXPECT_TRUE(old.ok);
+  EXPECT_NE(old.diagnostics.find("warning[W0401]: the out= convention needs the 'out' tag"), std::string::npos)
+      << old.diagnostics;
 }
 
 TEST(Checker, InplaceTagAllowsReturningTheFirstArgument) {

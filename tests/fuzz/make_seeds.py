@@ -26,7 +26,7 @@ def unescape(body):
 
 
 def cpp_literals(path):
-    text = path.read_text()
+    text = path.read_text(errors="surrogateescape")
     out = []
     for m in LITERAL.finditer(text):
         if m.group("raw") is not None:
@@ -40,7 +40,7 @@ def cpp_literals(path):
 def tsv_column(path, column):
     if not path.is_file():
         return []
-    rows = path.read_text().splitlines()[1:]  # header
+    rows = path.read_text(errors="surrogateescape").splitlines()[1:]  # header
     return [row.split("\t")[column] for row in rows if len(row.split("\t")) > column]
 
 
@@ -63,7 +63,7 @@ def write(directory, inputs):
     directory.mkdir(parents=True)
     seen = set()
     for text in inputs:
-        data = text.encode()
+        data = text.encode(errors="surrogateescape")  # bad specs hold invalid UTF-8 on purpose
         if not data or data in seen:
             continue
         seen.add(data)
@@ -77,12 +77,12 @@ def main():
     tests = root / "tests" / "codegen"
     spec_files = sorted(root.glob("schemas/*.yaml")) + sorted(tests.glob("golden/specs/*.yaml"))
     bad_dirs = sorted(p for p in (root / "tests" / "bad_specs").glob("*") if p.is_dir())
-    spec_texts = [p.read_text() for p in spec_files]
+    spec_texts = [p.read_text(errors="surrogateescape") for p in spec_files]
 
     # Schemas: the schema tests' strings, the specs' schemas, the shared corpus.
     schemas = [s for s in cpp_literals(tests / "test_schema.cpp") if "(" in s]
     schemas += [s for s in cpp_literals(tests / "test_expr.cpp") if "->" in s]
-    for text in spec_texts + [p.read_text() for d in bad_dirs for p in sorted(d.glob("*.yaml"))]:
+    for text in spec_texts + [p.read_text(errors="surrogateescape") for d in bad_dirs for p in sorted(d.glob("*.yaml"))]:
         schemas += [v for v in yaml_values(text) if "->" in v]
     schemas += tsv_column(shared / "corpus" / "custom_schemas.tsv", 2)
     schemas += tsv_column(shared / "corpus" / "schema_edge_cases.tsv", 2)
@@ -90,7 +90,7 @@ def main():
     # Rule expressions: the expression tests' strings, the code in the rule
     # docs, the specs' rules.
     exprs = [s for s in cpp_literals(tests / "test_expr.cpp") if "->" not in s and "\n" not in s]
-    docs = (root / "docs" / "fake-rules.md").read_text()
+    docs = (root / "docs" / "fake-rules.md").read_text(errors="surrogateescape")
     exprs += re.findall(r"`([^`\n]+)`", docs)
     for block in re.findall(r"```[a-z]*\n(.*?)```", docs, re.S):
         exprs += yaml_values(block) + [line.strip() for line in block.splitlines()]
@@ -99,13 +99,13 @@ def main():
 
     # Specs: each file alone, each multi-file case and each library whole.
     specs = list(spec_texts)
-    specs.append(SEPARATOR.join(p.read_text() for p in sorted(root.glob("schemas/*.yaml"))))
-    specs.append(SEPARATOR.join(p.read_text() for p in sorted(tests.glob("golden/specs/*.yaml"))))
+    specs.append(SEPARATOR.join(p.read_text(errors="surrogateescape") for p in sorted(root.glob("schemas/*.yaml"))))
+    specs.append(SEPARATOR.join(p.read_text(errors="surrogateescape") for p in sorted(tests.glob("golden/specs/*.yaml"))))
     for d in bad_dirs:
         files = sorted(d.glob("*.yaml"))
-        specs += [p.read_text() for p in files]
+        specs += [p.read_text(errors="surrogateescape") for p in files]
         if len(files) > 1:
-            specs.append(SEPARATOR.join(p.read_text() for p in files))
+            specs.append(SEPARATOR.join(p.read_text(errors="surrogateescape") for p in files))
     for test in sorted(tests.glob("test_*.cpp")):
         specs += [s for s in cpp_literals(test) if "schema:" in s]
 

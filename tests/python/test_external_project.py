@@ -175,6 +175,32 @@ CALLER = textwrap.dedent(
     torch.testing.assert_close(compiled(x), x + 1)
     # -> (int[], str, SymInt): the SymInt result used to abort the load.
     assert torch.ops.opgen_ext.describe(torch.zeros(2, 5, dtype=torch.float16)) == ([2, 5], "Half", 10)
+
+    # ExecuTorch's out= convention: tagged out, the result is `out` itself.
+    scale_out = torch.ops.opgen_ext.scale.out
+    assert torch.Tag.out in scale_out.tags
+    x, out = torch.randn(3, 4), torch.empty(3, 4)
+    assert scale_out(x, 2.0, out=out) is out
+    torch.testing.assert_close(out, 2 * x)
+    torch.library.opcheck(scale_out, (x, 0.5), {"out": torch.empty(3, 4)})
+
+    def scaled(t):
+        buffer = torch.empty_like(t)
+        return scale_out(t, 3.0, out=buffer) + 1
+
+    compiled = torch.compile(scaled, fullgraph=True, dynamic=True, backend="aot_eager")
+    torch.testing.assert_close(compiled(x), 3 * x + 1)
+
+    # FlashAttention-3's shape: registered as written, called eagerly.
+    fwd = torch.ops.opgen_ext.attention_fwd
+    q = torch.randn(4, 6)
+    given = torch.empty(4, 6)
+    result, sums = fwd(q, given, 0.5)
+    assert result is given
+    torch.testing.assert_close(given, 0.5 * q)
+    torch.testing.assert_close(sums, q.sum(1))
+    fresh, _ = fwd(q)
+    torch.testing.assert_close(fresh, q)
     print("opgen_ext ok")
     """
 )

@@ -25,7 +25,7 @@ using model::ValueKind;
 
 const std::vector<std::string> kTagList = {
     "core", "cudagraph_unsafe", "data_dependent_output", "dynamic_output_shape", "flexible_layout",
-    "inplace", "maybe_aliasing_or_mutating", "needs_contiguous_strides", "needs_exact_strides",
+    "inplace", "maybe_aliasing_or_mutating", "needs_contiguous_strides", "needs_exact_strides", "out",
     "needs_fixed_stride_order", "nondeterministic_bitwise", "nondeterministic_seeded", "pointwise",
     "pt2_compliant_tag", "reduction"};
 const std::vector<std::string>& kTags = kTagList;
@@ -291,29 +291,72 @@ class OpChecker {
     }
   }
 
+  // A result may alias an argument the op writes (model::aliased_argument).
+  // The out= convention (every mutated argument keyword-only and given, every
+  // result one of them) gets PyTorch's `out` tag, with which opcheck and
+  // torch.compile accept it; other aliasing results work eagerly only (W0401).
   void check_returns() {
     const FunctionSchema& s = op_.schema;
-    bool inplace = std::any_of(op_.tags.begin(), op_.tags.end(), [](auto& t) { return t.value == "inplace"; });
-    bool any_alias = false;
+    const bool inplace = has_tag("inplace");
+    bool any_alias = false, all_bound = !s.returns.empty(), any_bad = false;
+    const model::Argument* loose = nullptr;  // an aliased argument outside the out= convention
     for (const model::Return& r : s.returns) {
-      if (!find_alias(*r.type)) continue;
+      if (!find_alias(*r.type)) {
+        all_bound = false;
+        continue;
+      }
       any_alias = true;
-      if (!inplace)
+      const model::Argument* arg = model::aliased_argument(s, r);
+      if (!arg) {
+        any_bad = true;
         error(Code::ReturnsAlias, op_.schema_at(r.column),
-              fmt::format("the op returns an alias of an input ({})", r.type->to_string()))
-            .notes.push_back({"a custom op must return new tensors; only an op tagged 'inplace' may "
-                              "return its first argument, which it mutates"});
+              fmt::format("the op returns an alias of an input ({}) that is not a tensor argument it writes",
+                          r.type->to_string()))
+            .notes.push_back({"custom ops cannot return views or lists of aliases: return new tensors, or nothing"});
+        continue;
+      }
+      if (!model::bound_argument(s, r)) all_bound = false;
+      if (!arg->kwarg_only || !model::bound_argument(s, r)) loose = loose ? loose : arg;
     }
-    if (!inplace) return;
-    SourceLoc at = op_.schema_at(0);
-    const Argument* first = s.arguments.empty() ? nullptr : &s.arguments.front();
-    size_t mutated = std::count_if(s.arguments.begin(), s.arguments.end(), [](auto& a) { return model::is_mutable(a); });
-    bool ok = first && first->type->alias && first->type->alias->is_write && mutated == 1 &&
-              s.returns.size() == 1 && s.returns[0].type->alias &&
-              s.returns[0].type->alias->before_sets == first->type->alias->before_sets;
-    if (!ok || !any_alias)
-      error(Code::BadInplaceOp, at, "an op tagged 'inplace' must mutate exactly its first argument and return it")
-          .notes.push_back({"for example: foo_(Tensor(a!) self, float alpha) -> Tensor(a!)"});
+    if (inplace) {
+      SourceLoc at = op_.schema_at(0);
+      const Argument* first = s.arguments.empty() ? nullptr : &s.arguments.front();
+      size_t mutated =
+          std::count_if(s.arguments.begin(), s.arguments.end(), [](auto& a) { return model::is_mutable(a); });
+      bool ok = first && first->type->alias && first->type->alias->is_write && mutated == 1 &&
+                s.returns.size() == 1 && s.returns[0].type->alias &&
+                s.returns[0].type->alias->before_sets == first->type->alias->before_sets;
+      if (!ok || !any_alias)
+        error(Code::BadInplaceOp, at, "an op tagged 'inplace' must mutate exactly its first argument and return it")
+            .notes.push_back({"for example: foo_(Tensor(a!) self, float alpha) -> Tensor(a!)"});
+      return;
+    }
+    if (!any_alias || any_bad) return;
+    const bool mutated_positional = std::any_of(s.arguments.begin(), s.arguments.end(),
+                                                [](auto& a) { return model::is_mutable(a) && !a.kwarg_only; });
+    const bool convention = all_bound && !loose && !mutated_positional;
+    const bool taggable = op_.abi.value != Abi::Stable || lib_.torch_target_version >= kStableOutTagSince;
+    if (convention && taggable) {
+      if (!has_tag("out")) op_.tags.push_back({"out", op_.schema_at(0)});
+      return;
+    }
+    auto& d = diags_.warning(
+        Code::AliasingResultNotCompilable, op_.schema_at(0),
+        convention ? fmt::format("the out= convention needs the 'out' tag, which the stable ABI carries from "
+                                 "PyTorch {}; the target is {}: only eager calls will work",
+                                 model::format_torch_version(kStableOutTagSince),
+                                 model::format_torch_version(lib_.torch_target_version))
+                   : fmt::format("a result aliases '{}', outside the out= convention: eager calls work, "
+                                 "torch.library.opcheck and torch.compile refuse the op",
+                                 loose ? loose->name : std::string("a positional argument")));
+    d.notes.push_back({convention ? "raise the library's TORCH_TARGET_VERSION to 2.13"
+                                  : "make every mutated argument keyword-only and always given, every result one "
+                                    "of them (foo.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)), or return new "
+                                    "tensors"});
+  }
+
+  bool has_tag(std::string_view tag) const {
+    return std::any_of(op_.tags.begin(), op_.tags.end(), [&](auto& t) { return t.value == tag; });
   }
 
   void check_tags() {
@@ -582,8 +625,14 @@ class OpChecker {
             .notes.push_back({"a dotted module path and a function name, e.g. 'my_pkg.fakes:rms_norm_fake'"});
       return;
     }
-    // Returns that alias a mutated input need no rule: the fake returns the input.
-    size_t needed = std::count_if(returns.begin(), returns.end(), [](auto& r) { return !find_alias(*r.type); });
+    // Results bound to an argument need no rule: the fake returns the argument.
+    // One aliasing an optional argument needs one, for when it is not given.
+    // (An aliasing result of another kind is an error of its own, E0404.)
+    auto bound = [&](const model::Return& r) {
+      return model::bound_argument(op_.schema, r) != nullptr ||
+             (find_alias(*r.type) && !model::aliased_argument(op_.schema, r));
+    };
+    size_t needed = std::count_if(returns.begin(), returns.end(), [&](auto& r) { return !bound(r); });
     if (needed == 0) {
       if (!op_.fake.empty())
         error(Code::FakeRulesWithoutOutputs, op_.fake.front().at(0),
@@ -600,7 +649,7 @@ class OpChecker {
     }
     size_t rule = 0;
     for (const auto& ret : returns) {
-      if (find_alias(*ret.type)) continue;
+      if (bound(ret)) continue;
       const auto key = model::type_key(*ret.type);
       ValueKind want = key == "Tensor[]" ? ValueKind::OutputList : ValueKind::Output;
       if (key != "Tensor" && key != "Tensor[]") {

@@ -12,6 +12,8 @@ namespace opgen::check {
 // Tags the checker accepts (torch.Tag members) and the first stable-ABI
 // version that can carry tags on `def`.
 inline constexpr uint64_t kStableTagsSince = 0x020c000000000000ULL;  // 2.12
+// The first version whose torch.Tag has `out` (the out= convention).
+inline constexpr uint64_t kStableOutTagSince = 0x020d000000000000ULL;  // 2.13
 
 // Dispatch keys and torch.Tag names a spec may name.
 const std::vector<std::string>& dispatch_keys();

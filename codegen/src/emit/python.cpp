@@ -97,9 +97,13 @@ void emit_fake(Printer& p, const model::Library& lib, const model::OpSpec& op) {
   std::vector<std::string> outs;
   size_t rule = 0;
   for (const auto& ret : op.schema.returns) {
-    if (ret.type->alias) {
-      // An inplace op returns its (mutated) first argument.
-      outs.push_back(op.schema.arguments.front().name);
+    // A result bound to an argument is the argument (out=, inplace); one
+    // aliasing an optional argument is it when given, a new tensor otherwise.
+    if (const model::Argument* bound = model::bound_argument(op.schema, ret)) {
+      outs.push_back(bound->name);
+    } else if (const model::Argument* aliased = model::aliased_argument(op.schema, ret)) {
+      outs.push_back(fmt::format("{} if {} is not None else {}", aliased->name, aliased->name,
+                                 model::render_python(*op.fake[rule++].expr, env, device)));
     } else {
       outs.push_back(model::render_python(*op.fake[rule++].expr, env, device));
     }

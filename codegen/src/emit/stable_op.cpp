@@ -15,7 +15,7 @@ constexpr const char* kPrologue = R"cc(//
 // $qualified$ on the LibTorch stable ABI (target: PyTorch $version$).
 #include "$header$"
 
-#include <torch/csrc/stable/library.h>
+#include <torch/csrc/stable/library.h>$tag_include$
 #include <torch/csrc/stable/stableivalue_conversions.h>
 #include <torch/headeronly/util/Exception.h>
 
@@ -48,6 +48,7 @@ std::string stable_op_source(const model::Library& lib, const model::OpSpec& op)
   p.emit(kPrologue, {{"qualified", qualified_name(lib, op)},
                      {"version", model::format_torch_version(lib.torch_target_version)},
                      {"header", kernel_header_path(lib, op).substr(std::string("include/").size())},
+                     {"tag_include", op.tags.empty() ? "" : "\n#include <torch/headeronly/core/enum_tag.h>"},
                      {"ret", ret},
                      {"param_types", fmt::format("{}", fmt::join(param_types, ", "))}});
   p.emit(kCallBoxedHead, {{"qualified", qualified_name(lib, op)},
@@ -66,18 +67,31 @@ std::string stable_op_source(const model::Library& lib, const model::OpSpec& op)
     for (const auto& check : cpp_checks(lib, op, true))
       for (const auto& line : cpp_check_lines(check, "STD_TORCH_CHECK")) p.line(line);
     const std::string call = fmt::format("kernel({})", fmt::join(names, ", "));
-    if (s.returns.empty()) {
+    // A result bound to an argument (`-> Tensor(a!)` of `Tensor(a!) out`) is
+    // that argument: the kernel wrote into it and does not return it.
+    std::vector<std::string> results;  // what each stack slot is boxed from
+    std::vector<std::string> outs;     // the kernel's own results
+    for (const auto& r : s.returns) {
+      if (const model::Argument* bound = model::bound_argument(s, r)) {
+        results.push_back(bound->name);
+      } else {
+        // `opgen_` names cannot clash with the arguments (the checker reserves them).
+        outs.push_back(fmt::format("opgen_out{}", outs.size()));
+        results.push_back(outs.back());
+      }
+    }
+    if (outs.empty()) {
       p.line(call + ";");
     } else if (s.returns.size() == 1) {
       p.line(fmt::format("stack[0] = torch::stable::detail::from({});", call));
+      results.clear();
+    } else if (outs.size() == 1) {
+      p.line(fmt::format("auto {} = {};", outs[0], call));
     } else {
-      std::vector<std::string> outs;
-      // `opgen_` names cannot clash with the arguments (the checker reserves them).
-      for (size_t i = 0; i < s.returns.size(); ++i) outs.push_back(fmt::format("opgen_out{}", i));
       p.line(fmt::format("auto [{}] = {};", fmt::join(outs, ", "), call));
-      for (size_t i = 0; i < outs.size(); ++i)
-        p.line(fmt::format("stack[{}] = torch::stable::detail::from({});", i, outs[i]));
     }
+    for (size_t i = 0; i < results.size(); ++i)
+      p.line(fmt::format("stack[{}] = torch::stable::detail::from({});", i, results[i]));
   }
   p.line("}");
   for (const auto& key : op.dispatch) {
@@ -91,11 +105,15 @@ std::string stable_op_source(const model::Library& lib, const model::OpSpec& op)
   p.line();
   p.line("}  // namespace");
   p.line();
+  std::vector<std::string> tags;  // the checker allows them from the 2.12 stable ABI on
+  for (const auto& tag : op.tags) tags.push_back("at::Tag::" + tag.value);
   p.emit(R"cc(STABLE_TORCH_LIBRARY_FRAGMENT($ns$, m) {
-  m.def($schema$);
+  m.def($schema$$tags$);
 }
 )cc",
-         {{"ns", lib.ns}, {"schema", cpp_string_literal(def_schema(op))}});
+         {{"ns", lib.ns},
+          {"schema", cpp_string_literal(def_schema(op))},
+          {"tags", tags.empty() ? "" : fmt::format(", {{{}}}", fmt::join(tags, ", "))}});
   for (const auto& key : op.dispatch) {
     p.line();
     p.emit(R"cc(STABLE_TORCH_LIBRARY_IMPL($ns$, $key$, m) {

@@ -46,14 +46,36 @@ namespace {
     }
     p.line("}");
   }
+  // Results bound to an argument are that argument: the kernel wrote into it
+  // and does not return it; the registered function returns every result.
+  const std::string all_ret = model::kernel_return_type(s, false, /*all=*/true);
+  std::vector<std::string> results, outs;
+  for (const auto& r : s.returns) {
+    if (const model::Argument* bound = model::bound_argument(s, r)) {
+      results.push_back(bound->name);
+    } else {
+      outs.push_back(fmt::format("opgen_out{}", outs.size()));
+      results.push_back(outs.back());
+    }
+  }
+  const bool assemble = all_ret != ret;
   for (const auto& key : op.dispatch) {
     p.line();
-    p.line(fmt::format("{} {}_checked({}) {{", ret, kernel_name(op, key.value), fmt::join(params, ", ")));
+    p.line(fmt::format("{} {}_checked({}) {{", all_ret, kernel_name(op, key.value), fmt::join(params, ", ")));
     {
       auto indent = p.indent();
       if (!checks.empty()) p.line(fmt::format("check_inputs({});", fmt::join(checked_args(op), ", ")));
-      p.line(fmt::format("{}{}::kernels::{}({});", ret == "void" ? "" : "return ", lib.ns, kernel_name(op, key.value),
-                         fmt::join(names, ", ")));
+      const std::string call =
+          fmt::format("{}::kernels::{}({})", lib.ns, kernel_name(op, key.value), fmt::join(names, ", "));
+      if (!assemble) {
+        p.line(fmt::format("{}{};", ret == "void" ? "" : "return ", call));
+      } else {
+        if (outs.size() == 1) p.line(fmt::format("auto {} = {};", outs[0], call));
+        if (outs.size() > 1) p.line(fmt::format("auto [{}] = {};", fmt::join(outs, ", "), call));
+        if (outs.empty()) p.line(call + ";");
+        p.line(results.size() == 1 ? fmt::format("return {};", results[0])
+                                   : fmt::format("return {}{{{}}};", all_ret, fmt::join(results, ", ")));
+      }
     }
     p.line("}");
   }

@@ -1,6 +1,7 @@
 #include "model/types.h"
 
 #include <array>
+#include <set>
 #include <vector>
 
 #include <fmt/format.h>
@@ -145,9 +146,26 @@ std::string kernel_param_type(const Argument& arg, bool stable) {
   return std::string(stable ? mapping->stable_param : mapping->unstable_param);
 }
 
-std::string kernel_return_type(const FunctionSchema& schema, bool stable) {
+const Argument* aliased_argument(const FunctionSchema& schema, const Return& ret) {
+  if (!ret.type->alias || !ret.type->alias->is_write || !ret.type->is_named("Tensor")) return nullptr;
+  const std::set<std::string> sets(ret.type->alias->before_sets.begin(), ret.type->alias->before_sets.end());
+  for (const Argument& arg : schema.arguments) {
+    const Type& t = arg.type->kind == Type::Kind::Optional ? arg.type->element() : *arg.type;
+    if (!t.is_named("Tensor") || !t.alias || !t.alias->is_write) continue;
+    if (std::set<std::string>(t.alias->before_sets.begin(), t.alias->before_sets.end()) == sets) return &arg;
+  }
+  return nullptr;
+}
+
+const Argument* bound_argument(const FunctionSchema& schema, const Return& ret) {
+  const Argument* arg = aliased_argument(schema, ret);
+  return arg && arg->type->kind != Type::Kind::Optional ? arg : nullptr;
+}
+
+std::string kernel_return_type(const FunctionSchema& schema, bool stable, bool all) {
   std::vector<std::string> types;
   for (const Return& ret : schema.returns) {
+    if (!all && bound_argument(schema, ret)) continue;
     const TypeMapping* mapping = find_type_mapping(*ret.type);
     types.emplace_back(mapping ? (stable ? mapping->stable_value : mapping->unstable_value) : "");
   }

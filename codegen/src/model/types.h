@@ -38,8 +38,19 @@ const TypeMapping* find_type_mapping(const Type& type);
 // (`Tensor(a!)` becomes a non-const reference).
 std::string kernel_param_type(const Argument& arg, bool stable);
 
-// Kernel return type for a schema's returns: void, T, or std::tuple<T...>.
-std::string kernel_return_type(const FunctionSchema& schema, bool stable);
+// The mutable argument a result aliases (`Tensor(a!) out` for a result
+// `Tensor(a!)`), or nullptr. Optional arguments count (FlashAttention's
+// `Tensor(out!)? out=None`).
+const Argument* aliased_argument(const FunctionSchema& schema, const Return& ret);
+// The argument a result is bound to: an aliased argument that is always
+// given (not optional). The kernel writes into it and does not return that
+// result; the generated wrapper and fake return the argument itself.
+const Argument* bound_argument(const FunctionSchema& schema, const Return& ret);
+
+// Kernel return type for a schema's returns: void, T, or std::tuple<T...>,
+// without the results bound to an argument; with `all`, every result (what
+// the op returns to the dispatcher).
+std::string kernel_return_type(const FunctionSchema& schema, bool stable, bool all = false);
 
 // True for `Tensor(a!)`, `Tensor(a!)[]` and `Tensor(a!)?`.
 bool is_mutable(const Argument& arg);

@@ -503,17 +503,22 @@ schema: "foo_(Tensor(a!) x, Tensor(b!) y) -> ()"
 mutates: [x, y]
 )md"},
 
-    {Code::ReturnsAlias, "E0404", "the op returns an alias of an input",
-     R"md(A custom op returns new tensors: `torch.compile` and autograd assume an
-output shares no memory with the inputs. The one exception is PyTorch's
-in-place convention: an op tagged `inplace` that mutates its first
-argument and returns it (see E0405). Otherwise, return nothing (`-> ()`):
-the caller already holds the mutated tensor.)md",
+    {Code::ReturnsAlias, "E0404", "the op returns a view of an input",
+     R"md(A result may alias an input only when the op writes that input: the out=
+convention (`foo.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)`), the
+in-place one (`foo_(Tensor(a!) self) -> Tensor(a!)`, tagged `inplace`, see
+E0405), or any other mutated argument (W0401). A result that aliases an
+input the op does not write (`Tensor(a)`, a view) is not supported:
+PyTorch's custom ops cannot return views, and `torch.compile` and autograd
+would assume the result owns its memory. Return a new tensor, or nothing
+(`-> ()`) when the caller already holds the tensor.)md",
      R"md(# foo_.yaml
-schema: "foo_(Tensor(a!) x) -> Tensor(a!)"
+schema: "foo_(Tensor(a!) x) -> Tensor(a)"
+samples: []
 )md",
      R"md(# foo_.yaml
 schema: "foo_(Tensor(a!) x) -> ()"
+samples: []
 )md"},
 
     {Code::BadInplaceOp, "E0405", "an 'inplace' op that does not mutate and return its first argument",
@@ -1321,6 +1326,27 @@ samples:
       x: {shape: [N, 8]}
 )md"},
 
+    {Code::AliasingResultNotCompilable, "W0401", "a result aliases an input outside the out= convention",
+     R"md(A warning: a result is an alias of an argument the op mutates, but not in
+PyTorch's out= convention, so only eager calls work. PyTorch registers and
+calls such an op (FlashAttention-3's forward takes a positional
+`Tensor(out!)? out=None` and returns it), but `torch.library.opcheck` and
+`torch.compile` refuse it: "Found a custom (non-ATen) operator whose output
+has alias annotations". The convention they accept: every mutated argument
+keyword-only and always given, every result an alias of one of them
+(`foo.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)`), and the op tagged
+`out` (PyTorch 2.13), which opgen adds itself. On the stable ABI that needs
+a target of 2.13 or newer. Otherwise return new tensors.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x, Tensor(a!) out) -> Tensor(a!)"
+samples: []
+)md",
+     R"md(# foo.out.yaml
+schema: "foo.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)"
+abi: unstable
+samples: []
+)md"},
+
     {Code::NoSamples, "W1001", "an op without samples",
      R"md(A warning: `samples` give the generated test suite inputs to call the op
 with. An op without them is left out of those tests. An op that cannot
@@ -1356,6 +1382,7 @@ const Group kGroups[] = {
     {"E08", "Tags, dispatch and symmetric memory"},
     {"E09", "Files and output"},
     {"E10", "Samples"},
+    {"W04", "Warnings: mutation and aliasing"},
     {"W10", "Warnings: samples"},
 };
 

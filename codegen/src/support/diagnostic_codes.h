@@ -114,6 +114,7 @@ enum class Code : uint16_t {
   SampleMissingArgument,
   SampleShapeMismatch,
   NoSamples,  // a warning: W1001
+  AliasingResultNotCompilable,  // a warning: W0401
 
   Count,  // not a code: the number of codes (a unit test holds the table to it)
 };

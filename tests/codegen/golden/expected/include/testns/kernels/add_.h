@@ -1,7 +1,7 @@
 // @generated from specs/add_.yaml - DO NOT EDIT
 //
 // The kernels of testns::add_ must have exactly these signatures. Define each
-// with its qualified name, e.g. `at::Tensor testns::kernels::add__cpu(...) { ... }`,
+// with its qualified name, e.g. `void testns::kernels::add__cpu(...) { ... }`,
 // so that a mismatch is a compile error at the kernel.
 #pragma once
 
@@ -17,6 +17,6 @@ namespace testns::kernels {
 
 // add_(Tensor(a!) self, Tensor other) -> Tensor(a!)
 // In place, PyTorch's convention.
-at::Tensor add__cpu(at::Tensor& self, const at::Tensor& other);
+void add__cpu(at::Tensor& self, const at::Tensor& other);
 
 }  // namespace testns::kernels
