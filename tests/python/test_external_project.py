@@ -103,6 +103,24 @@ CALLER = textwrap.dedent(
 
     import opgen_ext
 
+
+    # The wider types (SymInt, SymInt[]?, Tensor?[], Tensor[]?, bool[], float[]?,
+    # str[], Layout?, MemoryFormat?): each value arrives, on either ABI.
+    def check_carry(carry):
+        x = torch.zeros(2)
+        summary = carry(x, 7, None, [1, 2, 3], None, [None, torch.ones(2, 3), None], None, [True, False, True],
+                        None, [], None, None)
+        assert summary.tolist() == [7, -1, 6, -1, 1, 6, -1, 2, -1, 0, 0, 0], summary
+        summary = carry(x, -2, 5, [], [4, 5], [], [x, x, x], [], [0.5, 0.25], ["ab", "cde"], torch.strided,
+                        torch.channels_last)
+        assert summary.tolist() == [-2, 5, 0, 2, 0, 0, 3, 0, 0.75, 5, 1, 1], summary
+        args = (x, 3, 4, [2, 2], [1], [x, None], [x], [False], [1.0], ["n"], torch.strided, torch.contiguous_format)
+        torch.library.opcheck(carry.default, args)
+        # SymInt arguments traced with dynamic shapes, then read as int64 by the kernel.
+        compiled = torch.compile(lambda t: carry(t, t.shape[0], None, [t.shape[0], 1], None, [], None, [], None, [],
+                                                 None, None), fullgraph=True, dynamic=True, backend="aot_eager")
+        assert compiled(torch.zeros(5)).tolist()[:3] == [5, -1, 6]
+
     softplus = torch.ops.opgen_ext.softplus
     for dtype in (torch.float32, torch.float64):
         x = torch.randn(5, 33, dtype=dtype) * 8
@@ -142,22 +160,8 @@ CALLER = textwrap.dedent(
 
     assert torch.ops.opgen_ext.flush_cache() is None
 
-    # The stable ABI's wider types (SymInt, SymInt[]?, Tensor?[], Tensor[]?,
-    # bool[], float[]?, str[], Layout?, MemoryFormat?): each value arrives.
-    carry = torch.ops.opgen_ext.carry
-    x = torch.zeros(2)
-    summary = carry(x, 7, None, [1, 2, 3], None, [None, torch.ones(2, 3), None], None, [True, False, True],
-                    None, [], None, None)
-    assert summary.tolist() == [7, -1, 6, -1, 1, 6, -1, 2, -1, 0, 0, 0], summary
-    summary = carry(x, -2, 5, [], [4, 5], [], [x, x, x], [], [0.5, 0.25], ["ab", "cde"], torch.strided,
-                    torch.channels_last)
-    assert summary.tolist() == [-2, 5, 0, 2, 0, 0, 3, 0, 0.75, 5, 1, 1], summary
-    args = (x, 3, 4, [2, 2], [1], [x, None], [x], [False], [1.0], ["n"], torch.strided, torch.contiguous_format)
-    torch.library.opcheck(carry.default, args)
-    # SymInt arguments traced with dynamic shapes, then read as int64 by the kernel.
-    compiled = torch.compile(lambda t: carry(t, t.shape[0], None, [t.shape[0], 1], None, [], None, [], None, [],
-                                             None, None), fullgraph=True, dynamic=True, backend="aot_eager")
-    assert compiled(torch.zeros(5)).tolist()[:3] == [5, -1, 6]
+    for carry in (torch.ops.opgen_ext.carry, torch.ops.opgen_ext.carry_unstable):
+        check_carry(carry)
 
     # The unstable ABI: `-> (Tensor, Tensor?)` with float[]?, Layout?, MemoryFormat? arguments.
     maybe_halves = torch.ops.opgen_ext.maybe_halves
