@@ -195,16 +195,40 @@ CALLER = textwrap.dedent(
     compiled = torch.compile(scaled, fullgraph=True, dynamic=True, backend="aot_eager")
     torch.testing.assert_close(compiled(x), 3 * x + 1)
 
-    # FlashAttention-3's shape: registered as written, called eagerly.
-    fwd = torch.ops.opgen_ext.attention_fwd
-    q = torch.randn(4, 6)
+    # FlashAttention-3's stable forward, its schema verbatim: registered as
+    # written (34 arguments, a positional optional `out`), called eagerly.
+    fwd = torch.ops.opgen_ext.fwd
+    assert len(fwd.default._schema.arguments) == 34
+    q, k, v = torch.randn(4, 6), torch.randn(5, 6), torch.randn(5, 6)
     given = torch.empty(4, 6)
-    result, sums = fwd(q, given, 0.5)
+    result, lse, ks, vs = fwd(q, k, v, None, None, None, given, softmax_scale=0.5)
     assert result is given
     torch.testing.assert_close(given, 0.5 * q)
-    torch.testing.assert_close(sums, q.sum(1))
-    fresh, _ = fwd(q)
+    torch.testing.assert_close((lse, ks, vs), (q.sum(1), k.sum(1), v.sum(1)))
+    fresh = fwd(q, k, v)[0]
     torch.testing.assert_close(fresh, q)
+
+    # apex's multi-tensor apply: in place over a list, each tensor checked.
+    multi_scale_ = torch.ops.opgen_ext.multi_scale_
+    tensors = [torch.randn(3), torch.randn(2, 5)]
+    want = [t * 4 for t in tensors]
+    assert multi_scale_(tensors, 4.0) is None
+    torch.testing.assert_close(tensors, want)
+    torch.library.opcheck(multi_scale_.default, ([torch.randn(3), torch.randn(4)], 2.0))
+
+    def step(ts):
+        ts = [t.clone() for t in ts]
+        multi_scale_(ts, 0.5)
+        return [t + 1 for t in ts]
+
+    compiled = torch.compile(step, fullgraph=True, dynamic=True, backend="aot_eager")
+    torch.testing.assert_close(compiled(want), [t * 0.5 + 1 for t in want])
+    try:
+        multi_scale_([torch.randn(3), torch.randn(3, dtype=torch.float64)], 2.0)
+    except RuntimeError as e:
+        assert "opgen_ext::multi_scale_: expected 'tensors[1]' to have dtype float32" in str(e), e
+    else:
+        raise AssertionError("a float64 tensor in the list was not rejected")
     print("opgen_ext ok")
     """
 )
