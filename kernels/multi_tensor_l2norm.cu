@@ -7,10 +7,13 @@
 //   1. apex-style multi-tensor apply (one launch per dtype per table of 320
 //      chunks of 64K elements): each block writes the sum of squares of its
 //      chunk to partials[chunk_offset[tensor] + chunk] (float accumulation,
-//      double for float64 tensors; 128-bit loads, 4 vectors in flight).
-//   2. one block per tensor sums its chunk partials -> per-tensor sum of
-//      squares and norm.
-//   3. one block sums the per-tensor sums of squares -> total norm.
+//      double for float64 tensors; 128-bit loads, 4 vectors in flight), as a
+//      double.
+//   2. one block per tensor sums its chunk partials (in double) -> per-tensor
+//      sum of squares and norm.
+//   3. one block sums the per-tensor sums of squares (in double) -> total
+//      norm. Sums of squares never pass through float: float64 inputs keep
+//      their range (1e-30 or 1e30 values give their norm, not 0 or inf).
 // An empty list gives total = 0 and per_tensor of shape [0] on the current
 // CUDA device.
 
@@ -44,7 +47,7 @@ constexpr const char* kOp = "opgen::multi_tensor_l2norm";
 
 template <class T>
 __global__ void __launch_bounds__(oc::kMtaThreads)
-    l2norm_chunk_kernel(const __grid_constant__ oc::TensorListMeta meta, float* __restrict__ partials) {
+    l2norm_chunk_kernel(const __grid_constant__ oc::TensorListMeta meta, double* __restrict__ partials) {
   using A = acc_t<T>;
   constexpr int N = oc::kVecSize<T>;
   constexpr int kILP = 4;
@@ -90,7 +93,9 @@ __global__ void __launch_bounds__(oc::kMtaThreads)
   }
   s = oc::block_reduce_sum(s);
   if (threadIdx.x == 0) {
-    partials[chunk.tag + chunk.chunk] = static_cast<float>(s);
+    // Partial sums are kept in double from here on: squares of float64 values
+    // below ~1e-19 or above ~1.8e19 leave float's range (the CPU kernel's too).
+    partials[chunk.tag + chunk.chunk] = static_cast<double>(s);
   }
 }
 
@@ -106,32 +111,32 @@ constexpr int kSegThreads = 256;
 
 __global__ void __launch_bounds__(kSegThreads)
     l2norm_tensor_kernel(const __grid_constant__ SegmentTable seg, int64_t tensor_base,
-                         const float* __restrict__ partials, float* __restrict__ tensor_sq,
+                         const double* __restrict__ partials, double* __restrict__ tensor_sq,
                          float* __restrict__ per_tensor) {
   const int64_t begin = seg.offsets[blockIdx.x];
   const int64_t end = seg.offsets[blockIdx.x + 1];
-  float s = 0.0f;
+  double s = 0.0;
   for (int64_t i = begin + threadIdx.x; i < end; i += blockDim.x) {
     s += partials[i];
   }
   s = oc::block_reduce_sum(s);
   if (threadIdx.x == 0) {
     tensor_sq[tensor_base + blockIdx.x] = s;
-    per_tensor[tensor_base + blockIdx.x] = __fsqrt_rn(s);
+    per_tensor[tensor_base + blockIdx.x] = static_cast<float>(sqrt(s));
   }
 }
 
 constexpr int kTotalThreads = 1024;
 
 __global__ void __launch_bounds__(kTotalThreads)
-    l2norm_total_kernel(const float* __restrict__ tensor_sq, int64_t n, float* __restrict__ total) {
-  float s = 0.0f;
+    l2norm_total_kernel(const double* __restrict__ tensor_sq, int64_t n, float* __restrict__ total) {
+  double s = 0.0;
   for (int64_t i = threadIdx.x; i < n; i += blockDim.x) {
     s += tensor_sq[i];
   }
   s = oc::block_reduce_sum(s);
   if (threadIdx.x == 0) {
-    *total = __fsqrt_rn(s);
+    *total = static_cast<float>(sqrt(s));
   }
 }
 
@@ -174,8 +179,8 @@ std::tuple<at::Tensor, at::Tensor> opgen::kernels::multi_tensor_l2norm_cuda(at::
       groups[g].push_back({const_cast<void*>(d.const_data_ptr()), d.numel(), offsets[i]});
     }
   }
-  at::Tensor partials = at::empty({std::max<int64_t>(offsets[n], 1)}, opts);
-  float* partials_ptr = partials.mutable_data_ptr<float>();
+  at::Tensor partials = at::empty({std::max<int64_t>(offsets[n], 1)}, opts.dtype(at::kDouble));
+  double* partials_ptr = partials.mutable_data_ptr<double>();
   for (size_t g = 0; g < kDtypes.size(); ++g) {
     if (groups[g].empty()) {
       continue;
@@ -190,21 +195,21 @@ std::tuple<at::Tensor, at::Tensor> opgen::kernels::multi_tensor_l2norm_cuda(at::
   }
 
   // Stage 2: per-tensor sums.
-  at::Tensor tensor_sq = at::empty({n}, opts);
+  at::Tensor tensor_sq = at::empty({n}, opts.dtype(at::kDouble));
   at::Tensor per_tensor = at::empty({n}, opts);
   for (int64_t base = 0; base < n; base += kSegMax) {
     const int count = static_cast<int>(std::min<int64_t>(kSegMax, n - base));
     SegmentTable seg;
     std::copy(offsets.begin() + base, offsets.begin() + base + count + 1, seg.offsets);
     l2norm_tensor_kernel<<<count, kSegThreads, 0, stream>>>(seg, base, partials_ptr,
-                                                            tensor_sq.mutable_data_ptr<float>(),
+                                                            tensor_sq.mutable_data_ptr<double>(),
                                                             per_tensor.mutable_data_ptr<float>());
     C10_CUDA_KERNEL_LAUNCH_CHECK();
   }
 
   // Stage 3: total.
   at::Tensor total = at::empty({}, opts);
-  l2norm_total_kernel<<<1, kTotalThreads, 0, stream>>>(tensor_sq.const_data_ptr<float>(), n,
+  l2norm_total_kernel<<<1, kTotalThreads, 0, stream>>>(tensor_sq.const_data_ptr<double>(), n,
                                                        total.mutable_data_ptr<float>());
   C10_CUDA_KERNEL_LAUNCH_CHECK();
   return {total, per_tensor};

@@ -960,3 +960,27 @@ def test_list_ops_check_each_tensor_in_cpp_too(index):
 def test_list_ops_reject_a_dtype_they_do_not_carry():
     with pytest.raises(RuntimeError, match=r"opgen::multi_tensor_scale_: expected 'tensors\[1\]' to have dtype"):
         OPS.multi_tensor_scale_([torch.randn(3), torch.ones(3, dtype=torch.int32)], 2.0)
+
+
+@CUDA
+@pytest.mark.parametrize("scale", [1e-30, 1.0, 1e30])
+def test_cuda_multi_tensor_l2norm_float64_keeps_its_range(scale):
+    # Squares of these leave float's range: the sums must stay in double.
+    tensors = [torch.randn(5, dtype=torch.float64) * scale, torch.randn(70_000, dtype=torch.float64) * scale]
+    total, per_tensor = OPS.multi_tensor_l2norm([t.cuda() for t in tensors])
+    want = torch.stack([t.norm() for t in tensors])
+    torch.testing.assert_close(per_tensor.cpu().double(), want, rtol=1e-5, atol=0)
+    torch.testing.assert_close(total.cpu().double(), want.norm(), rtol=1e-5, atol=0)
+
+
+@CUDA
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_cuda_softmax_cross_entropy_padded_vocabulary(dtype):
+    logits = torch.randn(4, 70, dtype=dtype)
+    logits[:, 64:] = float("-inf")
+    logits[2, 1:] = float("-inf")
+    labels = torch.tensor([1, 3, 0, -100])
+    losses, _ = OPS.softmax_cross_entropy(logits.cuda(), labels.cuda(), 0.0)
+    assert not losses.isnan().any(), losses
+    want = F.cross_entropy(logits.double(), labels, reduction="none")
+    torch.testing.assert_close(losses.cpu().double(), want, **tol(dtype))
