@@ -27,6 +27,7 @@
 #include "support/diagnostics.h"
 #include "support/file_io.h"
 #include "support/stamp.h"
+#include "support/terminal.h"
 
 namespace fs = std::filesystem;
 
@@ -520,9 +521,33 @@ int run_explain(const ExplainOptions& o) {
   return 2;
 }
 
+// After a usage error: a did-you-mean for a mistyped subcommand or option.
+void suggest_spelling(CLI::App& app, const std::vector<std::string>& args) {
+  std::vector<std::string> subcommands;
+  for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) subcommands.push_back(sub->get_name());
+  if (args.empty()) return;
+  auto note = [](const std::string& wrong, const std::string& guess) {
+    if (!guess.empty() && guess != wrong) std::cerr << fmt::format("opgen: note: did you mean '{}'?\n", guess);
+  };
+  if (std::find(subcommands.begin(), subcommands.end(), args[0]) == subcommands.end()) {
+    if (args[0].rfind('-', 0) != 0) note(args[0], opgen::closest_match(args[0], subcommands));
+    return;
+  }
+  std::vector<std::string> options;
+  for (const CLI::Option* option : app.get_subcommand(args[0])->get_options())
+    for (const std::string& name : option->get_lnames()) options.push_back("--" + name);
+  for (const std::string& arg : args) {
+    const std::string name = arg.substr(0, arg.find('='));
+    if (name.rfind("--", 0) == 0 && std::find(options.begin(), options.end(), name) == options.end())
+      note(name, opgen::closest_match(name, options));
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::optional<opgen::ColourLines> colour;
+  if (opgen::stderr_wants_colour()) colour.emplace(std::cerr);
   CLI::App app{"opgen: one YAML file per op -> PyTorch operator bindings"};
   app.require_subcommand(1);
 
@@ -579,6 +604,7 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
+    if (rc != 0) suggest_spelling(app, std::vector<std::string>(argv + 1, argv + argc));
     return rc == 0 ? 0 : 2;
   }
 

@@ -15,6 +15,7 @@ import pytest
 from cli_helpers import (
     GENERATED,
     IN_TREE_OPTIONS,
+    OPGEN_BIN,
     SCHEMAS,
     SOURCE_DIR,
     STAMP,
@@ -285,3 +286,52 @@ def test_explain_of_an_unknown_code_suggests_one():
         "opgen explain: note: did you mean 'E0309'?",
         "opgen explain: note: 'opgen explain --list' lists every code",
     ]
+
+
+@pytest.mark.parametrize(
+    "args, guess",
+    [(["genrate", "-o", "out", "schemas"], "generate"), (["chek", "schemas"], "check"),
+     (["check", "--namspace", "x", "schemas"], "--namespace"), (["generate", "--ouput=out", "schemas"], "--output")],
+)
+def test_a_mistyped_subcommand_or_option_gets_a_did_you_mean(args, guess, tmp_path):
+    proc = run_opgen(*args, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.endswith(f"opgen: note: did you mean '{guess}'?\n"), proc.stderr
+
+
+def _opgen_with_env(env, *args, tty=False):
+    """stderr of `opgen args` with `env` added; on a pseudo-terminal when `tty`."""
+    import pty
+    import subprocess
+
+    environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")} | env
+    if not tty:
+        return subprocess.run([OPGEN_BIN, *args], capture_output=True, text=True, env=environment).stderr
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([OPGEN_BIN, *args], stdout=subprocess.DEVNULL, stderr=follower, env=environment)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the terminal closed
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    proc.wait()
+    os.close(leader)
+    return b"".join(chunks).decode().replace("\r\n", "\n")
+
+
+def test_diagnostics_are_coloured_on_a_terminal_unless_no_color(tmp_path):
+    spec = tmp_path / "foo.yaml"
+    spec.write_text('schema: "foo(Tensor x) -> Tensor"\nfake: like(y)\n')
+    args = ("check", "--namespace", "t", spec)
+    plain = _opgen_with_env({}, *args)
+    assert "\033[" not in plain and "error[E0502]" in plain  # not a terminal: no colour
+    coloured = _opgen_with_env({}, *args, tty=True)
+    assert "\033[1;31merror[E0502]\033[0m" in coloured, coloured
+    assert re.sub(r"\033\[[0-9;]*m", "", coloured) == plain  # the same text, coloured
+    assert _opgen_with_env({"NO_COLOR": "1"}, *args, tty=True) == plain
+    assert "\033[1;31m" in _opgen_with_env({"FORCE_COLOR": "1"}, *args)
