@@ -22,8 +22,8 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
   STD_TORCH_CHECK(mask.scalar_type() == torch::headeronly::ScalarType::Bool, "opgen::compact_rows: expected 'mask' to have dtype bool, but got ", mask.scalar_type());
   STD_TORCH_CHECK(mask.device() == input.device(), "opgen::compact_rows: expected 'mask' to be on the same device as 'input'");
   STD_TORCH_CHECK(mask.dim() == 1, "opgen::compact_rows: expected 'mask' to have 1 dimension, but got ", mask.dim());
-  STD_TORCH_CHECK(input.dim() >= 1, "opgen::compact_rows: requires input.dim() >= 1");
-  STD_TORCH_CHECK(mask.size(0) == input.size(0), "opgen::compact_rows: requires mask.size(0) == input.size(0)");
+  STD_TORCH_CHECK(input.dim() >= 1, "opgen::compact_rows: requires input.dim() >= 1", ": ", input.dim(), " vs ", 1);
+  STD_TORCH_CHECK(mask.size(0) == input.size(0), "opgen::compact_rows: requires mask.size(0) == input.size(0)", ": ", mask.size(0), " vs ", input.size(0));
   stack[0] = torch::stable::detail::from(kernel(input, mask));
 }
 

@@ -29,9 +29,9 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
   STD_TORCH_CHECK(weight.scalar_type() == input.scalar_type(), "opgen::fused_add_rms_norm_: expected 'weight' to have the same dtype as 'input', but got ", weight.scalar_type(), " and ", input.scalar_type());
   STD_TORCH_CHECK(weight.device() == input.device(), "opgen::fused_add_rms_norm_: expected 'weight' to be on the same device as 'input'");
   STD_TORCH_CHECK(weight.dim() == 1, "opgen::fused_add_rms_norm_: expected 'weight' to have 1 dimension, but got ", weight.dim());
-  STD_TORCH_CHECK(residual.dim() == input.dim(), "opgen::fused_add_rms_norm_: requires residual.dim() == input.dim()");
-  STD_TORCH_CHECK(residual.numel() == input.numel(), "opgen::fused_add_rms_norm_: requires residual.numel() == input.numel()");
-  STD_TORCH_CHECK(weight.size(0) == input.size(-1), "opgen::fused_add_rms_norm_: requires weight.size(0) == input.size(-1)");
+  STD_TORCH_CHECK(residual.dim() == input.dim(), "opgen::fused_add_rms_norm_: requires residual.dim() == input.dim()", ": ", residual.dim(), " vs ", input.dim());
+  STD_TORCH_CHECK(residual.numel() == input.numel(), "opgen::fused_add_rms_norm_: requires residual.numel() == input.numel()", ": ", residual.numel(), " vs ", input.numel());
+  STD_TORCH_CHECK(weight.size(0) == input.size(-1), "opgen::fused_add_rms_norm_: requires weight.size(0) == input.size(-1)", ": ", weight.size(0), " vs ", input.size(-1));
   kernel(input, residual, weight, eps);
 }
 

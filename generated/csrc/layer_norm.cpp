@@ -28,8 +28,8 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
   STD_TORCH_CHECK(!bias.has_value() || ((*bias).scalar_type() == input.scalar_type()), "opgen::layer_norm: expected 'bias' to have the same dtype as 'input', but got ", (*bias).scalar_type(), " and ", input.scalar_type());
   STD_TORCH_CHECK(!bias.has_value() || ((*bias).device() == input.device()), "opgen::layer_norm: expected 'bias' to be on the same device as 'input'");
   STD_TORCH_CHECK(!bias.has_value() || ((*bias).dim() == 1), "opgen::layer_norm: expected 'bias' to have 1 dimension, but got ", (*bias).dim());
-  STD_TORCH_CHECK(input.dim() >= 1, "opgen::layer_norm: requires input.dim() >= 1");
-  STD_TORCH_CHECK(weight.size(0) == input.size(-1), "opgen::layer_norm: requires weight.size(0) == input.size(-1)");
+  STD_TORCH_CHECK(input.dim() >= 1, "opgen::layer_norm: requires input.dim() >= 1", ": ", input.dim(), " vs ", 1);
+  STD_TORCH_CHECK(weight.size(0) == input.size(-1), "opgen::layer_norm: requires weight.size(0) == input.size(-1)", ": ", weight.size(0), " vs ", input.size(-1));
   STD_TORCH_CHECK(!bias.has_value() || bias->size(0) == input.size(-1), "opgen::layer_norm: requires bias is None or bias.size(0) == input.size(-1)");
   auto [opgen_out0, opgen_out1, opgen_out2] = kernel(input, weight, bias, eps);
   stack[0] = torch::stable::detail::from(opgen_out0);

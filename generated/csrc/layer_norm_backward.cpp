@@ -31,12 +31,12 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
   STD_TORCH_CHECK(weight.scalar_type() == input.scalar_type(), "opgen::layer_norm_backward: expected 'weight' to have the same dtype as 'input', but got ", weight.scalar_type(), " and ", input.scalar_type());
   STD_TORCH_CHECK(weight.device() == input.device(), "opgen::layer_norm_backward: expected 'weight' to be on the same device as 'input'");
   STD_TORCH_CHECK(weight.dim() == 1, "opgen::layer_norm_backward: expected 'weight' to have 1 dimension, but got ", weight.dim());
-  STD_TORCH_CHECK(input.dim() >= 1, "opgen::layer_norm_backward: requires input.dim() >= 1");
-  STD_TORCH_CHECK(grad_output.dim() == input.dim(), "opgen::layer_norm_backward: requires grad_output.dim() == input.dim()");
-  STD_TORCH_CHECK(weight.size(0) == input.size(-1), "opgen::layer_norm_backward: requires weight.size(0) == input.size(-1)");
+  STD_TORCH_CHECK(input.dim() >= 1, "opgen::layer_norm_backward: requires input.dim() >= 1", ": ", input.dim(), " vs ", 1);
+  STD_TORCH_CHECK(grad_output.dim() == input.dim(), "opgen::layer_norm_backward: requires grad_output.dim() == input.dim()", ": ", grad_output.dim(), " vs ", input.dim());
+  STD_TORCH_CHECK(weight.size(0) == input.size(-1), "opgen::layer_norm_backward: requires weight.size(0) == input.size(-1)", ": ", weight.size(0), " vs ", input.size(-1));
   STD_TORCH_CHECK(mean.scalar_type() == (input.scalar_type() == torch::headeronly::ScalarType::Double ? torch::headeronly::ScalarType::Double : torch::headeronly::ScalarType::Float), "opgen::layer_norm_backward: requires mean.dtype == (float64 if input.dtype == float64 else float32)");
-  STD_TORCH_CHECK(mean.numel() * input.size(-1) == input.numel(), "opgen::layer_norm_backward: requires mean.numel() * input.size(-1) == input.numel()");
-  STD_TORCH_CHECK(rstd.numel() == mean.numel(), "opgen::layer_norm_backward: requires rstd.numel() == mean.numel()");
+  STD_TORCH_CHECK(mean.numel() * input.size(-1) == input.numel(), "opgen::layer_norm_backward: requires mean.numel() * input.size(-1) == input.numel()", ": ", mean.numel() * input.size(-1), " vs ", input.numel());
+  STD_TORCH_CHECK(rstd.numel() == mean.numel(), "opgen::layer_norm_backward: requires rstd.numel() == mean.numel()", ": ", rstd.numel(), " vs ", mean.numel());
   auto [opgen_out0, opgen_out1, opgen_out2] = kernel(grad_output, input, mean, rstd, weight);
   stack[0] = torch::stable::detail::from(opgen_out0);
   stack[1] = torch::stable::detail::from(opgen_out1);

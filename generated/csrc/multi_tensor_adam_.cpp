@@ -48,10 +48,10 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
     const auto& opgen_t = exp_avg_sqs[opgen_i];
     STD_TORCH_CHECK(params.empty() || opgen_t.device() == params[0].device(), "opgen::multi_tensor_adam_: expected 'exp_avg_sqs[", opgen_i, "]' to be on the same device as 'params[0]'");
   }
-  STD_TORCH_CHECK(static_cast<int64_t>(grads.size()) == static_cast<int64_t>(params.size()), "opgen::multi_tensor_adam_: requires len(grads) == len(params)");
-  STD_TORCH_CHECK(static_cast<int64_t>(exp_avgs.size()) == static_cast<int64_t>(params.size()), "opgen::multi_tensor_adam_: requires len(exp_avgs) == len(params)");
-  STD_TORCH_CHECK(static_cast<int64_t>(exp_avg_sqs.size()) == static_cast<int64_t>(params.size()), "opgen::multi_tensor_adam_: requires len(exp_avg_sqs) == len(params)");
-  STD_TORCH_CHECK(step >= 1, "opgen::multi_tensor_adam_: requires step >= 1");
+  STD_TORCH_CHECK(static_cast<int64_t>(grads.size()) == static_cast<int64_t>(params.size()), "opgen::multi_tensor_adam_: requires len(grads) == len(params)", ": ", static_cast<int64_t>(grads.size()), " vs ", static_cast<int64_t>(params.size()));
+  STD_TORCH_CHECK(static_cast<int64_t>(exp_avgs.size()) == static_cast<int64_t>(params.size()), "opgen::multi_tensor_adam_: requires len(exp_avgs) == len(params)", ": ", static_cast<int64_t>(exp_avgs.size()), " vs ", static_cast<int64_t>(params.size()));
+  STD_TORCH_CHECK(static_cast<int64_t>(exp_avg_sqs.size()) == static_cast<int64_t>(params.size()), "opgen::multi_tensor_adam_: requires len(exp_avg_sqs) == len(params)", ": ", static_cast<int64_t>(exp_avg_sqs.size()), " vs ", static_cast<int64_t>(params.size()));
+  STD_TORCH_CHECK(step >= 1, "opgen::multi_tensor_adam_: requires step >= 1", ": ", step, " vs ", 1);
   kernel(params, grads, exp_avgs, exp_avg_sqs, lr, beta1, beta2, eps, weight_decay, step, adamw);
 }
 

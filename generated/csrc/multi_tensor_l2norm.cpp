@@ -16,7 +16,7 @@ void check_inputs(at::TensorList tensors) {
     const auto& opgen_t = tensors[opgen_i];
     TORCH_CHECK(opgen_t.device() == tensors[0].device(), "opgen::multi_tensor_l2norm: expected 'tensors[", opgen_i, "]' to be on the same device as 'tensors[0]'");
   }
-  TORCH_CHECK(static_cast<int64_t>(tensors.size()) >= 1, "opgen::multi_tensor_l2norm: requires len(tensors) >= 1");
+  TORCH_CHECK(static_cast<int64_t>(tensors.size()) >= 1, "opgen::multi_tensor_l2norm: requires len(tensors) >= 1", ": ", static_cast<int64_t>(tensors.size()), " vs ", 1);
 }
 
 std::tuple<at::Tensor, at::Tensor> multi_tensor_l2norm_cpu_checked(at::TensorList tensors) {

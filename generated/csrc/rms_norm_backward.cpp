@@ -27,8 +27,8 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
   STD_TORCH_CHECK(weight.scalar_type() == input.scalar_type(), "opgen::rms_norm_backward: expected 'weight' to have the same dtype as 'input', but got ", weight.scalar_type(), " and ", input.scalar_type());
   STD_TORCH_CHECK(weight.device() == input.device(), "opgen::rms_norm_backward: expected 'weight' to be on the same device as 'input'");
   STD_TORCH_CHECK(weight.dim() == 1, "opgen::rms_norm_backward: expected 'weight' to have 1 dimension, but got ", weight.dim());
-  STD_TORCH_CHECK(grad.dim() == input.dim(), "opgen::rms_norm_backward: requires grad.dim() == input.dim()");
-  STD_TORCH_CHECK(weight.size(0) == input.size(-1), "opgen::rms_norm_backward: requires weight.size(0) == input.size(-1)");
+  STD_TORCH_CHECK(grad.dim() == input.dim(), "opgen::rms_norm_backward: requires grad.dim() == input.dim()", ": ", grad.dim(), " vs ", input.dim());
+  STD_TORCH_CHECK(weight.size(0) == input.size(-1), "opgen::rms_norm_backward: requires weight.size(0) == input.size(-1)", ": ", weight.size(0), " vs ", input.size(-1));
   auto [opgen_out0, opgen_out1] = kernel(grad, input, weight, eps);
   stack[0] = torch::stable::detail::from(opgen_out0);
   stack[1] = torch::stable::detail::from(opgen_out1);

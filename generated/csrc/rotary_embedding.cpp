@@ -30,13 +30,13 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
   STD_TORCH_CHECK(sin.device() == q.device(), "opgen::rotary_embedding: expected 'sin' to be on the same device as 'q'");
   STD_TORCH_CHECK(sin.dim() == 2, "opgen::rotary_embedding: expected 'sin' to have 2 dimensions, but got ", sin.dim());
   STD_TORCH_CHECK(q.dim() == 3 || q.dim() == 4, "opgen::rotary_embedding: requires q.dim() == 3 or q.dim() == 4");
-  STD_TORCH_CHECK(k.dim() == q.dim(), "opgen::rotary_embedding: requires k.dim() == q.dim()");
+  STD_TORCH_CHECK(k.dim() == q.dim(), "opgen::rotary_embedding: requires k.dim() == q.dim()", ": ", k.dim(), " vs ", q.dim());
   STD_TORCH_CHECK(q.dim() == 3 || k.size(0) == q.size(0), "opgen::rotary_embedding: requires q.dim() == 3 or k.size(0) == q.size(0)");
-  STD_TORCH_CHECK(k.size(-3) == q.size(-3), "opgen::rotary_embedding: requires k.size(-3) == q.size(-3)");
-  STD_TORCH_CHECK(k.size(-1) == q.size(-1), "opgen::rotary_embedding: requires k.size(-1) == q.size(-1)");
-  STD_TORCH_CHECK(cos.size(0) == q.size(-3), "opgen::rotary_embedding: requires cos.size(0) == q.size(-3)");
+  STD_TORCH_CHECK(k.size(-3) == q.size(-3), "opgen::rotary_embedding: requires k.size(-3) == q.size(-3)", ": ", k.size(-3), " vs ", q.size(-3));
+  STD_TORCH_CHECK(k.size(-1) == q.size(-1), "opgen::rotary_embedding: requires k.size(-1) == q.size(-1)", ": ", k.size(-1), " vs ", q.size(-1));
+  STD_TORCH_CHECK(cos.size(0) == q.size(-3), "opgen::rotary_embedding: requires cos.size(0) == q.size(-3)", ": ", cos.size(0), " vs ", q.size(-3));
   STD_TORCH_CHECK(sin.size(0) == cos.size(0) && sin.size(1) == cos.size(1), "opgen::rotary_embedding: requires sin.size(0) == cos.size(0) and sin.size(1) == cos.size(1)");
-  STD_TORCH_CHECK(2 * cos.size(1) <= q.size(-1), "opgen::rotary_embedding: requires 2 * cos.size(1) <= q.size(-1)");
+  STD_TORCH_CHECK(2 * cos.size(1) <= q.size(-1), "opgen::rotary_embedding: requires 2 * cos.size(1) <= q.size(-1)", ": ", 2 * cos.size(1), " vs ", q.size(-1));
   STD_TORCH_CHECK(cos.scalar_type() == q.scalar_type() || (cos.scalar_type() == torch::headeronly::ScalarType::Float && q.scalar_type() != torch::headeronly::ScalarType::Double), "opgen::rotary_embedding: requires cos.dtype == q.dtype or (cos.dtype == float32 and q.dtype != float64)");
   auto [opgen_out0, opgen_out1] = kernel(q, k, cos, sin);
   stack[0] = torch::stable::detail::from(opgen_out0);

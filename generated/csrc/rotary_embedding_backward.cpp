@@ -30,13 +30,13 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
   STD_TORCH_CHECK(sin.device() == grad_0.device(), "opgen::rotary_embedding_backward: expected 'sin' to be on the same device as 'grad_0'");
   STD_TORCH_CHECK(sin.dim() == 2, "opgen::rotary_embedding_backward: expected 'sin' to have 2 dimensions, but got ", sin.dim());
   STD_TORCH_CHECK(grad_0.dim() == 3 || grad_0.dim() == 4, "opgen::rotary_embedding_backward: requires grad_0.dim() == 3 or grad_0.dim() == 4");
-  STD_TORCH_CHECK(grad_1.dim() == grad_0.dim(), "opgen::rotary_embedding_backward: requires grad_1.dim() == grad_0.dim()");
+  STD_TORCH_CHECK(grad_1.dim() == grad_0.dim(), "opgen::rotary_embedding_backward: requires grad_1.dim() == grad_0.dim()", ": ", grad_1.dim(), " vs ", grad_0.dim());
   STD_TORCH_CHECK(grad_0.dim() == 3 || grad_1.size(0) == grad_0.size(0), "opgen::rotary_embedding_backward: requires grad_0.dim() == 3 or grad_1.size(0) == grad_0.size(0)");
-  STD_TORCH_CHECK(grad_1.size(-3) == grad_0.size(-3), "opgen::rotary_embedding_backward: requires grad_1.size(-3) == grad_0.size(-3)");
-  STD_TORCH_CHECK(grad_1.size(-1) == grad_0.size(-1), "opgen::rotary_embedding_backward: requires grad_1.size(-1) == grad_0.size(-1)");
-  STD_TORCH_CHECK(cos.size(0) == grad_0.size(-3), "opgen::rotary_embedding_backward: requires cos.size(0) == grad_0.size(-3)");
+  STD_TORCH_CHECK(grad_1.size(-3) == grad_0.size(-3), "opgen::rotary_embedding_backward: requires grad_1.size(-3) == grad_0.size(-3)", ": ", grad_1.size(-3), " vs ", grad_0.size(-3));
+  STD_TORCH_CHECK(grad_1.size(-1) == grad_0.size(-1), "opgen::rotary_embedding_backward: requires grad_1.size(-1) == grad_0.size(-1)", ": ", grad_1.size(-1), " vs ", grad_0.size(-1));
+  STD_TORCH_CHECK(cos.size(0) == grad_0.size(-3), "opgen::rotary_embedding_backward: requires cos.size(0) == grad_0.size(-3)", ": ", cos.size(0), " vs ", grad_0.size(-3));
   STD_TORCH_CHECK(sin.size(0) == cos.size(0) && sin.size(1) == cos.size(1), "opgen::rotary_embedding_backward: requires sin.size(0) == cos.size(0) and sin.size(1) == cos.size(1)");
-  STD_TORCH_CHECK(2 * cos.size(1) <= grad_0.size(-1), "opgen::rotary_embedding_backward: requires 2 * cos.size(1) <= grad_0.size(-1)");
+  STD_TORCH_CHECK(2 * cos.size(1) <= grad_0.size(-1), "opgen::rotary_embedding_backward: requires 2 * cos.size(1) <= grad_0.size(-1)", ": ", 2 * cos.size(1), " vs ", grad_0.size(-1));
   STD_TORCH_CHECK(cos.scalar_type() == grad_0.scalar_type() || (cos.scalar_type() == torch::headeronly::ScalarType::Float && grad_0.scalar_type() != torch::headeronly::ScalarType::Double), "opgen::rotary_embedding_backward: requires cos.dtype == grad_0.dtype or (cos.dtype == float32 and grad_0.dtype != float64)");
   auto [opgen_out0, opgen_out1] = kernel(grad_0, grad_1, cos, sin);
   stack[0] = torch::stable::detail::from(opgen_out0);

@@ -9,7 +9,7 @@ namespace {
 
 void check_inputs(const at::Tensor& x, int64_t runner) {
   TORCH_CHECK(x.scalar_type() == at::ScalarType::Float || x.scalar_type() == at::ScalarType::Half || x.scalar_type() == at::ScalarType::BFloat16 || x.scalar_type() == at::ScalarType::Double, "opgen::runner_apply: expected 'x' to have dtype float32, float16, bfloat16 or float64, but got ", x.scalar_type());
-  TORCH_CHECK(runner >= 1, "opgen::runner_apply: requires runner >= 1");
+  TORCH_CHECK(runner >= 1, "opgen::runner_apply: requires runner >= 1", ": ", runner, " vs ", 1);
 }
 
 at::Tensor runner_apply_cpu_checked(const at::Tensor& x, int64_t runner) {

@@ -24,7 +24,7 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
   STD_TORCH_CHECK(!mask.has_value() || ((*mask).scalar_type() == torch::headeronly::ScalarType::Bool || (*mask).scalar_type() == torch::headeronly::ScalarType::Byte), "opgen::scaled_masked_softmax: expected 'mask' to have dtype bool or uint8, but got ", (*mask).scalar_type());
   STD_TORCH_CHECK(!mask.has_value() || ((*mask).device() == input.device()), "opgen::scaled_masked_softmax: expected 'mask' to be on the same device as 'input'");
   STD_TORCH_CHECK(!mask.has_value() || ((*mask).dim() == 4), "opgen::scaled_masked_softmax: expected 'mask' to have 4 dimensions, but got ", (*mask).dim());
-  STD_TORCH_CHECK(input.dim() >= 1, "opgen::scaled_masked_softmax: requires input.dim() >= 1");
+  STD_TORCH_CHECK(input.dim() >= 1, "opgen::scaled_masked_softmax: requires input.dim() >= 1", ": ", input.dim(), " vs ", 1);
   STD_TORCH_CHECK(!mask.has_value() || input.dim() == 4, "opgen::scaled_masked_softmax: requires mask is None or input.dim() == 4");
   STD_TORCH_CHECK(!mask.has_value() || (mask->size(0) == 1 || mask->size(0) == input.size(0)), "opgen::scaled_masked_softmax: requires mask is None or (mask.size(0) == 1 or mask.size(0) == input.size(0))");
   STD_TORCH_CHECK(!mask.has_value() || (mask->size(1) == 1 || mask->size(1) == input.size(1)), "opgen::scaled_masked_softmax: requires mask is None or (mask.size(1) == 1 or mask.size(1) == input.size(1))");

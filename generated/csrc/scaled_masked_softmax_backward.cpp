@@ -27,8 +27,8 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
   STD_TORCH_CHECK(!mask.has_value() || ((*mask).scalar_type() == torch::headeronly::ScalarType::Bool || (*mask).scalar_type() == torch::headeronly::ScalarType::Byte), "opgen::scaled_masked_softmax_backward: expected 'mask' to have dtype bool or uint8, but got ", (*mask).scalar_type());
   STD_TORCH_CHECK(!mask.has_value() || ((*mask).device() == output.device()), "opgen::scaled_masked_softmax_backward: expected 'mask' to be on the same device as 'output'");
   STD_TORCH_CHECK(!mask.has_value() || ((*mask).dim() == 4), "opgen::scaled_masked_softmax_backward: expected 'mask' to have 4 dimensions, but got ", (*mask).dim());
-  STD_TORCH_CHECK(output.dim() >= 1, "opgen::scaled_masked_softmax_backward: requires output.dim() >= 1");
-  STD_TORCH_CHECK(grad.dim() == output.dim(), "opgen::scaled_masked_softmax_backward: requires grad.dim() == output.dim()");
+  STD_TORCH_CHECK(output.dim() >= 1, "opgen::scaled_masked_softmax_backward: requires output.dim() >= 1", ": ", output.dim(), " vs ", 1);
+  STD_TORCH_CHECK(grad.dim() == output.dim(), "opgen::scaled_masked_softmax_backward: requires grad.dim() == output.dim()", ": ", grad.dim(), " vs ", output.dim());
   STD_TORCH_CHECK(!mask.has_value() || output.dim() == 4, "opgen::scaled_masked_softmax_backward: requires mask is None or output.dim() == 4");
   STD_TORCH_CHECK(!mask.has_value() || (mask->size(0) == 1 || mask->size(0) == output.size(0)), "opgen::scaled_masked_softmax_backward: requires mask is None or (mask.size(0) == 1 or mask.size(0) == output.size(0))");
   STD_TORCH_CHECK(!mask.has_value() || (mask->size(1) == 1 || mask->size(1) == output.size(1)), "opgen::scaled_masked_softmax_backward: requires mask is None or (mask.size(1) == 1 or mask.size(1) == output.size(1))");

@@ -26,8 +26,8 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
   STD_TORCH_CHECK(labels.scalar_type() == torch::headeronly::ScalarType::Long, "opgen::softmax_cross_entropy: expected 'labels' to have dtype int64, but got ", labels.scalar_type());
   STD_TORCH_CHECK(labels.device() == logits.device(), "opgen::softmax_cross_entropy: expected 'labels' to be on the same device as 'logits'");
   STD_TORCH_CHECK(labels.dim() == 1, "opgen::softmax_cross_entropy: expected 'labels' to have 1 dimension, but got ", labels.dim());
-  STD_TORCH_CHECK(labels.size(0) == logits.size(0), "opgen::softmax_cross_entropy: requires labels.size(0) == logits.size(0)");
-  STD_TORCH_CHECK(logits.size(1) >= 1, "opgen::softmax_cross_entropy: requires logits.size(1) >= 1");
+  STD_TORCH_CHECK(labels.size(0) == logits.size(0), "opgen::softmax_cross_entropy: requires labels.size(0) == logits.size(0)", ": ", labels.size(0), " vs ", logits.size(0));
+  STD_TORCH_CHECK(logits.size(1) >= 1, "opgen::softmax_cross_entropy: requires logits.size(1) >= 1", ": ", logits.size(1), " vs ", 1);
   STD_TORCH_CHECK(smoothing >= 0.0 && smoothing <= 1.0, "opgen::softmax_cross_entropy: requires smoothing >= 0.0 and smoothing <= 1.0");
   auto [opgen_out0, opgen_out1] = kernel(logits, labels, smoothing, ignore_index);
   stack[0] = torch::stable::detail::from(opgen_out0);

@@ -33,9 +33,9 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
   STD_TORCH_CHECK(labels.scalar_type() == torch::headeronly::ScalarType::Long, "opgen::softmax_cross_entropy_backward: expected 'labels' to have dtype int64, but got ", labels.scalar_type());
   STD_TORCH_CHECK(labels.device() == logits.device(), "opgen::softmax_cross_entropy_backward: expected 'labels' to be on the same device as 'logits'");
   STD_TORCH_CHECK(labels.dim() == 1, "opgen::softmax_cross_entropy_backward: expected 'labels' to have 1 dimension, but got ", labels.dim());
-  STD_TORCH_CHECK(grad_losses.size(0) == logits.size(0), "opgen::softmax_cross_entropy_backward: requires grad_losses.size(0) == logits.size(0)");
-  STD_TORCH_CHECK(max_log_sum_exp.size(0) == logits.size(0), "opgen::softmax_cross_entropy_backward: requires max_log_sum_exp.size(0) == logits.size(0)");
-  STD_TORCH_CHECK(labels.size(0) == logits.size(0), "opgen::softmax_cross_entropy_backward: requires labels.size(0) == logits.size(0)");
+  STD_TORCH_CHECK(grad_losses.size(0) == logits.size(0), "opgen::softmax_cross_entropy_backward: requires grad_losses.size(0) == logits.size(0)", ": ", grad_losses.size(0), " vs ", logits.size(0));
+  STD_TORCH_CHECK(max_log_sum_exp.size(0) == logits.size(0), "opgen::softmax_cross_entropy_backward: requires max_log_sum_exp.size(0) == logits.size(0)", ": ", max_log_sum_exp.size(0), " vs ", logits.size(0));
+  STD_TORCH_CHECK(labels.size(0) == logits.size(0), "opgen::softmax_cross_entropy_backward: requires labels.size(0) == logits.size(0)", ": ", labels.size(0), " vs ", logits.size(0));
   STD_TORCH_CHECK(max_log_sum_exp.scalar_type() == (logits.scalar_type() == torch::headeronly::ScalarType::Double ? torch::headeronly::ScalarType::Double : torch::headeronly::ScalarType::Float), "opgen::softmax_cross_entropy_backward: requires max_log_sum_exp.dtype == (float64 if logits.dtype == float64 else float32)");
   stack[0] = torch::stable::detail::from(kernel(grad_losses, logits, max_log_sum_exp, labels, smoothing, ignore_index));
 }

@@ -311,3 +311,12 @@ def test_multi_tensor_l2norm_compile(dynamic):
         a, b = torch.randn(n), torch.randn(n, 2)
         total, per = fn(a, b)
         torch.testing.assert_close(per, torch.stack([a.norm(), b.norm()]))
+
+
+def test_a_failed_require_prints_the_values_it_compared():
+    # `weight.size(0) == input.size(-1)`: the C++ wrapper and the fake both say 16 vs 33.
+    x, w = torch.randn(2, 33), torch.randn(16)
+    with pytest.raises(RuntimeError, match=r"opgen::rms_norm: requires weight\.size\(0\) == input\.size\(-1\): 16 vs 33"):
+        opgen.rms_norm(x, w)
+    with pytest.raises(RuntimeError, match=r"requires weight\.size\(0\) == input\.size\(-1\): 16 vs 33"):
+        opgen.rms_norm(x.to("meta"), w.to("meta"))

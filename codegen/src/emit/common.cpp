@@ -27,6 +27,21 @@ bool is_list(const model::OpSpec& op, const std::string& name) {
   return a && model::type_key(*a->type) == "Tensor[]";
 }
 
+// The two sides of a rule that compares two numbers (`weight.size(0) ==
+// input.size(-1)`): a failed check prints their values (16 vs 33).
+std::optional<std::pair<const model::Expr*, const model::Expr*>> compared_numbers(const model::Expr& e,
+                                                                                  const model::ExprEnv& env) {
+  static const std::set<std::string> kCompare = {"==", "!=", "<", "<=", ">", ">="};
+  if (e.kind != model::Expr::Kind::Binary || !kCompare.count(e.text)) return std::nullopt;
+  auto number = [&](const model::Expr& side) {
+    auto kind = model::check_cpp_expr(side, env);
+    auto* k = std::get_if<model::ValueKind>(&kind);
+    return k && (*k == model::ValueKind::Int || *k == model::ValueKind::Float);
+  };
+  if (!number(*e.operands[0]) || !number(*e.operands[1])) return std::nullopt;
+  return std::pair{e.operands[0].get(), e.operands[1].get()};
+}
+
 // Stands for the index of the tensor a per-tensor check is on, in messages.
 constexpr std::string_view kIndexMarker = "@opgen_i@";
 
@@ -213,10 +228,18 @@ static std::vector<RenderedCheck> render_checks(const model::Library& lib, const
         if (ch == '"' || ch == '\\') escaped.push_back('\\');
         escaped.push_back(ch);
       }
-      out.push_back({model::render_python(*rule.expr, env, default_device_arg(op)), prefix + escaped, {}});
+      std::string values;
+      if (const auto sides = compared_numbers(*rule.expr, env))
+        values = fmt::format(": {{{}}} vs {{{}}}", model::render_python(*sides->first, env, default_device_arg(op)),
+                             model::render_python(*sides->second, env, default_device_arg(op)));
+      out.push_back({model::render_python(*rule.expr, env, default_device_arg(op)), prefix + escaped + values, {}});
     } else {
-      out.push_back({model::render_cpp(*rule.expr, env, stable ? model::CppAbi::Stable : model::CppAbi::Unstable),
-                     text(what), {}});
+      const auto abi = stable ? model::CppAbi::Stable : model::CppAbi::Unstable;
+      std::string message = text(what);
+      if (const auto sides = compared_numbers(*rule.expr, env))
+        message += fmt::format(", \": \", {}, \" vs \", {}", model::render_cpp(*sides->first, env, abi),
+                               model::render_cpp(*sides->second, env, abi));
+      out.push_back({model::render_cpp(*rule.expr, env, abi), message, {}});
     }
   }
   return out;

@@ -73,8 +73,8 @@ def _compact_rows_fake(input, mask):
     torch._check(mask.dtype in (torch.bool,), lambda: f"opgen::compact_rows: expected 'mask' to have dtype bool, but got {mask.dtype}")
     torch._check(mask.device == input.device, lambda: f"opgen::compact_rows: expected 'mask' to be on the same device as 'input', but got {mask.device} and {input.device}")
     torch._check(mask.dim() == 1, lambda: f"opgen::compact_rows: expected 'mask' to have 1 dimension, but got {mask.dim()}")
-    torch._check(input.dim() >= 1, lambda: f"opgen::compact_rows: requires input.dim() >= 1")
-    torch._check(mask.size(0) == input.size(0), lambda: f"opgen::compact_rows: requires mask.size(0) == input.size(0)")
+    torch._check(input.dim() >= 1, lambda: f"opgen::compact_rows: requires input.dim() >= 1: {input.dim()} vs {1}")
+    torch._check(mask.size(0) == input.size(0), lambda: f"opgen::compact_rows: requires mask.size(0) == input.size(0): {mask.size(0)} vs {input.size(0)}")
     n = torch.library.get_ctx().new_dynamic_size(min=0)
     return torch.empty((n, *input.shape[1:]), dtype=input.dtype, device=input.device)
 
@@ -94,9 +94,9 @@ def _fused_add_rms_norm__fake(input, residual, weight, eps=1e-06):
     torch._check(weight.dtype == input.dtype, lambda: f"opgen::fused_add_rms_norm_: expected 'weight' to have the same dtype as 'input', but got {weight.dtype} and {input.dtype}")
     torch._check(weight.device == input.device, lambda: f"opgen::fused_add_rms_norm_: expected 'weight' to be on the same device as 'input', but got {weight.device} and {input.device}")
     torch._check(weight.dim() == 1, lambda: f"opgen::fused_add_rms_norm_: expected 'weight' to have 1 dimension, but got {weight.dim()}")
-    torch._check(residual.dim() == input.dim(), lambda: f"opgen::fused_add_rms_norm_: requires residual.dim() == input.dim()")
-    torch._check(residual.numel() == input.numel(), lambda: f"opgen::fused_add_rms_norm_: requires residual.numel() == input.numel()")
-    torch._check(weight.size(0) == input.size(-1), lambda: f"opgen::fused_add_rms_norm_: requires weight.size(0) == input.size(-1)")
+    torch._check(residual.dim() == input.dim(), lambda: f"opgen::fused_add_rms_norm_: requires residual.dim() == input.dim(): {residual.dim()} vs {input.dim()}")
+    torch._check(residual.numel() == input.numel(), lambda: f"opgen::fused_add_rms_norm_: requires residual.numel() == input.numel(): {residual.numel()} vs {input.numel()}")
+    torch._check(weight.size(0) == input.size(-1), lambda: f"opgen::fused_add_rms_norm_: requires weight.size(0) == input.size(-1): {weight.size(0)} vs {input.size(-1)}")
     return None
 
 
@@ -114,8 +114,8 @@ def _layer_norm_fake(input, weight, bias=None, eps=1e-05):
     torch._check(bias is None or bias.dtype == input.dtype, lambda: f"opgen::layer_norm: expected 'bias' to have the same dtype as 'input', but got {bias.dtype} and {input.dtype}")
     torch._check(bias is None or bias.device == input.device, lambda: f"opgen::layer_norm: expected 'bias' to be on the same device as 'input', but got {bias.device} and {input.device}")
     torch._check(bias is None or bias.dim() == 1, lambda: f"opgen::layer_norm: expected 'bias' to have 1 dimension, but got {bias.dim()}")
-    torch._check(input.dim() >= 1, lambda: f"opgen::layer_norm: requires input.dim() >= 1")
-    torch._check(weight.size(0) == input.size(-1), lambda: f"opgen::layer_norm: requires weight.size(0) == input.size(-1)")
+    torch._check(input.dim() >= 1, lambda: f"opgen::layer_norm: requires input.dim() >= 1: {input.dim()} vs {1}")
+    torch._check(weight.size(0) == input.size(-1), lambda: f"opgen::layer_norm: requires weight.size(0) == input.size(-1): {weight.size(0)} vs {input.size(-1)}")
     torch._check(bias is None or bias.size(0) == input.size(-1), lambda: f"opgen::layer_norm: requires bias is None or bias.size(0) == input.size(-1)")
     return (torch.empty_like(input), torch.empty(input.shape[:-1], dtype=torch.float64 if input.dtype == torch.float64 else torch.float32, device=input.device), torch.empty(input.shape[:-1], dtype=torch.float64 if input.dtype == torch.float64 else torch.float32, device=input.device))
 
@@ -150,12 +150,12 @@ def _layer_norm_backward_fake(grad_output, input, mean, rstd, weight):
     torch._check(weight.dtype == input.dtype, lambda: f"opgen::layer_norm_backward: expected 'weight' to have the same dtype as 'input', but got {weight.dtype} and {input.dtype}")
     torch._check(weight.device == input.device, lambda: f"opgen::layer_norm_backward: expected 'weight' to be on the same device as 'input', but got {weight.device} and {input.device}")
     torch._check(weight.dim() == 1, lambda: f"opgen::layer_norm_backward: expected 'weight' to have 1 dimension, but got {weight.dim()}")
-    torch._check(input.dim() >= 1, lambda: f"opgen::layer_norm_backward: requires input.dim() >= 1")
-    torch._check(grad_output.dim() == input.dim(), lambda: f"opgen::layer_norm_backward: requires grad_output.dim() == input.dim()")
-    torch._check(weight.size(0) == input.size(-1), lambda: f"opgen::layer_norm_backward: requires weight.size(0) == input.size(-1)")
+    torch._check(input.dim() >= 1, lambda: f"opgen::layer_norm_backward: requires input.dim() >= 1: {input.dim()} vs {1}")
+    torch._check(grad_output.dim() == input.dim(), lambda: f"opgen::layer_norm_backward: requires grad_output.dim() == input.dim(): {grad_output.dim()} vs {input.dim()}")
+    torch._check(weight.size(0) == input.size(-1), lambda: f"opgen::layer_norm_backward: requires weight.size(0) == input.size(-1): {weight.size(0)} vs {input.size(-1)}")
     torch._check(mean.dtype == (torch.float64 if input.dtype == torch.float64 else torch.float32), lambda: f"opgen::layer_norm_backward: requires mean.dtype == (float64 if input.dtype == float64 else float32)")
-    torch._check(mean.numel() * input.size(-1) == input.numel(), lambda: f"opgen::layer_norm_backward: requires mean.numel() * input.size(-1) == input.numel()")
-    torch._check(rstd.numel() == mean.numel(), lambda: f"opgen::layer_norm_backward: requires rstd.numel() == mean.numel()")
+    torch._check(mean.numel() * input.size(-1) == input.numel(), lambda: f"opgen::layer_norm_backward: requires mean.numel() * input.size(-1) == input.numel(): {mean.numel() * input.size(-1)} vs {input.numel()}")
+    torch._check(rstd.numel() == mean.numel(), lambda: f"opgen::layer_norm_backward: requires rstd.numel() == mean.numel(): {rstd.numel()} vs {mean.numel()}")
     return (torch.empty_like(input), torch.empty_like(weight), torch.empty_like(weight))
 
 
@@ -176,10 +176,10 @@ def _multi_tensor_adam__fake(params, grads, exp_avgs, exp_avg_sqs, lr, beta1, be
         torch._check(len(params) == 0 or opgen_t.device == params[0].device, lambda: f"opgen::multi_tensor_adam_: expected 'exp_avgs[{opgen_i}]' to be on the same device as 'params[0]', but got {opgen_t.device} and {params[0].device}")
     for opgen_i, opgen_t in enumerate(exp_avg_sqs):
         torch._check(len(params) == 0 or opgen_t.device == params[0].device, lambda: f"opgen::multi_tensor_adam_: expected 'exp_avg_sqs[{opgen_i}]' to be on the same device as 'params[0]', but got {opgen_t.device} and {params[0].device}")
-    torch._check(len(grads) == len(params), lambda: f"opgen::multi_tensor_adam_: requires len(grads) == len(params)")
-    torch._check(len(exp_avgs) == len(params), lambda: f"opgen::multi_tensor_adam_: requires len(exp_avgs) == len(params)")
-    torch._check(len(exp_avg_sqs) == len(params), lambda: f"opgen::multi_tensor_adam_: requires len(exp_avg_sqs) == len(params)")
-    torch._check(step >= 1, lambda: f"opgen::multi_tensor_adam_: requires step >= 1")
+    torch._check(len(grads) == len(params), lambda: f"opgen::multi_tensor_adam_: requires len(grads) == len(params): {len(grads)} vs {len(params)}")
+    torch._check(len(exp_avgs) == len(params), lambda: f"opgen::multi_tensor_adam_: requires len(exp_avgs) == len(params): {len(exp_avgs)} vs {len(params)}")
+    torch._check(len(exp_avg_sqs) == len(params), lambda: f"opgen::multi_tensor_adam_: requires len(exp_avg_sqs) == len(params): {len(exp_avg_sqs)} vs {len(params)}")
+    torch._check(step >= 1, lambda: f"opgen::multi_tensor_adam_: requires step >= 1: {step} vs {1}")
     return None
 
 
@@ -194,7 +194,7 @@ def _multi_tensor_l2norm_fake(tensors):
         torch._check(opgen_t.dtype in (torch.float32, torch.float16, torch.bfloat16, torch.float64), lambda: f"opgen::multi_tensor_l2norm: expected 'tensors[{opgen_i}]' to have dtype float32, float16, bfloat16 or float64, but got {opgen_t.dtype}")
     for opgen_i, opgen_t in enumerate(tensors):
         torch._check(opgen_t.device == tensors[0].device, lambda: f"opgen::multi_tensor_l2norm: expected 'tensors[{opgen_i}]' to be on the same device as 'tensors[0]', but got {opgen_t.device} and {tensors[0].device}")
-    torch._check(len(tensors) >= 1, lambda: f"opgen::multi_tensor_l2norm: requires len(tensors) >= 1")
+    torch._check(len(tensors) >= 1, lambda: f"opgen::multi_tensor_l2norm: requires len(tensors) >= 1: {len(tensors)} vs {1}")
     return (torch.empty((), dtype=torch.float32, device=tensors[0].device), torch.empty((len(tensors),), dtype=torch.float32, device=tensors[0].device))
 
 
@@ -249,8 +249,8 @@ def _rms_norm_fake(input, weight, eps=1e-06):
     torch._check(weight.dtype == input.dtype, lambda: f"opgen::rms_norm: expected 'weight' to have the same dtype as 'input', but got {weight.dtype} and {input.dtype}")
     torch._check(weight.device == input.device, lambda: f"opgen::rms_norm: expected 'weight' to be on the same device as 'input', but got {weight.device} and {input.device}")
     torch._check(weight.dim() == 1, lambda: f"opgen::rms_norm: expected 'weight' to have 1 dimension, but got {weight.dim()}")
-    torch._check(input.dim() >= 1, lambda: f"opgen::rms_norm: requires input.dim() >= 1")
-    torch._check(weight.size(0) == input.size(-1), lambda: f"opgen::rms_norm: requires weight.size(0) == input.size(-1)")
+    torch._check(input.dim() >= 1, lambda: f"opgen::rms_norm: requires input.dim() >= 1: {input.dim()} vs {1}")
+    torch._check(weight.size(0) == input.size(-1), lambda: f"opgen::rms_norm: requires weight.size(0) == input.size(-1): {weight.size(0)} vs {input.size(-1)}")
     return torch.empty_like(input)
 
 
@@ -281,8 +281,8 @@ def _rms_norm_backward_fake(grad, input, weight, eps):
     torch._check(weight.dtype == input.dtype, lambda: f"opgen::rms_norm_backward: expected 'weight' to have the same dtype as 'input', but got {weight.dtype} and {input.dtype}")
     torch._check(weight.device == input.device, lambda: f"opgen::rms_norm_backward: expected 'weight' to be on the same device as 'input', but got {weight.device} and {input.device}")
     torch._check(weight.dim() == 1, lambda: f"opgen::rms_norm_backward: expected 'weight' to have 1 dimension, but got {weight.dim()}")
-    torch._check(grad.dim() == input.dim(), lambda: f"opgen::rms_norm_backward: requires grad.dim() == input.dim()")
-    torch._check(weight.size(0) == input.size(-1), lambda: f"opgen::rms_norm_backward: requires weight.size(0) == input.size(-1)")
+    torch._check(grad.dim() == input.dim(), lambda: f"opgen::rms_norm_backward: requires grad.dim() == input.dim(): {grad.dim()} vs {input.dim()}")
+    torch._check(weight.size(0) == input.size(-1), lambda: f"opgen::rms_norm_backward: requires weight.size(0) == input.size(-1): {weight.size(0)} vs {input.size(-1)}")
     return (torch.empty_like(input), torch.empty_like(weight))
 
 
@@ -302,13 +302,13 @@ def _rotary_embedding_fake(q, k, cos, sin):
     torch._check(sin.device == q.device, lambda: f"opgen::rotary_embedding: expected 'sin' to be on the same device as 'q', but got {sin.device} and {q.device}")
     torch._check(sin.dim() == 2, lambda: f"opgen::rotary_embedding: expected 'sin' to have 2 dimensions, but got {sin.dim()}")
     torch._check(q.dim() == 3 or q.dim() == 4, lambda: f"opgen::rotary_embedding: requires q.dim() == 3 or q.dim() == 4")
-    torch._check(k.dim() == q.dim(), lambda: f"opgen::rotary_embedding: requires k.dim() == q.dim()")
+    torch._check(k.dim() == q.dim(), lambda: f"opgen::rotary_embedding: requires k.dim() == q.dim(): {k.dim()} vs {q.dim()}")
     torch._check(q.dim() == 3 or k.size(0) == q.size(0), lambda: f"opgen::rotary_embedding: requires q.dim() == 3 or k.size(0) == q.size(0)")
-    torch._check(k.size(-3) == q.size(-3), lambda: f"opgen::rotary_embedding: requires k.size(-3) == q.size(-3)")
-    torch._check(k.size(-1) == q.size(-1), lambda: f"opgen::rotary_embedding: requires k.size(-1) == q.size(-1)")
-    torch._check(cos.size(0) == q.size(-3), lambda: f"opgen::rotary_embedding: requires cos.size(0) == q.size(-3)")
+    torch._check(k.size(-3) == q.size(-3), lambda: f"opgen::rotary_embedding: requires k.size(-3) == q.size(-3): {k.size(-3)} vs {q.size(-3)}")
+    torch._check(k.size(-1) == q.size(-1), lambda: f"opgen::rotary_embedding: requires k.size(-1) == q.size(-1): {k.size(-1)} vs {q.size(-1)}")
+    torch._check(cos.size(0) == q.size(-3), lambda: f"opgen::rotary_embedding: requires cos.size(0) == q.size(-3): {cos.size(0)} vs {q.size(-3)}")
     torch._check(sin.size(0) == cos.size(0) and sin.size(1) == cos.size(1), lambda: f"opgen::rotary_embedding: requires sin.size(0) == cos.size(0) and sin.size(1) == cos.size(1)")
-    torch._check(2 * cos.size(1) <= q.size(-1), lambda: f"opgen::rotary_embedding: requires 2 * cos.size(1) <= q.size(-1)")
+    torch._check(2 * cos.size(1) <= q.size(-1), lambda: f"opgen::rotary_embedding: requires 2 * cos.size(1) <= q.size(-1): {2 * cos.size(1)} vs {q.size(-1)}")
     torch._check(cos.dtype == q.dtype or cos.dtype == torch.float32 and q.dtype != torch.float64, lambda: f"opgen::rotary_embedding: requires cos.dtype == q.dtype or (cos.dtype == float32 and q.dtype != float64)")
     return (torch.empty_like(q), torch.empty_like(k))
 
@@ -342,13 +342,13 @@ def _rotary_embedding_backward_fake(grad_0, grad_1, cos, sin):
     torch._check(sin.device == grad_0.device, lambda: f"opgen::rotary_embedding_backward: expected 'sin' to be on the same device as 'grad_0', but got {sin.device} and {grad_0.device}")
     torch._check(sin.dim() == 2, lambda: f"opgen::rotary_embedding_backward: expected 'sin' to have 2 dimensions, but got {sin.dim()}")
     torch._check(grad_0.dim() == 3 or grad_0.dim() == 4, lambda: f"opgen::rotary_embedding_backward: requires grad_0.dim() == 3 or grad_0.dim() == 4")
-    torch._check(grad_1.dim() == grad_0.dim(), lambda: f"opgen::rotary_embedding_backward: requires grad_1.dim() == grad_0.dim()")
+    torch._check(grad_1.dim() == grad_0.dim(), lambda: f"opgen::rotary_embedding_backward: requires grad_1.dim() == grad_0.dim(): {grad_1.dim()} vs {grad_0.dim()}")
     torch._check(grad_0.dim() == 3 or grad_1.size(0) == grad_0.size(0), lambda: f"opgen::rotary_embedding_backward: requires grad_0.dim() == 3 or grad_1.size(0) == grad_0.size(0)")
-    torch._check(grad_1.size(-3) == grad_0.size(-3), lambda: f"opgen::rotary_embedding_backward: requires grad_1.size(-3) == grad_0.size(-3)")
-    torch._check(grad_1.size(-1) == grad_0.size(-1), lambda: f"opgen::rotary_embedding_backward: requires grad_1.size(-1) == grad_0.size(-1)")
-    torch._check(cos.size(0) == grad_0.size(-3), lambda: f"opgen::rotary_embedding_backward: requires cos.size(0) == grad_0.size(-3)")
+    torch._check(grad_1.size(-3) == grad_0.size(-3), lambda: f"opgen::rotary_embedding_backward: requires grad_1.size(-3) == grad_0.size(-3): {grad_1.size(-3)} vs {grad_0.size(-3)}")
+    torch._check(grad_1.size(-1) == grad_0.size(-1), lambda: f"opgen::rotary_embedding_backward: requires grad_1.size(-1) == grad_0.size(-1): {grad_1.size(-1)} vs {grad_0.size(-1)}")
+    torch._check(cos.size(0) == grad_0.size(-3), lambda: f"opgen::rotary_embedding_backward: requires cos.size(0) == grad_0.size(-3): {cos.size(0)} vs {grad_0.size(-3)}")
     torch._check(sin.size(0) == cos.size(0) and sin.size(1) == cos.size(1), lambda: f"opgen::rotary_embedding_backward: requires sin.size(0) == cos.size(0) and sin.size(1) == cos.size(1)")
-    torch._check(2 * cos.size(1) <= grad_0.size(-1), lambda: f"opgen::rotary_embedding_backward: requires 2 * cos.size(1) <= grad_0.size(-1)")
+    torch._check(2 * cos.size(1) <= grad_0.size(-1), lambda: f"opgen::rotary_embedding_backward: requires 2 * cos.size(1) <= grad_0.size(-1): {2 * cos.size(1)} vs {grad_0.size(-1)}")
     torch._check(cos.dtype == grad_0.dtype or cos.dtype == torch.float32 and grad_0.dtype != torch.float64, lambda: f"opgen::rotary_embedding_backward: requires cos.dtype == grad_0.dtype or (cos.dtype == float32 and grad_0.dtype != float64)")
     return (torch.empty_like(grad_0), torch.empty_like(grad_1))
 
@@ -361,7 +361,7 @@ rotary_embedding_backward = torch.ops.opgen.rotary_embedding_backward.default
 @torch.library.register_fake("opgen::runner_apply")
 def _runner_apply_fake(x, runner):
     torch._check(x.dtype in (torch.float32, torch.float16, torch.bfloat16, torch.float64), lambda: f"opgen::runner_apply: expected 'x' to have dtype float32, float16, bfloat16 or float64, but got {x.dtype}")
-    torch._check(runner >= 1, lambda: f"opgen::runner_apply: requires runner >= 1")
+    torch._check(runner >= 1, lambda: f"opgen::runner_apply: requires runner >= 1: {runner} vs {1}")
     return torch.empty_like(x, memory_format=torch.contiguous_format)
 
 
@@ -396,7 +396,7 @@ def _scaled_masked_softmax_fake(input, mask, scale):
     torch._check(mask is None or mask.dtype in (torch.bool, torch.uint8), lambda: f"opgen::scaled_masked_softmax: expected 'mask' to have dtype bool or uint8, but got {mask.dtype}")
     torch._check(mask is None or mask.device == input.device, lambda: f"opgen::scaled_masked_softmax: expected 'mask' to be on the same device as 'input', but got {mask.device} and {input.device}")
     torch._check(mask is None or mask.dim() == 4, lambda: f"opgen::scaled_masked_softmax: expected 'mask' to have 4 dimensions, but got {mask.dim()}")
-    torch._check(input.dim() >= 1, lambda: f"opgen::scaled_masked_softmax: requires input.dim() >= 1")
+    torch._check(input.dim() >= 1, lambda: f"opgen::scaled_masked_softmax: requires input.dim() >= 1: {input.dim()} vs {1}")
     torch._check(mask is None or input.dim() == 4, lambda: f"opgen::scaled_masked_softmax: requires mask is None or input.dim() == 4")
     torch._check(mask is None or (mask.size(0) == 1 or mask.size(0) == input.size(0)), lambda: f"opgen::scaled_masked_softmax: requires mask is None or (mask.size(0) == 1 or mask.size(0) == input.size(0))")
     torch._check(mask is None or (mask.size(1) == 1 or mask.size(1) == input.size(1)), lambda: f"opgen::scaled_masked_softmax: requires mask is None or (mask.size(1) == 1 or mask.size(1) == input.size(1))")
@@ -431,8 +431,8 @@ def _scaled_masked_softmax_backward_fake(grad, output, mask, scale):
     torch._check(mask is None or mask.dtype in (torch.bool, torch.uint8), lambda: f"opgen::scaled_masked_softmax_backward: expected 'mask' to have dtype bool or uint8, but got {mask.dtype}")
     torch._check(mask is None or mask.device == output.device, lambda: f"opgen::scaled_masked_softmax_backward: expected 'mask' to be on the same device as 'output', but got {mask.device} and {output.device}")
     torch._check(mask is None or mask.dim() == 4, lambda: f"opgen::scaled_masked_softmax_backward: expected 'mask' to have 4 dimensions, but got {mask.dim()}")
-    torch._check(output.dim() >= 1, lambda: f"opgen::scaled_masked_softmax_backward: requires output.dim() >= 1")
-    torch._check(grad.dim() == output.dim(), lambda: f"opgen::scaled_masked_softmax_backward: requires grad.dim() == output.dim()")
+    torch._check(output.dim() >= 1, lambda: f"opgen::scaled_masked_softmax_backward: requires output.dim() >= 1: {output.dim()} vs {1}")
+    torch._check(grad.dim() == output.dim(), lambda: f"opgen::scaled_masked_softmax_backward: requires grad.dim() == output.dim(): {grad.dim()} vs {output.dim()}")
     torch._check(mask is None or output.dim() == 4, lambda: f"opgen::scaled_masked_softmax_backward: requires mask is None or output.dim() == 4")
     torch._check(mask is None or (mask.size(0) == 1 or mask.size(0) == output.size(0)), lambda: f"opgen::scaled_masked_softmax_backward: requires mask is None or (mask.size(0) == 1 or mask.size(0) == output.size(0))")
     torch._check(mask is None or (mask.size(1) == 1 or mask.size(1) == output.size(1)), lambda: f"opgen::scaled_masked_softmax_backward: requires mask is None or (mask.size(1) == 1 or mask.size(1) == output.size(1))")
@@ -452,8 +452,8 @@ def _softmax_cross_entropy_fake(logits, labels, smoothing=0.0, ignore_index=-100
     torch._check(labels.dtype in (torch.int64,), lambda: f"opgen::softmax_cross_entropy: expected 'labels' to have dtype int64, but got {labels.dtype}")
     torch._check(labels.device == logits.device, lambda: f"opgen::softmax_cross_entropy: expected 'labels' to be on the same device as 'logits', but got {labels.device} and {logits.device}")
     torch._check(labels.dim() == 1, lambda: f"opgen::softmax_cross_entropy: expected 'labels' to have 1 dimension, but got {labels.dim()}")
-    torch._check(labels.size(0) == logits.size(0), lambda: f"opgen::softmax_cross_entropy: requires labels.size(0) == logits.size(0)")
-    torch._check(logits.size(1) >= 1, lambda: f"opgen::softmax_cross_entropy: requires logits.size(1) >= 1")
+    torch._check(labels.size(0) == logits.size(0), lambda: f"opgen::softmax_cross_entropy: requires labels.size(0) == logits.size(0): {labels.size(0)} vs {logits.size(0)}")
+    torch._check(logits.size(1) >= 1, lambda: f"opgen::softmax_cross_entropy: requires logits.size(1) >= 1: {logits.size(1)} vs {1}")
     torch._check(smoothing >= 0.0 and smoothing <= 1.0, lambda: f"opgen::softmax_cross_entropy: requires smoothing >= 0.0 and smoothing <= 1.0")
     return (torch.empty((logits.size(0),), dtype=logits.dtype, device=logits.device), torch.empty((logits.size(0),), dtype=torch.float64 if logits.dtype == torch.float64 else torch.float32, device=logits.device))
 
@@ -491,9 +491,9 @@ def _softmax_cross_entropy_backward_fake(grad_losses, logits, max_log_sum_exp, l
     torch._check(labels.dtype in (torch.int64,), lambda: f"opgen::softmax_cross_entropy_backward: expected 'labels' to have dtype int64, but got {labels.dtype}")
     torch._check(labels.device == logits.device, lambda: f"opgen::softmax_cross_entropy_backward: expected 'labels' to be on the same device as 'logits', but got {labels.device} and {logits.device}")
     torch._check(labels.dim() == 1, lambda: f"opgen::softmax_cross_entropy_backward: expected 'labels' to have 1 dimension, but got {labels.dim()}")
-    torch._check(grad_losses.size(0) == logits.size(0), lambda: f"opgen::softmax_cross_entropy_backward: requires grad_losses.size(0) == logits.size(0)")
-    torch._check(max_log_sum_exp.size(0) == logits.size(0), lambda: f"opgen::softmax_cross_entropy_backward: requires max_log_sum_exp.size(0) == logits.size(0)")
-    torch._check(labels.size(0) == logits.size(0), lambda: f"opgen::softmax_cross_entropy_backward: requires labels.size(0) == logits.size(0)")
+    torch._check(grad_losses.size(0) == logits.size(0), lambda: f"opgen::softmax_cross_entropy_backward: requires grad_losses.size(0) == logits.size(0): {grad_losses.size(0)} vs {logits.size(0)}")
+    torch._check(max_log_sum_exp.size(0) == logits.size(0), lambda: f"opgen::softmax_cross_entropy_backward: requires max_log_sum_exp.size(0) == logits.size(0): {max_log_sum_exp.size(0)} vs {logits.size(0)}")
+    torch._check(labels.size(0) == logits.size(0), lambda: f"opgen::softmax_cross_entropy_backward: requires labels.size(0) == logits.size(0): {labels.size(0)} vs {logits.size(0)}")
     torch._check(max_log_sum_exp.dtype == (torch.float64 if logits.dtype == torch.float64 else torch.float32), lambda: f"opgen::softmax_cross_entropy_backward: requires max_log_sum_exp.dtype == (float64 if logits.dtype == float64 else float32)")
     return torch.empty_like(logits)
 

@@ -38,7 +38,7 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
     const auto& opgen_t = extras[opgen_i];
     STD_TORCH_CHECK(opgen_t.is_contiguous(), "testns::scale_rows: expected 'extras[", opgen_i, "]' to be contiguous");
   }
-  STD_TORCH_CHECK(x.dim() == 2, "testns::scale_rows: requires x.dim() == 2");
+  STD_TORCH_CHECK(x.dim() == 2, "testns::scale_rows: requires x.dim() == 2", ": ", x.dim(), " vs ", 2);
   auto [opgen_out0, opgen_out1] = kernel(x, row_scale, extras, alpha, out_dtype);
   stack[0] = torch::stable::detail::from(opgen_out0);
   stack[1] = torch::stable::detail::from(opgen_out1);

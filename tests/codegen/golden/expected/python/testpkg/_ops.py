@@ -85,7 +85,7 @@ def _scale_rows_fake(x, row_scale, extras, alpha=1.0, out_dtype=None):
         torch._check(opgen_t.device == extras[0].device, lambda: f"testns::scale_rows: expected 'extras[{opgen_i}]' to be on the same device as 'extras[0]', but got {opgen_t.device} and {extras[0].device}")
     for opgen_i, opgen_t in enumerate(extras):
         torch._check(opgen_t.is_contiguous(), lambda: f"testns::scale_rows: expected 'extras[{opgen_i}]' to be contiguous")
-    torch._check(x.dim() == 2, lambda: f"testns::scale_rows: requires x.dim() == 2")
+    torch._check(x.dim() == 2, lambda: f"testns::scale_rows: requires x.dim() == 2: {x.dim()} vs {2}")
     return (torch.empty_like(x), torch.empty((x.size(0),), dtype=torch.float32, device=x.device))
 
 
