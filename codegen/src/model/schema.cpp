@@ -1437,11 +1437,26 @@ std::string DefaultValue::to_python() const {
   return text;
 }
 
+// A device whose index PyTorch wrapped into int8 (`cuda:200` reads as
+// `cuda:-56`, a string its parser refuses): the index that wraps to it.
+static std::string readable_device(const std::string& device) {
+  const size_t colon = device.find(':');
+  if (colon == std::string::npos || colon + 1 >= device.size() || device[colon + 1] != '-') return device;
+  return device.substr(0, colon + 1) + std::to_string(256 + std::stoi(device.substr(colon + 1)));
+}
+
 std::string Argument::to_string(SchemaForm form) const {
   std::string out = argument_type_str(*type, form);
   if (!name.empty()) out += " " + name;
-  if (default_value) out += "=" + default_value->to_string(form);
-  return out;
+  if (!default_value) return out;
+  const Type& plain = type->kind == Type::Kind::Optional ? type->element() : *type;
+  if (form == SchemaForm::Registration && plain.is_named("Device") &&
+      default_value->kind == DefaultValue::Kind::String) {
+    DefaultValue device = *default_value;
+    device.value = readable_device(device.value);
+    return out + "=" + device.to_string(form);
+  }
+  return out + "=" + default_value->to_string(form);
 }
 
 std::string Return::to_string(SchemaForm form) const {
