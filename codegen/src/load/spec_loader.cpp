@@ -233,9 +233,13 @@ void read_checks(Reader& r, const YAML::Node& node, OpSpec& spec) {
       }
     }
     if (auto n = body["contiguous"]) {
-      try {
-        check.contiguous = n.as<bool>();
-      } catch (const YAML::Exception&) {
+      // YAML 1.2's booleans only, as the JSON Schema and editors read them:
+      // yaml-cpp would also take `yes`, `on` and the quoted "true".
+      static const std::set<std::string> kTrue = {"true", "True", "TRUE"}, kFalse = {"false", "False", "FALSE"};
+      const bool plain = n.IsScalar() && n.Tag() != "!";
+      if (plain && (kTrue.count(n.Scalar()) || kFalse.count(n.Scalar()))) {
+        check.contiguous = kTrue.count(n.Scalar()) > 0;
+      } else {
         r.diags().error(Code::WrongValueType, r.loc(n), "'contiguous' must be true or false");
       }
     }
