@@ -10,7 +10,6 @@ Needs the built tool: OPGEN_BIN=build/codegen/opgen pytest tests/python/test_cor
 import ast
 import collections
 import concurrent.futures
-import csv
 import os
 import re
 import subprocess
@@ -19,11 +18,7 @@ import pytest
 import torch
 
 from cli_helpers import requires_opgen, run_opgen
-
-SHARED_DIR = os.environ.get(
-    "OPGEN_SHARED_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared")
-)
-CORPUS = os.path.join(SHARED_DIR, "corpus", "custom_schemas.tsv")
+from corpus import CORPUS, qualified, unique_schemas
 
 pytestmark = [requires_opgen, pytest.mark.skipif(not os.path.exists(CORPUS), reason=f"no corpus at {CORPUS}")]
 
@@ -49,20 +44,15 @@ DEF_CALL = re.compile(r'm\.def\(("(?:[^"\\]|\\.)*")')
 
 
 def corpus_schemas():
-    with open(CORPUS, newline="") as f:
-        rows = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
-    seen, schemas = set(), []
-    for row in rows:
-        schema = row["schema"]
-        if schema in seen:
-            continue
-        seen.add(schema)
+    """The torch-valid ones, as written."""
+    valid = []
+    for schema in unique_schemas():
         try:
-            torch._C.parse_schema(schema if "::" in schema.split("(", 1)[0] else "ns::" + schema)
+            torch._C.parse_schema(qualified(schema))
         except RuntimeError:
             continue
-        schemas.append(schema)
-    return schemas
+        valid.append(schema)
+    return valid
 
 
 def renamed(index, schema):

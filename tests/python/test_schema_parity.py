@@ -7,7 +7,6 @@ single subprocess call (one schema per line on stdin, one result per line on
 stdout). Needs the built tool: OPGEN_BIN=/path/to/opgen pytest tests/python/test_schema_parity.py -s
 """
 
-import csv
 import os
 import re
 import subprocess
@@ -15,16 +14,12 @@ import subprocess
 import pytest
 import torch
 
+from corpus import CORPUS, EDGE_CASES, qualified, read_tsv, unique_schemas
+
 OPGEN_BIN = os.environ.get("OPGEN_BIN")
 pytestmark = pytest.mark.skipif(
     not OPGEN_BIN, reason="set OPGEN_BIN to the built opgen binary to run the schema parity tests"
 )
-
-SHARED_DIR = os.environ.get(
-    "OPGEN_SHARED_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared")
-)
-CORPUS = os.path.join(SHARED_DIR, "corpus", "custom_schemas.tsv")
-EDGE_CASES = os.path.join(SHARED_DIR, "corpus", "schema_edge_cases.tsv")
 
 ERROR_LINE = re.compile(r"^<stdin>:(\d+):(\d+): error\[E02\d\d\]: \S.*$")
 
@@ -87,18 +82,8 @@ def test_registry_parity():
 
 
 def corpus_schemas():
-    with open(CORPUS, newline="") as f:
-        rows = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
-    seen, schemas = set(), []
-    for row in rows:
-        schema = row["schema"]
-        # torch needs a namespace; opgen takes the same prefixed string.
-        if "::" not in schema.split("(", 1)[0]:
-            schema = "ns::" + schema
-        if schema not in seen:
-            seen.add(schema)
-            schemas.append(schema)
-    return schemas
+    # torch needs a namespace; opgen takes the same prefixed string.
+    return list(dict.fromkeys(qualified(s) for s in unique_schemas()))
 
 
 @pytest.mark.skipif(not os.path.exists(CORPUS), reason=f"no corpus at {CORPUS}")
@@ -115,8 +100,7 @@ def test_corpus_parity():
 
 @pytest.mark.skipif(not os.path.exists(EDGE_CASES), reason=f"no corpus at {EDGE_CASES}")
 def test_invalid_edge_cases_are_rejected_with_a_column():
-    with open(EDGE_CASES, newline="") as f:
-        rows = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
+    rows = read_tsv(EDGE_CASES)
     # 'version_dependent' is `Tensor(!)`, which PyTorch 2.14 rejects.
     invalid = [
         r["schema"]

@@ -245,6 +245,19 @@ static std::vector<RenderedCheck> render_checks(const model::Library& lib, const
   return out;
 }
 
+ResultSources result_sources(const model::FunctionSchema& schema) {
+  ResultSources sources;
+  for (const auto& r : schema.returns) {
+    if (const model::Argument* bound = model::bound_argument(schema, r)) {
+      sources.results.push_back(bound->name);
+    } else {
+      sources.outs.push_back(fmt::format("opgen_out{}", sources.outs.size()));
+      sources.results.push_back(sources.outs.back());
+    }
+  }
+  return sources;
+}
+
 std::vector<std::string> cpp_check_lines(const RenderedCheck& check, const char* macro) {
   const std::string line = fmt::format("{}({}, {});", macro, check.condition, check.message);
   if (check.each.empty()) return {line};

@@ -19,6 +19,16 @@ std::string qualified_name(const model::Library& lib, const model::OpSpec& op);
 // The schema as registered (no namespace; annotations filled in).
 std::string def_schema(const model::OpSpec& op);
 
+// Where each result of an op comes from: a result bound to an argument
+// (`-> Tensor(a!)` of `Tensor(a!) out`) is that argument, which the kernel
+// wrote into; the others are the kernel's own results, named `opgen_out<k>`
+// (`opgen_` names cannot clash with arguments: the checker reserves them).
+struct ResultSources {
+  std::vector<std::string> results;  // per result: an argument name or an opgen_out<k>
+  std::vector<std::string> outs;     // the kernel's own results, in order
+};
+ResultSources result_sources(const model::FunctionSchema& schema);
+
 // One input check, rendered for C++ or Python.
 struct RenderedCheck {
   std::string condition;  // C++ or Python boolean expression

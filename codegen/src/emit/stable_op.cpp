@@ -67,19 +67,8 @@ std::string stable_op_source(const model::Library& lib, const model::OpSpec& op)
     for (const auto& check : cpp_checks(lib, op, true))
       for (const auto& line : cpp_check_lines(check, "STD_TORCH_CHECK")) p.line(line);
     const std::string call = fmt::format("kernel({})", fmt::join(names, ", "));
-    // A result bound to an argument (`-> Tensor(a!)` of `Tensor(a!) out`) is
-    // that argument: the kernel wrote into it and does not return it.
-    std::vector<std::string> results;  // what each stack slot is boxed from
-    std::vector<std::string> outs;     // the kernel's own results
-    for (const auto& r : s.returns) {
-      if (const model::Argument* bound = model::bound_argument(s, r)) {
-        results.push_back(bound->name);
-      } else {
-        // `opgen_` names cannot clash with the arguments (the checker reserves them).
-        outs.push_back(fmt::format("opgen_out{}", outs.size()));
-        results.push_back(outs.back());
-      }
-    }
+    // What each stack slot is boxed from: a bound argument or the kernel's result.
+    auto [results, outs] = result_sources(s);
     if (outs.empty()) {
       p.line(call + ";");
     } else if (s.returns.size() == 1) {

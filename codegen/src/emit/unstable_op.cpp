@@ -49,15 +49,7 @@ namespace {
   // Results bound to an argument are that argument: the kernel wrote into it
   // and does not return it; the registered function returns every result.
   const std::string all_ret = model::kernel_return_type(s, false, /*all=*/true);
-  std::vector<std::string> results, outs;
-  for (const auto& r : s.returns) {
-    if (const model::Argument* bound = model::bound_argument(s, r)) {
-      results.push_back(bound->name);
-    } else {
-      outs.push_back(fmt::format("opgen_out{}", outs.size()));
-      results.push_back(outs.back());
-    }
-  }
+  const auto [results, outs] = result_sources(s);
   const bool assemble = all_ret != ret;
   for (const auto& key : op.dispatch) {
     p.line();

@@ -50,12 +50,96 @@ std::optional<std::string> uncarriable(std::string_view text, bool lines) {
   return std::nullopt;
 }
 
+// The parser's events, reduced to what the handlers below need: each node's
+// mark, in document order, and where collections start and end.
+class NodeEvents : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string&) override {
+    node(mark);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    node(mark);
+    collection_start(false, mark);
+  }
+  void OnSequenceEnd() override { collection_end(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(mark);
+    collection_start(true, mark);
+  }
+  void OnMapEnd() override { collection_end(); }
+
+ protected:
+  virtual void node(const YAML::Mark& mark) = 0;
+  virtual void collection_start(bool /*map*/, const YAML::Mark&) {}
+  virtual void collection_end() {}
+};
+
+// Where the root of each YAML document lies. Only the first two documents
+// are read: yaml-cpp 0.7's YAML::LoadAll never returns on some invalid input,
+// such as a stray ',' at the top level (jbeder/yaml-cpp#1040), where the
+// parser yields an empty document at the same place over and over without
+// consuming anything.
+class DocumentRoots : public NodeEvents {
+ public:
+  std::vector<YAML::Mark> starts, roots;
+
+  void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
+
+ private:
+  void node(const YAML::Mark& mark) override {
+    if (roots.size() < starts.size()) roots.push_back(mark);
+  }
+};
+
+// Where each key of each mapping of the first document is written, by the
+// position of the mapping: a key written as an alias (`*k: ...`) is the
+// anchored node itself to yaml-cpp, with the anchor's mark, so only the
+// events know where the alias stands.
+class KeyMarks : public NodeEvents {
+ public:
+  std::map<int, std::vector<YAML::Mark>> keys;  // mapping's mark.pos -> its keys' marks, in order
+
+ private:
+  struct Frame {
+    bool map;
+    bool expecting_key;
+    int pos;
+  };
+  void node(const YAML::Mark& mark) override {
+    if (frames_.empty() || !frames_.back().map) return;
+    Frame& frame = frames_.back();
+    if (frame.expecting_key) keys[frame.pos].push_back(mark);
+    frame.expecting_key = !frame.expecting_key;
+  }
+  void collection_start(bool map, const YAML::Mark& mark) override { frames_.push_back({map, true, mark.pos}); }
+  void collection_end() override { frames_.pop_back(); }
+  std::vector<Frame> frames_;
+};
+
+// The key marks of the first document of `text` (empty if it does not parse).
+std::map<int, std::vector<YAML::Mark>> key_marks(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  KeyMarks marks;
+  try {
+    parser.HandleNextDocument(marks);
+  } catch (const YAML::Exception&) {
+    return {};
+  }
+  return std::move(marks.keys);
+}
+
 // Reading state for one file: its lines (to map columns inside scalars back
 // to the file) and where diagnostics go.
 class Reader {
  public:
   Reader(const std::string& text, std::string display_path, Diagnostics& diags)
-      : path_(std::move(display_path)), diags_(diags) {
+      : text_(text), path_(std::move(display_path)), diags_(diags) {
     std::istringstream in(text);
     for (std::string line; std::getline(in, line);) lines_.push_back(line);
   }
@@ -66,8 +150,6 @@ class Reader {
   SourceLoc loc(const YAML::Node& node) const { return loc(node.Mark()); }
   const std::string& path() const { return path_; }
   Diagnostics& diags() { return diags_; }
-  // The keys' marks by mapping, from the parser's events (KeyMarks).
-  void set_key_marks(std::map<int, std::vector<YAML::Mark>> marks) { key_marks_ = std::move(marks); }
 
   // Where column 0 of a scalar's value lies in the file, and whether columns
   // inside it map one to one (a single-line scalar without escapes).
@@ -131,26 +213,21 @@ class Reader {
       return false;
     }
     std::set<std::string> seen;
-    // Where each key stands, from the events: an aliased key's own mark is its anchor's.
-    const std::vector<YAML::Mark>* marks = nullptr;
-    if (auto it = key_marks_.find(node.Mark().pos); it != key_marks_.end() && it->second.size() == node.size())
-      marks = &it->second;
     size_t index = 0;
     for (const auto& entry : node) {
-      const SourceLoc key_loc = marks ? loc((*marks)[index]) : loc(entry.first);
-      ++index;
+      auto key_loc = [&, i = index++] { return where_key(node, i, entry.first); };
       if (!entry.first.IsScalar()) {
-        diags_.error(Code::NonStringKey, key_loc, fmt::format("keys of {} must be strings", what));
+        diags_.error(Code::NonStringKey, key_loc(), fmt::format("keys of {} must be strings", what));
         continue;
       }
       const std::string key = entry.first.Scalar();
       if (!seen.insert(key).second) {
-        diags_.error(Code::DuplicateKey, key_loc, fmt::format("duplicate key '{}' in {}", key, what));
+        diags_.error(Code::DuplicateKey, key_loc(), fmt::format("duplicate key '{}' in {}", key, what));
         continue;
       }
       if (allowed.empty()) continue;  // free-form keys (argument names)
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-        auto& d = diags_.error(Code::UnknownKey, key_loc, fmt::format("unknown key '{}' in {}", key, what));
+        auto& d = diags_.error(Code::UnknownKey, key_loc(), fmt::format("unknown key '{}' in {}", key, what));
         if (std::string guess = closest_match(key, allowed); !guess.empty())
           d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
         d.notes.push_back({fmt::format("allowed keys: {}", fmt::join(allowed, ", "))});
@@ -160,9 +237,20 @@ class Reader {
   }
 
  private:
+  // Where the `index`th key of `map` stands, for a diagnostic. The parser's
+  // events know an aliased key's own place (yaml-cpp gives its anchor's);
+  // they are read only when a diagnostic needs them, off the hot path.
+  SourceLoc where_key(const YAML::Node& map, size_t index, const YAML::Node& key) {
+    if (!key_marks_) key_marks_ = key_marks(text_);
+    auto it = key_marks_->find(map.Mark().pos);
+    if (it == key_marks_->end() || it->second.size() != map.size()) return loc(key);
+    return loc(it->second[index]);
+  }
+
+  const std::string& text_;
   std::string path_;
   Diagnostics& diags_;
-  std::map<int, std::vector<YAML::Mark>> key_marks_;
+  std::optional<std::map<int, std::vector<YAML::Mark>>> key_marks_;
   std::vector<std::string> lines_;
 };
 
@@ -396,93 +484,6 @@ void read_samples(Reader& r, const YAML::Node& node, OpSpec& spec) {
   }
 }
 
-// Where the root of each YAML document lies, from the parser's events. Only
-// the first two documents are read: yaml-cpp 0.7's YAML::LoadAll never
-// returns on some invalid input, such as a stray ',' at the top level
-// (jbeder/yaml-cpp#1040), where the parser yields an empty document at the
-// same place over and over without consuming anything.
-class DocumentRoots : public YAML::EventHandler {
- public:
-  std::vector<YAML::Mark> starts, roots;
-
-  void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
-  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
-  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string&) override {
-    node(mark);
-  }
-  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
-                       YAML::EmitterStyle::value) override {
-    node(mark);
-  }
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
-    node(mark);
-  }
-  void OnMapEnd() override {}
-
- private:
-  void node(const YAML::Mark& mark) {
-    if (roots.size() < starts.size()) roots.push_back(mark);
-  }
-};
-
-// Where each key of each mapping of the first document is written, from the
-// parser's events, by the position of the mapping: a key written as an
-// alias (`*k: ...`) is the anchored node itself to yaml-cpp, with the
-// anchor's mark, so only the events know where the alias stands.
-class KeyMarks : public YAML::EventHandler {
- public:
-  std::map<int, std::vector<YAML::Mark>> keys;  // mapping's mark.pos -> its keys' marks, in order
-
-  void OnDocumentStart(const YAML::Mark&) override {}
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
-  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
-  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string&) override {
-    node(mark);
-  }
-  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
-                       YAML::EmitterStyle::value) override {
-    node(mark);
-    frames_.push_back({false, true, mark.pos});
-  }
-  void OnSequenceEnd() override { frames_.pop_back(); }
-  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
-    node(mark);
-    frames_.push_back({true, true, mark.pos});
-  }
-  void OnMapEnd() override { frames_.pop_back(); }
-
- private:
-  struct Frame {
-    bool map;
-    bool expecting_key;
-    int pos;
-  };
-  void node(const YAML::Mark& mark) {
-    if (frames_.empty() || !frames_.back().map) return;
-    Frame& frame = frames_.back();
-    if (frame.expecting_key) keys[frame.pos].push_back(mark);
-    frame.expecting_key = !frame.expecting_key;
-  }
-  std::vector<Frame> frames_;
-};
-
-// The key marks of the first document of `text` (empty if it does not parse).
-std::map<int, std::vector<YAML::Mark>> key_marks(const std::string& text) {
-  std::istringstream in(text);
-  YAML::Parser parser(in);
-  KeyMarks marks;
-  try {
-    parser.HandleNextDocument(marks);
-  } catch (const YAML::Exception&) {
-    return {};
-  }
-  return std::move(marks.keys);
-}
-
 // The root of the second YAML document in `text`, if there is one. Throws
 // YAML::ParserException where the parser is stuck (see DocumentRoots).
 std::optional<YAML::Mark> second_document(const std::string& text) {
@@ -576,7 +577,6 @@ std::optional<model::OpSpec> load_spec_text(const std::string& text, const std::
     return std::nullopt;
   }
 
-  r.set_key_marks(key_marks(text));
   OpSpec spec;
   spec.display_path = display_path;
   spec.file_loc = {display_path, 0, 0};

@@ -473,36 +473,15 @@ std::string python_float(double d) {
   return sign + mantissa + exp_buf;
 }
 
-// c10::printQuotedString, including its treatment of bytes >= 0x80: they go
-// through its octal branch as negative chars, which yields odd characters
-// such as "\0)+" for 0xC3. We reproduce that for parity.
-// A string as PyTorch's parseStringLiteral reads it back: \r and bytes past
-// ASCII, which c10::printQuotedString prints unreadably, as octal escapes.
-std::string quote_string_for_parser(std::string_view s) {
+// A string default, quoted. Printed: c10::printQuotedString, including its
+// treatment of bytes >= 0x80, which go through its octal branch as negative
+// chars and yield odd characters such as "\0)+" for 0xC3 (reproduced for
+// parity), and \r, an escape PyTorch's parser does not know. Registration:
+// the same but those two, as octal escapes the parser reads back.
+std::string quote_string(std::string_view s, SchemaForm form = SchemaForm::Printed) {
   std::string out = "\"";
   for (char ch : s) {
     const auto byte = static_cast<unsigned char>(ch);
-    switch (ch) {
-      case '\\': out += "\\\\"; break;
-      case '"': out += "\\\""; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (byte >= 0x20 && byte < 0x7f) {
-          out += ch;
-        } else {
-          char octal[5];
-          std::snprintf(octal, sizeof octal, "\\%03o", byte);
-          out += octal;
-        }
-    }
-  }
-  return out + "\"";
-}
-
-std::string quote_string(std::string_view s) {
-  std::string out = "\"";
-  for (char ch : s) {
     switch (ch) {
       case '\\': out += "\\\\"; break;
       case '\'': out += "\\'"; break;
@@ -511,12 +490,16 @@ std::string quote_string(std::string_view s) {
       case '\b': out += "\\b"; break;
       case '\f': out += "\\f"; break;
       case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
+      case '\r': out += form == SchemaForm::Printed ? "\\r" : "\\015"; break;
       case '\t': out += "\\t"; break;
       case '\v': out += "\\v"; break;
       default:
-        if (ch >= 0x20 && ch < 0x7f) {
+        if (byte >= 0x20 && byte < 0x7f) {
           out += ch;
+        } else if (form == SchemaForm::Registration) {
+          char octal[5];
+          std::snprintf(octal, sizeof octal, "\\%03o", byte);
+          out += octal;
         } else {
           int v = static_cast<signed char>(ch);
           char buf[4] = "000";
@@ -1402,7 +1385,7 @@ bool Type::is_tensor_like() const {
 std::string DefaultValue::to_string(SchemaForm form) const {
   if (form == SchemaForm::Printed) return text;
   switch (kind) {
-    case Kind::String: return quote_string_for_parser(value);
+    case Kind::String: return quote_string(value, form);
     // The name as written (`float f=long`): its value would read back as
     // another kind in a float argument (`=4` reads as 4.).
     case Kind::Identifier: return value.empty() ? text : value;
