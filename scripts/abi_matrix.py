@@ -1,17 +1,25 @@
 #!/usr/bin/env python3
 """ABI portability: one stable-ABI binary against several PyTorch releases.
 
-Builds the stable-ABI part of the in-tree library once (the ops whose spec
-has no `abi: unstable`, CPU kernels, TORCH_TARGET_VERSION 2.10, against the
-torch of requirements.txt), then for each PyTorch release: a virtualenv with
-that torch from PyPI (`--system-site-packages`, so pytest and friends are
-shared and only torch and its CUDA wheels are downloaded), the library's
+Builds two stable-ABI libraries once (CPU kernels, TORCH_TARGET_VERSION
+2.10, against the torch of requirements.txt): the stable part of the in-tree
+library (the ops whose spec has no `abi: unstable`), and the outside project
+tests/external_project with -DOPGEN_EXT_STABLE_ONLY=ON (every type the stable
+ABI carries beyond the basics, vLLM's `Tensor!`, FA3's forward, an apex list
+op), built through opgen's installed CMake package. Then for each PyTorch
+release: a virtualenv with that torch from PyPI (`--system-site-packages`, so
+pytest and friends are shared and only torch and its CUDA wheels are
+downloaded); against the same unchanged binaries, the in-tree part's
 generated test suite (opcheck, torch.compile, fake vs real, input checks,
-gradcheck) against the same unchanged binary, and the unstable-ABI part
-rebuilt against that torch and tested the same way. Prints a JSON line per
-cell and a table of versions x parts.
+gradcheck), the outside project's generated suite and its own checks
+(check_ops.py --stable-only: eager against PyTorch, opcheck, compile); and
+the unstable-ABI part rebuilt against that torch and tested the same way.
+Prints a JSON line per cell and a table of versions x parts.
 
-  python3 scripts/abi_matrix.py --opgen build/codegen/opgen [--versions 2.10.0 2.14.1 2.15.0] [--work build-abi]
+  python3 scripts/abi_matrix.py [--build build] [--versions 2.10.0 2.14.1 2.15.0] [--work build-abi]
+
+--build is a CTest tree that built opgen (its tool is installed into
+<work>/prefix for the outside project's find_package).
 
 Run by hand (downloads GBs the first time); never in CI.
 """
@@ -45,6 +53,7 @@ def torch_version(python: Path) -> str:
 
 
 def build_part(abi: str, python: Path, build: Path, opgen: Path, log: Path) -> bool:
+    """One ABI's part of the in-tree library (scripts/abi/CMakeLists.txt)."""
     if not (build / "build.ninja").exists():
         rc = sh(["cmake", "-S", REPO / "scripts/abi", "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
                  f"-DOPGEN_ABI={abi}", f"-DOPGEN_EXECUTABLE={opgen}", f"-DPython3_EXECUTABLE={python}"], log)
@@ -53,18 +62,31 @@ def build_part(abi: str, python: Path, build: Path, opgen: Path, log: Path) -> b
     return sh(["cmake", "--build", build], log) == 0
 
 
-def run_suite(python: Path, build: Path, abi: str, log: Path) -> dict:
-    """The part's generated test suite under `python`; pass/fail counts from pytest's summary."""
-    suite = build / f"opgen_{abi}_ops_generated/tests/test_opgen_ops.py"
-    env = {**os.environ, "PYTHONPATH": str(build / "python")}
+def build_external(python: Path, build: Path, prefix: Path, log: Path) -> bool:
+    """tests/external_project's stable-ABI ops, found through the installed opgen package."""
+    if not (build / "build.ninja").exists():
+        rc = sh(["cmake", "-S", REPO / "tests/external_project", "-B", build, "-G", "Ninja",
+                 f"-DCMAKE_PREFIX_PATH={prefix}", "-DOPGEN_EXT_STABLE_ONLY=ON", f"-DPython3_EXECUTABLE={python}"], log)
+        if rc:
+            return False
+    return sh(["cmake", "--build", build], log) == 0
+
+
+def run_python(python: Path, args: list[str | Path], site: Path, log: Path) -> dict:
+    """`python args` with the part's package on the path; pass/fail from the exit status, counts
+    from pytest's summary line where there is one."""
     start = time.perf_counter()
     with open(log, "a") as f:
-        proc = subprocess.run([str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", str(suite)],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        proc = subprocess.run([str(python), *map(str, args)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True, env={**os.environ, "PYTHONPATH": str(site)}, cwd=site)
         f.write(proc.stdout)
     summary = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
     counts = {k: int(n) for n, k in re.findall(r"(\d+) (passed|failed|errors?|skipped)", summary)}
     return {"ok": proc.returncode == 0, "summary": summary, "seconds": round(time.perf_counter() - start, 1), **counts}
+
+
+def generated_suite(build: Path, library: str, namespace: str) -> list[str | Path]:
+    return ["-m", "pytest", "-q", "-p", "no:cacheprovider", build / f"{library}_generated/tests/test_{namespace}_ops.py"]
 
 
 def sha256(path: Path) -> str:
@@ -73,23 +95,29 @@ def sha256(path: Path) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--opgen", default=str(REPO / "build/codegen/opgen"))
+    parser.add_argument("--build", default=str(REPO / "build"), help="a CTest tree that built opgen")
     parser.add_argument("--versions", nargs="+", default=["2.10.0", "2.14.1", "2.15.0"])
     parser.add_argument("--work", default=str(REPO / "build-abi"))
     parser.add_argument("--python", default=sys.executable, help="the interpreter with the torch to build against")
     args = parser.parse_args()
-    opgen, work, base_python = Path(args.opgen).resolve(), Path(args.work).resolve(), Path(args.python)
+    opgen_build, work, base_python = Path(args.build).resolve(), Path(args.work).resolve(), Path(args.python)
+    opgen = opgen_build / "codegen/opgen"
     work.mkdir(parents=True, exist_ok=True)
     log = work / "abi_matrix.log"
     log.write_text("")
     print(f"abi_matrix: logs in {log}", file=sys.stderr)
 
-    stable_build = work / "stable"
     built_with = torch_version(base_python)
+    stable_build, external_build, prefix = work / "stable", work / "external-stable", work / "prefix"
     if not build_part("stable", base_python, stable_build, opgen, log):
         sys.exit(f"abi_matrix: the stable part does not build; see {log}")
-    library = stable_build / "python/opgen/libopgen_stable_ops.so"
-    digest = sha256(library)
+    if sh(["cmake", "--install", opgen_build, "--component", "tool", "--prefix", prefix], log) or \
+            not build_external(base_python, external_build, prefix, log):
+        sys.exit(f"abi_matrix: the outside project does not build; see {log}")
+    # Built once; each must stay byte-identical across the matrix.
+    binaries = {"stable": stable_build / "python/opgen/libopgen_stable_ops.so",
+                "external": external_build / "python/opgen_ext/libopgen_ext_ops.so"}
+    digests = {name: sha256(path) for name, path in binaries.items()}
 
     rows = []
     for version in args.versions:
@@ -104,26 +132,36 @@ def main() -> int:
         installed = torch_version(python)
         print(f"abi_matrix: torch {installed}", file=sys.stderr)
 
-        stable = run_suite(python, stable_build, "stable", log)
-        assert sha256(library) == digest, "the stable binary changed"
+        external_site = external_build / "python"
+        cells = {
+            "stable (built once)": run_python(python, generated_suite(stable_build, "opgen_stable_ops", "opgen"),
+                                              stable_build / "python", log),
+            "outside project, stable (built once)": run_python(python, generated_suite(external_build, "opgen_ext_ops", "opgen_ext"),
+                                                               external_site, log),
+            "outside project's checks (built once)": run_python(
+                python, [REPO / "tests/external_project/check_ops.py", "--stable-only"], external_site, log),
+        }
+        assert {name: sha256(path) for name, path in binaries.items()} == digests, "a built-once binary changed"
         unstable_build = work / f"unstable-{version}"
         if build_part("unstable", python, unstable_build, opgen, log):
-            unstable = run_suite(python, unstable_build, "unstable", log)
+            cells["unstable (rebuilt)"] = run_python(python, generated_suite(unstable_build, "opgen_unstable_ops", "opgen"),
+                                                     unstable_build / "python", log)
         else:
-            unstable = {"ok": False, "summary": "does not build"}
-        for part, result in (("stable (built once)", stable), ("unstable (rebuilt)", unstable)):
-            record = {"torch": installed, "part": part, **result,
-                      "stable_binary": f"{library.name} sha256:{digest}, built against torch {built_with}"}
-            print(json.dumps(record), flush=True)
-        rows.append((installed, stable, unstable))
+            cells["unstable (rebuilt)"] = {"ok": False, "summary": "does not build"}
+        for part, result in cells.items():
+            print(json.dumps({"torch": installed, "part": part, **result}), flush=True)
+        rows.append((installed, cells))
 
-    print(f"\nstable binary: {library.name} (sha256 {digest}), built once against torch {built_with}", file=sys.stderr)
-    print("| torch | stable ABI, same binary | unstable ABI, rebuilt |", file=sys.stderr)
-    print("|---|---|---|", file=sys.stderr)
-    for installed, stable, unstable in rows:
+    for name, path in binaries.items():
+        print(f"{name} binary: {path.name} (sha256 {digests[name]}), built once against torch {built_with}",
+              file=sys.stderr)
+    parts = list(rows[0][1]) if rows else []
+    print("| torch | " + " | ".join(parts) + " |", file=sys.stderr)
+    print("|---" * (len(parts) + 1) + "|", file=sys.stderr)
+    for installed, cells in rows:
         cell = lambda r: f"{'pass' if r['ok'] else 'FAIL'} ({r['summary']})"  # noqa: E731
-        print(f"| {installed} | {cell(stable)} | {cell(unstable)} |", file=sys.stderr)
-    return 0 if all(s["ok"] and u["ok"] for _, s, u in rows) else 1
+        print(f"| {installed} | " + " | ".join(cell(cells[p]) for p in parts) + " |", file=sys.stderr)
+    return 0 if all(r["ok"] for _, cells in rows for r in cells.values()) else 1
 
 
 if __name__ == "__main__":
