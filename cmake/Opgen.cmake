@@ -118,7 +118,8 @@ function(opgen_add_library target)
     list(APPEND gen_sources ${gen_dir}/csrc/${op}.cpp)
     list(APPEND gen_outputs ${gen_dir}/csrc/${op}.cpp ${gen_dir}/include/${ARG_NAMESPACE}/kernels/${op}.h)
   endforeach()
-  set(gen_python ${gen_dir}/python/${ARG_PYTHON_PACKAGE}/_ops.py ${gen_dir}/python/${ARG_PYTHON_PACKAGE}/_ops.pyi)
+  set(gen_python ${gen_dir}/python/${ARG_PYTHON_PACKAGE}/_ops.py ${gen_dir}/python/${ARG_PYTHON_PACKAGE}/_ops.pyi
+                 ${gen_dir}/python/${ARG_PYTHON_PACKAGE}/py.typed)
   set(gen_tests ${gen_dir}/tests/test_${ARG_PYTHON_PACKAGE}_ops.py)
   list(APPEND gen_outputs ${gen_python} ${gen_tests})
 
@@ -157,7 +158,7 @@ function(opgen_add_library target)
     target_link_libraries(${target} PRIVATE torch_cuda c10_cuda)
   endif()
 
-  # The Python package: the generated module and stub, the user's sources,
+  # The Python package: the generated module, stub and py.typed, the user's sources,
   # and a default __init__.py unless the user brings one.
   set(package_files)
   foreach(file IN LISTS gen_python ARG_PYTHON_SOURCES)

@@ -28,6 +28,7 @@
 #include "support/file_io.h"
 #include "support/stamp.h"
 #include "support/terminal.h"
+#include "support/version.h"
 
 namespace fs = std::filesystem;
 
@@ -356,6 +357,37 @@ std::vector<std::string> default_fake_rules(const opgen::model::FunctionSchema& 
   return rules;
 }
 
+// Writes files that must not exist yet (`opgen new`, `opgen init`): when any
+// of them does, nothing is written.
+int write_new_files(const std::vector<std::pair<std::string, std::string>>& files, std::string_view command) {
+  for (const auto& [path, contents] : files) {
+    std::error_code ec;
+    if (fs::exists(fs::symlink_status(path, ec))) {
+      opgen::Diagnostics exists;
+      exists.error(opgen::Code::OutputFileExists, {path, 0, 0},
+                   fmt::format("already exists; {} writes only new files", command));
+      exists.print(std::cerr);
+      print_explain_hint(exists, command);
+      return 1;
+    }
+  }
+  for (const auto& [path, contents] : files) {
+    std::error_code ec;
+    fs::create_directories(fs::path(path).parent_path(), ec);
+    std::ofstream out(path, std::ios::binary);
+    out << contents;
+    if (!out) {
+      opgen::Diagnostics failed;
+      failed.error(opgen::Code::CannotWriteOutput, {path, 0, 0}, "cannot write the file");
+      failed.print(std::cerr);
+      print_explain_hint(failed, command);
+      return 1;
+    }
+    std::cout << "wrote " << path << '\n';
+  }
+  return 0;
+}
+
 int run_new(const NewOptions& o) {
   auto sep = o.qualified.find("::");
   if (sep == std::string::npos || sep == 0 || sep + 2 == o.qualified.size()) {
@@ -431,31 +463,55 @@ int run_new(const NewOptions& o) {
   auto kernels = opgen::emit::scaffold_kernels(lib, lib.ops.front(), o.kernels_dir);
   std::vector<std::pair<std::string, std::string>> files = {{spec_path, spec_text}};
   files.insert(files.end(), kernels.begin(), kernels.end());
-  for (const auto& [path, contents] : files) {
-    std::error_code ec;
-    if (fs::exists(fs::symlink_status(path, ec))) {
-      opgen::Diagnostics exists;
-      exists.error(opgen::Code::OutputFileExists, {path, 0, 0}, "already exists; opgen new writes only new files");
-      exists.print(std::cerr);
-      print_explain_hint(exists, "opgen new");
-      return 1;
-    }
+  return write_new_files(files, "opgen new");
+}
+
+struct InitOptions {
+  std::string dir;
+  std::string ns;
+  std::string torch_target = "2.10";
+  std::string json_schema;
+};
+
+// `opgen init`: a new outside project around one example op, checked like any spec.
+int run_init(const InitOptions& o) {
+  auto version = parse_version(o.torch_target);
+  if (!version) {
+    std::cerr << fmt::format("opgen init: error: --torch-target-version must read MAJOR.MINOR, not '{}'\n",
+                             o.torch_target);
+    return 2;
   }
-  for (const auto& [path, contents] : files) {
-    std::error_code ec;
-    fs::create_directories(fs::path(path).parent_path(), ec);
-    std::ofstream out(path, std::ios::binary);
-    out << contents;
-    if (!out) {
-      opgen::Diagnostics failed;
-      failed.error(opgen::Code::CannotWriteOutput, {path, 0, 0}, "cannot write the file");
-      failed.print(std::cerr);
-      print_explain_hint(failed, "opgen new");
-      return 1;
-    }
-    std::cout << "wrote " << path << '\n';
+  opgen::model::Library lib;
+  fs::path dir = fs::absolute(o.dir).lexically_normal();  // "x/", "." and ".." name a directory too
+  if (!dir.has_filename()) dir = dir.parent_path();
+  lib.ns = o.ns.empty() ? dir.filename().string() : o.ns;
+  lib.python_package = lib.ns;
+  lib.library_name = lib.ns + "_ops";
+  lib.torch_target_version = *version;
+  opgen::Diagnostics diags;
+  opgen::check::check_library_names(lib, diags);
+  if (diags.has_errors()) {
+    diags.print(std::cerr);
+    std::cerr << "opgen init: note: name the namespace with --namespace (the directory's name is the default)\n";
+    std::cerr << "opgen init: nothing was written\n";
+    return 1;
   }
-  return 0;
+  auto files = opgen::emit::project_files(lib, o.json_schema);
+  for (auto& [path, contents] : files) {
+    if (path.starts_with("schemas/")) {
+      // The example goes through the same loader and checker as any spec.
+      opgen::model::Library check = lib;
+      if (auto spec = opgen::load::load_spec_text(contents, path, diags)) check.ops.push_back(std::move(*spec));
+      opgen::check::check_library(check, diags);
+    }
+    path = (fs::path(o.dir) / path).string();
+  }
+  if (diags.has_errors()) {  // a bug in the template, not in the user's input
+    diags.print(std::cerr);
+    std::cerr << "opgen init: internal error: the example spec does not check; nothing was written\n";
+    return 1;
+  }
+  return write_new_files(files, "opgen init");
 }
 
 int run_parse_schema(const opgen::model::ParseOptions& options, opgen::model::SchemaForm form) {
@@ -529,12 +585,11 @@ void suggest_spelling(CLI::App& app, const std::vector<std::string>& args) {
   auto note = [](const std::string& wrong, const std::string& guess) {
     if (!guess.empty() && guess != wrong) std::cerr << fmt::format("opgen: note: did you mean '{}'?\n", guess);
   };
-  if (std::find(subcommands.begin(), subcommands.end(), args[0]) == subcommands.end()) {
-    if (args[0].rfind('-', 0) != 0) note(args[0], opgen::closest_match(args[0], subcommands));
-    return;
-  }
+  const bool known_subcommand = std::find(subcommands.begin(), subcommands.end(), args[0]) != subcommands.end();
+  if (!known_subcommand && args[0].rfind('-', 0) != 0) return note(args[0], opgen::closest_match(args[0], subcommands));
+  // The subcommand's options, or before any subcommand the top level's (--help, --version).
   std::vector<std::string> options;
-  for (const CLI::Option* option : app.get_subcommand(args[0])->get_options())
+  for (const CLI::Option* option : (known_subcommand ? app.get_subcommand(args[0]) : &app)->get_options())
     for (const std::string& name : option->get_lnames()) options.push_back("--" + name);
   for (const std::string& arg : args) {
     const std::string name = arg.substr(0, arg.find('='));
@@ -550,6 +605,7 @@ int main(int argc, char** argv) {
   if (opgen::stderr_wants_colour()) colour.emplace(std::cerr);
   CLI::App app{"opgen: one YAML file per op -> PyTorch operator bindings"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string(opgen::tool_version()), "Print the tool's version and exit");
 
   LibraryOptions gen_options;
   std::string out_dir;
@@ -589,6 +645,15 @@ int main(int argc, char** argv) {
   scaffold->add_option("--torch-target-version", new_options.torch_target, "Oldest PyTorch for the stable ABI")
       ->capture_default_str();
 
+  InitOptions init_options;
+  auto* init = app.add_subcommand("init", "Start an outside project: CMake, pyproject.toml, an example op, README");
+  init->add_option("dir", init_options.dir, "The project's directory (created; no file of it may exist)")->required();
+  init->add_option("--namespace", init_options.ns, "torch.ops.<namespace> and the Python package (default: dir's name)");
+  init->add_option("--torch-target-version", init_options.torch_target, "Oldest PyTorch for the stable ABI")
+      ->capture_default_str();
+  init->add_option("--json-schema", init_options.json_schema,
+                   "Path of spec.schema.json, relative to the spec, for editors' YAML language server");
+
   auto* types = app.add_subcommand("types", "Print the table of schema types per ABI and version (docs/types.md)");
 
   ExplainOptions explain_options;
@@ -617,6 +682,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (scaffold->parsed()) return run_new(new_options);
+  if (init->parsed()) return run_init(init_options);
   if (check->parsed()) return run_check(check_options);
   return run_generate(gen_options, out_dir, verbose);
 }

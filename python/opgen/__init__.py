@@ -5,5 +5,7 @@ autograd and symm_mem parts; each op is then callable both as
 ``torch.ops.opgen.<op>`` and as ``opgen.<op>`` (the same overload object).
 """
 
+# The ops are the package's only public names, so `from opgen import *`
+# gives exactly them. No __all__ of its own: a type checker reads the
+# star-import through _ops.pyi's __all__, but not a re-imported one.
 from ._ops import *  # noqa: F401,F403
-from ._ops import __all__  # noqa: F401

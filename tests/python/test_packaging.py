@@ -37,7 +37,7 @@ pytestmark = pytest.mark.skipif(
     reason="run through CTest (OPGEN_BUILD_DIR, OPGEN_BIN), or set OPGEN_PACKAGING_FULL=1",
 )
 
-PACKAGE_FILES = {"opgen/__init__.py", "opgen/_fakes.py", "opgen/_ops.py", "opgen/_ops.pyi", "opgen/libopgen_ops.so"}
+PACKAGE_FILES = {"opgen/__init__.py", "opgen/_fakes.py", "opgen/_ops.py", "opgen/_ops.pyi", "opgen/py.typed", "opgen/libopgen_ops.so"}
 
 
 def clean_env(**extra):
@@ -126,7 +126,7 @@ def test_wheel_holds_the_package_and_nothing_else(wheel):
         assert package == PACKAGE_FILES  # not the tool, not its CMake package
         # The build's generated module and the handwritten sources, as they are.
         generated = build_dir / "opgen_ops_generated" / "python" / "opgen"
-        for name in ("_ops.py", "_ops.pyi"):
+        for name in ("_ops.py", "_ops.pyi", "py.typed"):
             assert zf.read(f"opgen/{name}") == (generated / name).read_bytes(), name
         for name in ("__init__.py", "_fakes.py"):
             assert zf.read(f"opgen/{name}") == (SOURCE_DIR / "python" / "opgen" / name).read_bytes(), name

@@ -23,6 +23,9 @@ std::string library_source(const model::Library& lib);
 std::string python_module(const model::Library& lib);
 // python/<pkg>/_ops.pyi: typed stubs with the docs.
 std::string python_stub(const model::Library& lib);
+// python/<pkg>/py.typed: PEP 561's marker, so type checkers read the stubs
+// of an installed package.
+std::string typed_marker(const model::Library& lib);
 
 // tests/test_<pkg>_ops.py: the generated pytest suite, from the specs' samples.
 std::string python_tests(const model::Library& lib);
@@ -35,6 +38,12 @@ OutputTree emit_library(const model::Library& lib);
 std::string scaffold_spec(const model::Library& lib, const model::OpSpec& op, const std::string& json_schema_ref);
 std::vector<std::pair<std::string, std::string>> scaffold_kernels(const model::Library& lib, const model::OpSpec& op,
                                                                   const std::string& kernels_dir);
+
+// `opgen init`: an outside project's files (path relative to its directory,
+// contents) around one example op, `<ns>::scale`: CMakeLists.txt,
+// pyproject.toml, the example's spec and CPU kernel, README.md, .gitignore.
+std::vector<std::pair<std::string, std::string>> project_files(const model::Library& lib,
+                                                               const std::string& json_schema_ref);
 
 // Paths inside the output tree, shared with the build (cmake/Opgen.cmake
 // predicts the same names).

@@ -16,6 +16,7 @@ OutputTree emit_library(const model::Library& lib) {
   tree.add(library_source_path(lib), library_source(lib));
   tree.add(fmt::format("python/{}/_ops.py", lib.python_package), python_module(lib));
   tree.add(fmt::format("python/{}/_ops.pyi", lib.python_package), python_stub(lib));
+  tree.add(fmt::format("python/{}/py.typed", lib.python_package), typed_marker(lib));
   tree.add(python_tests_path(lib), python_tests(lib));
   return tree;
 }

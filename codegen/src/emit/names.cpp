@@ -5,12 +5,20 @@
 
 #include <fmt/format.h>
 
+#include "support/printer.h"
+
 namespace opgen::emit {
 
 std::string op_identifier(const model::OpSpec& op) {
   std::string id = op.op_name();
   std::replace(id.begin(), id.end(), '.', '_');
   return id;
+}
+
+std::string python_all_assignment(const model::Library& lib) {
+  std::vector<std::string> names;
+  for (const auto& op : lib.ops) names.push_back(python_string_literal(op_identifier(op)));
+  return fmt::format("__all__ = [{}]", fmt::join(names, ", "));
 }
 
 std::string kernel_name(const model::OpSpec& op, const std::string& dispatch_key) {

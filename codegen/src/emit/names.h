@@ -26,6 +26,10 @@ std::string backward_function(const model::OpSpec& op);
 // arguments may not start with `opgen_`.
 std::string ctx_attribute(const std::string& argument);
 
+// `__all__ = ["rms_norm", ...]`: every op's binding, the same line in the
+// generated module and its stub (so a type checker sees the star-import too).
+std::string python_all_assignment(const model::Library& lib);
+
 // Module-level names of the generated _ops.py and _ops.pyi that are not an
 // op's: imports and helpers. A unit test holds the emitted modules to this list.
 const std::vector<std::string>& fixed_module_names();

@@ -31,8 +31,8 @@ from typing import List, Optional, Sequence, Tuple, Union
 
 import torch
 
-__all__: List[str]
 )py");
+  p.line(python_all_assignment(lib));
   for (const auto& op : lib.ops) {
     std::vector<std::string> params;
     bool star = false;
@@ -65,6 +65,11 @@ __all__: List[str]
     p.line("...");
   }
   return p.str();
+}
+
+std::string typed_marker(const model::Library& lib) {
+  // Type checkers look only for the file (and for "partial", which this is not).
+  return generated_header("#", lib) + "# PEP 561: this package's types (_ops.pyi) are complete.\n";
 }
 
 }  // namespace opgen::emit

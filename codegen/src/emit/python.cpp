@@ -244,9 +244,7 @@ std::string python_module(const model::Library& lib) {
   p.emit(generated_header("#", lib));
   p.emit(kPrologue, {{"ns", lib.ns}, {"library", "lib" + lib.library_name + ".so"}});
   p.line();
-  std::vector<std::string> names;
-  for (const auto& op : lib.ops) names.push_back(python_string_literal(op_identifier(op)));
-  p.line(fmt::format("__all__ = [{}]", fmt::join(names, ", ")));
+  p.line(python_all_assignment(lib));
   emit_symm_mem(p, lib);
   for (const auto& op : lib.ops) {
     p.line();

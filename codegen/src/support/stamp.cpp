@@ -16,6 +16,7 @@
 #include <xxhash.h>
 
 #include "support/file_io.h"
+#include "support/version.h"
 
 namespace fs = std::filesystem;
 
@@ -217,7 +218,8 @@ void write_stamp(const fs::path& dir, const std::string& key, const OutputTree& 
   if (!entries) return give_up();
 
   std::string text(kMagic);
-  text += "# Written by opgen generate. Delete it and the next run does all the work again.\n";
+  text += fmt::format("# Written by opgen {} generate. Delete it and the next run does all the work again.\n",
+                      tool_version());
   text += fmt::format("key {}\nentries {}\noutputs {}\n", key, *entries, tree.files().size());
   for (const auto& [relative, contents] : tree.files()) {
     auto id = file_id(join(dir, relative));

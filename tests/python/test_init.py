@@ -1,0 +1,160 @@
+"""`opgen init`: a new outside project, taken the whole way a user takes it.
+
+The project is built against an installed opgen (its tool and CMake package
+in a prefix, as test_external_project.py makes it): configure, build, and
+CTest runs the generated suite it registered. Then the wheel: scikit-build-core
+(`pip wheel --no-build-isolation`) builds one abi3 wheel that declares
+torch>=2.10, it is installed into a fresh virtualenv, imported, and its op
+called against PyTorch and checked with opcheck. About a minute on 2 cores.
+"""
+
+import os
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from cli_helpers import OPGEN_BIN, requires_opgen, run_opgen
+
+pytestmark = requires_opgen
+
+BUILD_DIR = os.environ.get("OPGEN_BUILD_DIR")
+PROJECT_FILES = {"CMakeLists.txt", "pyproject.toml", "schemas/scale.yaml", "kernels/scale.cpp", "README.md",
+                 ".gitignore"}
+
+
+def files_under(root):
+    return {str(p.relative_to(root)) for p in Path(root).rglob("*") if p.is_file()}
+
+
+def clean_env(**extra):
+    """The environment without CTest's pointers into opgen's own build tree."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH" and not k.startswith("OPGEN_")}
+    env.setdefault("CMAKE_BUILD_PARALLEL_LEVEL", "2")
+    return env | extra
+
+
+def run(cmd, **kwargs):
+    kwargs.setdefault("env", clean_env())
+    result = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kwargs)
+    assert result.returncode == 0, f"{cmd}\n{result.stdout[-6000:]}\n{result.stderr[-6000:]}"
+    return result
+
+
+def test_init_writes_the_project_and_names_it_after_the_directory(tmp_path):
+    proc = run_opgen("init", tmp_path / "myext")
+    assert proc.returncode == 0, proc.stderr
+    root = tmp_path / "myext"
+    assert files_under(root) == PROJECT_FILES
+    cmake = (root / "CMakeLists.txt").read_text()
+    assert "project(myext LANGUAGES CXX)" in cmake and "NAMESPACE myext" in cmake and "include(CTest)" in cmake
+    assert 'dependencies = ["torch>=2.10"]' in (root / "pyproject.toml").read_text()
+    assert "myext::kernels::scale_cpu" in (root / "kernels" / "scale.cpp").read_text()
+    # The example spec is a spec like any other.
+    check = run_opgen("check", "--namespace", "myext", root / "schemas")
+    assert (check.returncode, check.stderr) == (0, "")
+
+
+def test_init_options_reach_the_files(tmp_path):
+    proc = run_opgen("init", tmp_path / "proj", "--namespace", "fastops", "--torch-target-version", "2.12",
+                     "--json-schema", "../spec.schema.json")
+    assert proc.returncode == 0, proc.stderr
+    root = tmp_path / "proj"
+    assert "TORCH_TARGET_VERSION 2.12" in (root / "CMakeLists.txt").read_text()
+    assert 'dependencies = ["torch>=2.12"]' in (root / "pyproject.toml").read_text()
+    spec = (root / "schemas" / "scale.yaml").read_text()
+    assert spec.startswith("# yaml-language-server: $schema=../spec.schema.json\n")
+
+
+@pytest.mark.parametrize("args, error", [
+    (["my-ext"], "'my-ext' is not a valid namespace"),
+    (["x", "--namespace", "aten"], "PyTorch defines it"),
+    (["x", "--namespace", "class"], "keyword"),
+])
+def test_init_refuses_a_bad_namespace_and_writes_nothing(tmp_path, args, error):
+    proc = run_opgen("init", *args, cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "error[E0905]" in proc.stderr and error in proc.stderr, proc.stderr
+    assert "nothing was written" in proc.stderr
+    assert files_under(tmp_path) == set()
+
+
+def test_init_never_overwrites_a_file(tmp_path):
+    root = tmp_path / "myext"
+    (root / "kernels").mkdir(parents=True)
+    (root / "kernels" / "scale.cpp").write_text("mine\n")
+    proc = run_opgen("init", root)
+    assert proc.returncode == 1
+    assert f"{root}/kernels/scale.cpp: error[E0903]: already exists; opgen init writes only new files" \
+        in proc.stderr, proc.stderr
+    assert files_under(root) == {"kernels/scale.cpp"}
+    assert (root / "kernels" / "scale.cpp").read_text() == "mine\n"
+
+
+@pytest.fixture(scope="module")
+def prefix(tmp_path_factory):
+    """opgen's tool and CMake package, installed from the CTest tree."""
+    if BUILD_DIR is None:
+        pytest.skip("needs OPGEN_BUILD_DIR, a CTest tree that built opgen")
+    prefix = tmp_path_factory.mktemp("opgen") / "prefix"
+    run(["cmake", "--install", BUILD_DIR, "--component", "tool", "--prefix", prefix])
+    return prefix
+
+
+@pytest.fixture(scope="module")
+def project(prefix, tmp_path_factory):
+    root = tmp_path_factory.mktemp("init") / "myext"
+    run([prefix / "bin" / "opgen", "init", root])
+    return root
+
+
+def test_the_project_builds_and_ctest_runs_its_generated_suite(prefix, project, tmp_path):
+    build = tmp_path / "build"
+    run(["cmake", "-S", project, "-B", build, "-G", "Ninja", f"-DCMAKE_PREFIX_PATH={prefix}",
+         f"-DPython3_EXECUTABLE={sys.executable}"])
+    assert "warning:" not in run(["cmake", "--build", build, "--", "-v"]).stdout
+    listed = run(["ctest", "--test-dir", build, "-N"]).stdout
+    assert "myext_ops.generated_tests" in listed and "Total Tests: 1" in listed, listed
+    tested = run(["ctest", "--test-dir", build, "--output-on-failure"])
+    assert "100% tests passed" in tested.stdout, tested.stdout
+
+
+def test_the_project_without_opgen_says_where_to_point(project, tmp_path):
+    result = subprocess.run(["cmake", "-S", project, "-B", tmp_path / "build", "-G", "Ninja",
+                             f"-DPython3_EXECUTABLE={sys.executable}"], capture_output=True, text=True,
+                            env=clean_env(CMAKE_PREFIX_PATH=""))
+    assert result.returncode != 0
+    assert "opgen's CMake package was not found" in result.stderr, result.stderr
+
+
+def test_the_project_builds_one_abi3_wheel_that_installs_and_runs(prefix, project, tmp_path):
+    dist = tmp_path / "dist"
+    run([sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps", "--disable-pip-version-check",
+         "-w", dist, project], env=clean_env(CMAKE_PREFIX_PATH=str(prefix)), cwd=tmp_path)
+    (wheel,) = dist.glob("*.whl")
+    assert re.fullmatch(r"myext-0\.1\.0-cp310-abi3-linux_x86_64\.whl", wheel.name), wheel.name
+    with zipfile.ZipFile(wheel) as zf:
+        package = {n for n in zf.namelist() if ".dist-info/" not in n}
+        metadata = zf.read("myext-0.1.0.dist-info/METADATA").decode()
+    assert package == {"myext/__init__.py", "myext/_ops.py", "myext/_ops.pyi", "myext/py.typed",
+                       "myext/libmyext_ops.so"}
+    assert "Requires-Dist: torch>=2.10" in metadata.splitlines()
+
+    # A fresh virtualenv; torch comes from the system site (no download).
+    venv = tmp_path / "venv"
+    run([sys.executable, "-m", "venv", "--system-site-packages", venv])
+    python = venv / "bin" / "python"
+    run([python, "-m", "pip", "install", "--no-deps", "--no-index", "--disable-pip-version-check", wheel])
+    caller = (
+        "import torch, myext\n"
+        "assert myext.__file__.startswith(%r), myext.__file__\n"
+        "x = torch.randn(6, 5)\n"
+        "torch.testing.assert_close(myext.scale(x, -3.0), x * -3.0)\n"
+        "torch.testing.assert_close(torch.ops.myext.scale(x), x)\n"
+        "torch.library.opcheck(torch.ops.myext.scale.default, (x, 0.5))\n"
+        "print('myext ok')\n" % str(venv))
+    result = run([python, "-c", caller], cwd=tmp_path)
+    assert "myext ok" in result.stdout
