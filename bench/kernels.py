@@ -128,7 +128,7 @@ def ref_xent_backward(g, logits, lse, labels, smoothing):
 
 def build_cases(dtype: torch.dtype, quick: bool, dev: str = "cuda", tiny: bool = False) -> list[Case]:
     """The cases for one dtype. `tiny`: toy sizes (for --smoke on any device)."""
-    import opgen  # noqa: F401  (loads the library)
+    import opgen_ops  # noqa: F401  (loads the library)
 
     ops = torch.ops.opgen
     tokens, hidden = (64, 96) if tiny else (2048, 4096) if quick else (8192, 4096)

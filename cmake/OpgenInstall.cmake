@@ -1,5 +1,6 @@
-# `cmake --install` of the tool (component tool): bin/opgen and the CMake
-# package lib/cmake/opgen, with which another project writes
+# `cmake --install` of the tool (component tool): bin/opgen, the CMake
+# package lib/cmake/opgen and share/opgen/spec.schema.json, with which
+# another project writes
 #
 #   find_package(opgen CONFIG REQUIRED)   # opgen::opgen and opgen_add_library()
 #
@@ -9,10 +10,24 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-set(OPGEN_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/opgen CACHE STRING
+if(SKBUILD)
+  # The tool's wheel (pyproject.toml): everything inside the Python package
+  # opgen/ (python -m opgen --cmake-dir names the CMake package; the `opgen`
+  # console script runs the executable), so that the exported target's
+  # location stays relative to the package wherever pip puts it.
+  set(opgen_bindir opgen/bin)
+  set(opgen_cmakedir opgen/share/cmake/opgen)
+  install(FILES ${PROJECT_SOURCE_DIR}/codegen/spec.schema.json DESTINATION opgen COMPONENT tool)
+else()
+  set(opgen_bindir ${CMAKE_INSTALL_BINDIR})
+  set(opgen_cmakedir ${CMAKE_INSTALL_LIBDIR}/cmake/opgen)
+  install(FILES ${PROJECT_SOURCE_DIR}/codegen/spec.schema.json DESTINATION ${CMAKE_INSTALL_DATADIR}/opgen
+          COMPONENT tool)
+endif()
+set(OPGEN_INSTALL_CMAKEDIR ${opgen_cmakedir} CACHE STRING
     "Where cmake --install puts opgen's CMake package, relative to the prefix")
 
-install(TARGETS opgen EXPORT opgenTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tool)
+install(TARGETS opgen EXPORT opgenTargets RUNTIME DESTINATION ${opgen_bindir} COMPONENT tool)
 install(EXPORT opgenTargets NAMESPACE opgen:: DESTINATION ${OPGEN_INSTALL_CMAKEDIR} COMPONENT tool)
 
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/opgenConfig.cmake.in

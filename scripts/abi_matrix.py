@@ -85,8 +85,8 @@ def run_python(python: Path, args: list[str | Path], site: Path, log: Path) -> d
     return {"ok": proc.returncode == 0, "summary": summary, "seconds": round(time.perf_counter() - start, 1), **counts}
 
 
-def generated_suite(build: Path, library: str, namespace: str) -> list[str | Path]:
-    return ["-m", "pytest", "-q", "-p", "no:cacheprovider", build / f"{library}_generated/tests/test_{namespace}_ops.py"]
+def generated_suite(build: Path, library: str, package: str) -> list[str | Path]:
+    return ["-m", "pytest", "-q", "-p", "no:cacheprovider", build / f"{library}_generated/tests/test_{package}_ops.py"]
 
 
 def sha256(path: Path) -> str:
@@ -115,7 +115,7 @@ def main() -> int:
             not build_external(base_python, external_build, prefix, log):
         sys.exit(f"abi_matrix: the outside project does not build; see {log}")
     # Built once; each must stay byte-identical across the matrix.
-    binaries = {"stable": stable_build / "python/opgen/libopgen_stable_ops.so",
+    binaries = {"stable": stable_build / "python/opgen_ops/libopgen_stable_ops.so",
                 "external": external_build / "python/opgen_ext/libopgen_ext_ops.so"}
     digests = {name: sha256(path) for name, path in binaries.items()}
 
@@ -134,7 +134,7 @@ def main() -> int:
 
         external_site = external_build / "python"
         cells = {
-            "stable (built once)": run_python(python, generated_suite(stable_build, "opgen_stable_ops", "opgen"),
+            "stable (built once)": run_python(python, generated_suite(stable_build, "opgen_stable_ops", "opgen_ops"),
                                               stable_build / "python", log),
             "outside project, stable (built once)": run_python(python, generated_suite(external_build, "opgen_ext_ops", "opgen_ext"),
                                                                external_site, log),
@@ -144,7 +144,7 @@ def main() -> int:
         assert {name: sha256(path) for name, path in binaries.items()} == digests, "a built-once binary changed"
         unstable_build = work / f"unstable-{version}"
         if build_part("unstable", python, unstable_build, opgen, log):
-            cells["unstable (rebuilt)"] = run_python(python, generated_suite(unstable_build, "opgen_unstable_ops", "opgen"),
+            cells["unstable (rebuilt)"] = run_python(python, generated_suite(unstable_build, "opgen_unstable_ops", "opgen_ops"),
                                                      unstable_build / "python", log)
         else:
             cells["unstable (rebuilt)"] = {"ok": False, "summary": "does not build"}

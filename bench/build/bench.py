@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json-out", help="also append the JSON lines to this file")
     args = parser.parse_args(argv)
     opgen = Path(args.opgen).resolve()
-    if not opgen.is_file():
+    if not opgen_ops.is_file():
         sys.exit(f"bench: no opgen at {opgen}: scripts/build.sh first, or --opgen")
     report = Reporter("build", args.json_out)
 

@@ -25,5 +25,5 @@
 #include <torch/library.h>
 
 TORCH_LIBRARY(opgen, m) {
-  m.set_python_module("opgen._ops");
+  m.set_python_module("opgen_ops._ops");
 }

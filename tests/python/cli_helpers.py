@@ -20,7 +20,7 @@ BAD_SPECS = SOURCE_DIR / "tests" / "bad_specs"
 
 # The options CMake gives opgen for the in-tree library.
 IN_TREE_OPTIONS = (
-    "--namespace", "opgen", "--python-package", "opgen", "--library-name", "opgen_ops",
+    "--namespace", "opgen", "--python-package", "opgen_ops", "--library-name", "opgen_ops",
     "--source-root", SOURCE_DIR,
 )  # fmt: skip
 

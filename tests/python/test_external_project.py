@@ -72,7 +72,7 @@ def test_install_holds_the_tool_and_the_cmake_package(prefix):
     (cmake_dir,) = {str(p.relative_to(prefix)) for p in prefix.glob("lib*/cmake/opgen")}
     per_config = {f for f in files if f.startswith(f"{cmake_dir}/opgenTargets-")}  # one per build type
     assert len(per_config) == 1, files
-    assert files - per_config == {"bin/opgen"} | {f"{cmake_dir}/{name}" for name in (
+    assert files - per_config == {"bin/opgen", "share/opgen/spec.schema.json"} | {f"{cmake_dir}/{name}" for name in (
         "Opgen.cmake", "OpgenCompareTrees.cmake", "opgenConfig.cmake", "opgenConfigVersion.cmake", "opgenTargets.cmake")}
     assert "explain" in run([prefix / "bin" / "opgen", "--help"]).stdout
 

@@ -45,28 +45,28 @@ torch::stable::Tensor opgen::kernels::axpby_cpu(const torch::stable::Tensor& x, 
 CALLER = textwrap.dedent(
     """
     import torch
-    import opgen
+    import opgen_ops
 
     x, y = torch.randn(5, 3), torch.randn(5, 3)
-    torch.testing.assert_close(opgen.axpby(x, y, 2.0, 3.0), 2 * x + 3 * y)
+    torch.testing.assert_close(opgen_ops.axpby(x, y, 2.0, 3.0), 2 * x + 3 * y)
     torch.testing.assert_close(torch.ops.opgen.axpby(x, y), x + y)
     torch.library.opcheck(torch.ops.opgen.axpby.default, (x, y, 2.0, 0.5))
-    compiled = torch.compile(lambda a, b: opgen.axpby(a, b, 0.5, 0.25), fullgraph=True, dynamic=True,
+    compiled = torch.compile(lambda a, b: opgen_ops.axpby(a, b, 0.5, 0.25), fullgraph=True, dynamic=True,
                              backend="aot_eager")
     torch.testing.assert_close(compiled(x, y), 0.5 * x + 0.25 * y)
     try:
-        opgen.axpby(x, torch.randn(4))
+        opgen_ops.axpby(x, torch.randn(4))
     except RuntimeError as e:
         assert "opgen::axpby" in str(e) and "x.numel() == y.numel()" in str(e), e
     else:
         raise AssertionError("a size mismatch was not rejected")
     try:
-        opgen.scaffolded(x)
+        opgen_ops.scaffolded(x)
     except RuntimeError as e:
         assert "opgen::scaffolded: the CPU kernel is not implemented yet" in str(e), e
     else:
         raise AssertionError("a scaffolded kernel did not say it is not implemented")
-    assert opgen.scaffolded(torch.empty(0, device="meta")).shape == (0,)  # its fake works already
+    assert opgen_ops.scaffolded(torch.empty(0, device="meta")).shape == (0,)  # its fake works already
     print("axpby ok")
     """
 )

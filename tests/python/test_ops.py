@@ -5,7 +5,7 @@ gradients, and clear errors on bad input."""
 import pytest
 import torch
 
-import opgen
+import opgen_ops
 from helpers import assert_fake_matches_real, clone_args, compile_fullgraph
 
 OPS = torch.ops.opgen
@@ -36,16 +36,16 @@ def ref_rms_norm(x, w, eps):
 def test_rms_norm_numerics(shape, dtype):
     x = torch.randn(shape, dtype=dtype)
     w = torch.randn(shape[-1], dtype=dtype)
-    torch.testing.assert_close(opgen.rms_norm(x, w, 1e-5), ref_rms_norm(x, w, 1e-5), **tol(dtype))
+    torch.testing.assert_close(opgen_ops.rms_norm(x, w, 1e-5), ref_rms_norm(x, w, 1e-5), **tol(dtype))
 
 
 def test_rms_norm_shim_is_the_overload():
-    assert opgen.rms_norm is OPS.rms_norm.default
+    assert opgen_ops.rms_norm is OPS.rms_norm.default
 
 
 def test_rms_norm_default_eps():
     x, w = torch.randn(3, 8), torch.randn(8)
-    torch.testing.assert_close(opgen.rms_norm(x, w), ref_rms_norm(x, w, 1e-6))
+    torch.testing.assert_close(opgen_ops.rms_norm(x, w), ref_rms_norm(x, w, 1e-6))
 
 
 @pytest.mark.parametrize("shape", [(4, 32), (2, 3, 17)])
@@ -58,14 +58,14 @@ def test_rms_norm_opcheck(shape):
 def test_rms_norm_gradcheck():
     x = torch.randn(3, 7, dtype=torch.float64, requires_grad=True)
     w = torch.randn(7, dtype=torch.float64, requires_grad=True)
-    assert torch.autograd.gradcheck(lambda a, b: opgen.rms_norm(a, b, 1e-6), (x, w))
+    assert torch.autograd.gradcheck(lambda a, b: opgen_ops.rms_norm(a, b, 1e-6), (x, w))
 
 
 def test_rms_norm_grad_matches_reference():
     x = torch.randn(5, 12, requires_grad=True)
     w = torch.randn(12, requires_grad=True)
     g = torch.randn(5, 12)
-    gx, gw = torch.autograd.grad(opgen.rms_norm(x, w, 1e-6), (x, w), g)
+    gx, gw = torch.autograd.grad(opgen_ops.rms_norm(x, w, 1e-6), (x, w), g)
     rx, rw = torch.autograd.grad(ref_rms_norm(x, w, 1e-6), (x, w), g)
     torch.testing.assert_close(gx, rx)
     torch.testing.assert_close(gw, rw)
@@ -78,14 +78,14 @@ def test_rms_norm_fake_matches_real(shape):
 
 @pytest.mark.parametrize("dynamic", [False, True])
 def test_rms_norm_compile(dynamic):
-    fn = compile_fullgraph(lambda x, w: opgen.rms_norm(x, w, 1e-6) * 2, dynamic)
+    fn = compile_fullgraph(lambda x, w: opgen_ops.rms_norm(x, w, 1e-6) * 2, dynamic)
     for rows in (3, 5, 9):
         x, w = torch.randn(rows, 16), torch.randn(16)
         torch.testing.assert_close(fn(x, w), ref_rms_norm(x, w, 1e-6) * 2)
 
 
 def test_rms_norm_compile_backward():
-    fn = compile_fullgraph(lambda x, w: opgen.rms_norm(x, w, 1e-6).sum(), True)
+    fn = compile_fullgraph(lambda x, w: opgen_ops.rms_norm(x, w, 1e-6).sum(), True)
     x = torch.randn(4, 8, requires_grad=True)
     w = torch.randn(8, requires_grad=True)
     fn(x, w).backward()
@@ -96,20 +96,20 @@ def test_rms_norm_compile_backward():
 
 def test_rms_norm_errors_name_op_and_argument():
     with pytest.raises(RuntimeError, match=r"opgen::rms_norm.*'input'.*dtype"):
-        opgen.rms_norm(torch.ones(2, 4, dtype=torch.int32), torch.ones(4, dtype=torch.int32))
+        opgen_ops.rms_norm(torch.ones(2, 4, dtype=torch.int32), torch.ones(4, dtype=torch.int32))
     with pytest.raises(RuntimeError, match=r"opgen::rms_norm.*'weight'.*same dtype"):
-        opgen.rms_norm(torch.ones(2, 4), torch.ones(4, dtype=torch.float64))
+        opgen_ops.rms_norm(torch.ones(2, 4), torch.ones(4, dtype=torch.float64))
     with pytest.raises(RuntimeError, match=r"opgen::rms_norm.*weight.size\(0\) == input.size\(-1\)"):
-        opgen.rms_norm(torch.ones(2, 4), torch.ones(5))
+        opgen_ops.rms_norm(torch.ones(2, 4), torch.ones(5))
     with pytest.raises(RuntimeError, match=r"opgen::rms_norm.*'weight'.*1 dimension"):
-        opgen.rms_norm(torch.ones(2, 4), torch.ones(1, 4))
+        opgen_ops.rms_norm(torch.ones(2, 4), torch.ones(1, 4))
 
 
 def test_rms_norm_fake_errors_name_op_and_argument():
     with FakeMode() as mode:
         x = mode.from_tensor(torch.ones(2, 4))
         with pytest.raises(RuntimeError, match=r"opgen::rms_norm.*weight.size\(0\) == input.size\(-1\)"):
-            opgen.rms_norm(x, mode.from_tensor(torch.ones(5)))
+            opgen_ops.rms_norm(x, mode.from_tensor(torch.ones(5)))
 
 
 def FakeMode():
@@ -157,7 +157,7 @@ def test_fused_add_rms_norm_numerics(shape, dtype):
     x, r = torch.randn(shape, dtype=dtype), torch.randn(shape, dtype=dtype)
     w = torch.randn(shape[-1], dtype=dtype)
     want_x, want_r = ref_fused_add_rms_norm(x, r, w, 1e-6)
-    assert opgen.fused_add_rms_norm_(x, r, w, 1e-6) is None
+    assert opgen_ops.fused_add_rms_norm_(x, r, w, 1e-6) is None
     torch.testing.assert_close(r, want_r, **tol(dtype))
     torch.testing.assert_close(x, want_x, **tol(dtype))
 
@@ -183,7 +183,7 @@ def test_fused_add_rms_norm_schema_has_mutation_annotations():
 @pytest.mark.parametrize("dynamic", [False, True])
 def test_fused_add_rms_norm_compile(dynamic):
     def fn(x, r, w):
-        opgen.fused_add_rms_norm_(x, r, w, 1e-6)
+        opgen_ops.fused_add_rms_norm_(x, r, w, 1e-6)
         return x + 1, r
 
     compiled = compile_fullgraph(fn, dynamic)
@@ -196,7 +196,7 @@ def test_fused_add_rms_norm_compile(dynamic):
 
 def test_fused_add_rms_norm_errors():
     with pytest.raises(RuntimeError, match=r"opgen::fused_add_rms_norm_.*'residual'.*contiguous"):
-        opgen.fused_add_rms_norm_(torch.randn(4, 8), torch.randn(8, 4).t(), torch.randn(8))
+        opgen_ops.fused_add_rms_norm_(torch.randn(4, 8), torch.randn(8, 4).t(), torch.randn(8))
 
 
 # ------------------------------------------------------- multi_tensor_scale_
@@ -205,7 +205,7 @@ def test_fused_add_rms_norm_errors():
 def test_multi_tensor_scale_numerics():
     ts = [torch.randn(5), torch.randn(3, 7, dtype=torch.float16), torch.randn(0), torch.randn(1031, dtype=torch.bfloat16)]
     want = [t.double() * 0.5 for t in ts]
-    opgen.multi_tensor_scale_(ts, 0.5)
+    opgen_ops.multi_tensor_scale_(ts, 0.5)
     for t, w in zip(ts, want):
         torch.testing.assert_close(t.double(), w, **tol(t.dtype))
 
@@ -217,7 +217,7 @@ def test_multi_tensor_scale_opcheck():
 @pytest.mark.parametrize("dynamic", [False, True])
 def test_multi_tensor_scale_compile(dynamic):
     def fn(a, b):
-        opgen.multi_tensor_scale_([a, b], 3.0)
+        opgen_ops.multi_tensor_scale_([a, b], 3.0)
         return a.sum() + b.sum()
 
     a, b = torch.randn(4), torch.randn(6)
@@ -239,7 +239,7 @@ def ref_quantize_fp8(x, scale=None):
 @pytest.mark.parametrize("shape", [(4, 32), (3, 5, 33), (1031,)])
 def test_quantize_fp8_numerics(shape, dtype):
     x = torch.randn(shape, dtype=dtype) * 10
-    q, s = opgen.quantize_fp8(x)
+    q, s = opgen_ops.quantize_fp8(x)
     rq, rs = ref_quantize_fp8(x)
     assert q.dtype == torch.float8_e4m3fn and s.dtype == torch.float32 and s.dim() == 0
     torch.testing.assert_close(s, rs)
@@ -249,7 +249,7 @@ def test_quantize_fp8_numerics(shape, dtype):
 def test_quantize_fp8_with_scale():
     x = torch.randn(8, 16)
     scale = torch.tensor([0.01])
-    q, s = opgen.quantize_fp8(x, scale)
+    q, s = opgen_ops.quantize_fp8(x, scale)
     rq, rs = ref_quantize_fp8(x, scale)
     torch.testing.assert_close(s, rs)
     torch.testing.assert_close(q.float(), rq.float(), atol=0, rtol=0.07)
@@ -267,7 +267,7 @@ def test_quantize_fp8_fake_matches_real():
 
 @pytest.mark.parametrize("dynamic", [False, True])
 def test_quantize_fp8_compile(dynamic):
-    fn = compile_fullgraph(lambda x: opgen.quantize_fp8(x), dynamic)
+    fn = compile_fullgraph(lambda x: opgen_ops.quantize_fp8(x), dynamic)
     for rows in (2, 3, 6):
         x = torch.randn(rows, 8)
         q, s = fn(x)
@@ -278,9 +278,9 @@ def test_quantize_fp8_compile(dynamic):
 
 def test_quantize_fp8_errors():
     with pytest.raises(RuntimeError, match=r"opgen::quantize_fp8.*'scale'.*dtype"):
-        opgen.quantize_fp8(torch.randn(4), torch.tensor([1.0], dtype=torch.float64))
+        opgen_ops.quantize_fp8(torch.randn(4), torch.tensor([1.0], dtype=torch.float64))
     with pytest.raises(RuntimeError, match=r"opgen::quantize_fp8.*'input'.*dtype"):
-        opgen.quantize_fp8(torch.ones(4, dtype=torch.int64))
+        opgen_ops.quantize_fp8(torch.ones(4, dtype=torch.int64))
 
 
 # -------------------------------------------------------- multi_tensor_l2norm
@@ -288,7 +288,7 @@ def test_quantize_fp8_errors():
 
 def test_multi_tensor_l2norm_numerics():
     ts = [torch.randn(5), torch.randn(3, 7, dtype=torch.float16), torch.randn(0), torch.randn(1031, dtype=torch.bfloat16)]
-    total, per = opgen.multi_tensor_l2norm(ts)
+    total, per = opgen_ops.multi_tensor_l2norm(ts)
     want_per = torch.stack([t.double().norm() for t in ts]).float()
     assert total.dtype == torch.float32 and total.dim() == 0
     assert per.shape == (len(ts),)
@@ -306,7 +306,7 @@ def test_multi_tensor_l2norm_fake_matches_real():
 
 @pytest.mark.parametrize("dynamic", [False, True])
 def test_multi_tensor_l2norm_compile(dynamic):
-    fn = compile_fullgraph(lambda a, b: opgen.multi_tensor_l2norm([a, b]), dynamic)
+    fn = compile_fullgraph(lambda a, b: opgen_ops.multi_tensor_l2norm([a, b]), dynamic)
     for n in (3, 5):
         a, b = torch.randn(n), torch.randn(n, 2)
         total, per = fn(a, b)
@@ -317,6 +317,6 @@ def test_a_failed_require_prints_the_values_it_compared():
     # `weight.size(0) == input.size(-1)`: the C++ wrapper and the fake both say 16 vs 33.
     x, w = torch.randn(2, 33), torch.randn(16)
     with pytest.raises(RuntimeError, match=r"opgen::rms_norm: requires weight\.size\(0\) == input\.size\(-1\): 16 vs 33"):
-        opgen.rms_norm(x, w)
+        opgen_ops.rms_norm(x, w)
     with pytest.raises(RuntimeError, match=r"requires weight\.size\(0\) == input\.size\(-1\): 16 vs 33"):
-        opgen.rms_norm(x.to("meta"), w.to("meta"))
+        opgen_ops.rms_norm(x.to("meta"), w.to("meta"))

@@ -11,7 +11,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-import opgen
+import opgen_ops
 from helpers import assert_fake_matches_real, clone_args, compile_fullgraph
 
 OPS = torch.ops.opgen
@@ -74,7 +74,7 @@ def test_layer_norm_numerics(shape, dtype, with_bias):
     x = torch.randn(shape, dtype=dtype) * 3 + 1
     w = torch.randn(shape[-1], dtype=dtype)
     b = torch.randn(shape[-1], dtype=dtype) if with_bias else None
-    y, mean, rstd = opgen.layer_norm(x, w, b, 1e-5)
+    y, mean, rstd = opgen_ops.layer_norm(x, w, b, 1e-5)
     ry, rmean, rrstd = ref_layer_norm(x, w, b, 1e-5)
     torch.testing.assert_close(y, ry, **tol(dtype))
     assert mean.dtype == acc(dtype) and rstd.dtype == acc(dtype) and mean.shape == x.shape[:-1]
@@ -85,7 +85,7 @@ def test_layer_norm_numerics(shape, dtype, with_bias):
 
 def test_layer_norm_default_bias_and_eps():
     x, w = torch.randn(3, 8), torch.randn(8)
-    y, _, rstd = opgen.layer_norm(x, w)
+    y, _, rstd = opgen_ops.layer_norm(x, w)
     torch.testing.assert_close(y, ref_layer_norm(x, w, None, 1e-5)[0])
     torch.testing.assert_close(rstd, ref_layer_norm(x, w, None, 1e-5)[2])
 
@@ -95,12 +95,12 @@ def test_layer_norm_large_offset_is_exact():
     x = torch.randn(4, 4096) + 1e4  # float32 resolves ~1e-3 at 1e4
     w, b = torch.ones(4096), torch.zeros(4096)
     want = F.layer_norm(x.double(), (4096,), w.double(), b.double(), 1e-5)
-    torch.testing.assert_close(opgen.layer_norm(x, w, b)[0].double(), want, atol=2e-3, rtol=0)
+    torch.testing.assert_close(opgen_ops.layer_norm(x, w, b)[0].double(), want, atol=2e-3, rtol=0)
 
 
 def test_layer_norm_empty_last_dim():
     x, w = torch.randn(3, 0), torch.randn(0)
-    y, mean, rstd = opgen.layer_norm(x, w, None, 1e-4)
+    y, mean, rstd = opgen_ops.layer_norm(x, w, None, 1e-4)
     assert y.shape == (3, 0)
     torch.testing.assert_close(mean, torch.zeros(3))
     torch.testing.assert_close(rstd, torch.full((3,), 1 / math.sqrt(1e-4)))
@@ -109,7 +109,7 @@ def test_layer_norm_empty_last_dim():
 def test_layer_norm_non_contiguous_input():
     x = torch.randn(16, 6).t()  # [6, 16], strides (1, 6)
     w, b = torch.randn(16), torch.randn(16)
-    y = opgen.layer_norm(x, w, b)[0]
+    y = opgen_ops.layer_norm(x, w, b)[0]
     assert y.stride() == torch.empty_like(x).stride()
     torch.testing.assert_close(y, ref_layer_norm(x, w, b, 1e-5)[0])
 
@@ -122,7 +122,7 @@ def test_layer_norm_grad_matches_reference(dtype, with_bias):
     b = torch.randn(40, dtype=dtype).requires_grad_() if with_bias else None
     g = torch.randn(6, 40, dtype=dtype)
     inputs = (x, w) + ((b,) if with_bias else ())
-    got = torch.autograd.grad(opgen.layer_norm(x, w, b)[0], inputs, g)
+    got = torch.autograd.grad(opgen_ops.layer_norm(x, w, b)[0], inputs, g)
     xr, wr = x.detach().double().requires_grad_(), w.detach().double().requires_grad_()
     br = b.detach().double().requires_grad_() if with_bias else None
     want = torch.autograd.grad(F.layer_norm(xr, (40,), wr, br, 1e-5), (xr, wr) + ((br,) if with_bias else ()), g.double())
@@ -135,19 +135,19 @@ def test_layer_norm_gradcheck():
     x = torch.randn(3, 2, 7, dtype=torch.float64, requires_grad=True)
     w = torch.randn(7, dtype=torch.float64, requires_grad=True)
     b = torch.randn(7, dtype=torch.float64, requires_grad=True)
-    assert torch.autograd.gradcheck(lambda x, w, b: opgen.layer_norm(x, w, b, 1e-5)[0], (x, w, b))
-    assert torch.autograd.gradcheck(lambda x, w: opgen.layer_norm(x, w, None, 1e-5)[0], (x, w))
+    assert torch.autograd.gradcheck(lambda x, w, b: opgen_ops.layer_norm(x, w, b, 1e-5)[0], (x, w, b))
+    assert torch.autograd.gradcheck(lambda x, w: opgen_ops.layer_norm(x, w, None, 1e-5)[0], (x, w))
 
 
 def test_layer_norm_statistics_are_not_differentiable():
     x = torch.randn(3, 8, requires_grad=True)
-    y, mean, rstd = opgen.layer_norm(x, torch.randn(8), None)
+    y, mean, rstd = opgen_ops.layer_norm(x, torch.randn(8), None)
     assert y.requires_grad and not mean.requires_grad and not rstd.requires_grad
 
 
 def test_layer_norm_backward_rows_zero():
     x, w, g = torch.randn(0, 5), torch.randn(5), torch.randn(0, 5)
-    _, mean, rstd = opgen.layer_norm(x, w)
+    _, mean, rstd = opgen_ops.layer_norm(x, w)
     dx, dw, db = OPS.layer_norm_backward(g, x, mean, rstd, w)
     assert dx.shape == (0, 5)
     torch.testing.assert_close(dw, torch.zeros(5))
@@ -164,7 +164,7 @@ def test_layer_norm_opcheck(with_bias):
 
 def test_layer_norm_backward_opcheck():
     x, w, g = torch.randn(3, 8), torch.randn(8), torch.randn(3, 8)
-    _, mean, rstd = opgen.layer_norm(x, w)
+    _, mean, rstd = opgen_ops.layer_norm(x, w)
     torch.library.opcheck(OPS.layer_norm_backward.default, (g, x, mean, rstd, w))
 
 
@@ -178,14 +178,14 @@ def test_layer_norm_fake_matches_real(shape):
 
 @pytest.mark.parametrize("dynamic", [False, True])
 def test_layer_norm_compile(dynamic):
-    fn = compile_fullgraph(lambda x, w, b: opgen.layer_norm(x, w, b)[0] * 2, dynamic)
+    fn = compile_fullgraph(lambda x, w, b: opgen_ops.layer_norm(x, w, b)[0] * 2, dynamic)
     for rows in (3, 5, 9):
         x, w, b = torch.randn(rows, 16), torch.randn(16), torch.randn(16)
         torch.testing.assert_close(fn(x, w, b), ref_layer_norm(x, w, b, 1e-5)[0] * 2)
 
 
 def test_layer_norm_compile_backward():
-    fn = compile_fullgraph(lambda x, w, b: opgen.layer_norm(x, w, b)[0].pow(2).sum(), True)
+    fn = compile_fullgraph(lambda x, w, b: opgen_ops.layer_norm(x, w, b)[0].pow(2).sum(), True)
     x = torch.randn(4, 8, requires_grad=True)
     w = torch.randn(8, requires_grad=True)
     b = torch.randn(8, requires_grad=True)
@@ -198,16 +198,16 @@ def test_layer_norm_compile_backward():
 
 def test_layer_norm_errors_name_op_and_argument():
     with pytest.raises(RuntimeError, match=r"opgen::layer_norm.*'input'.*dtype"):
-        opgen.layer_norm(torch.ones(2, 4, dtype=torch.int32), torch.ones(4, dtype=torch.int32))
+        opgen_ops.layer_norm(torch.ones(2, 4, dtype=torch.int32), torch.ones(4, dtype=torch.int32))
     with pytest.raises(RuntimeError, match=r"opgen::layer_norm.*'bias'.*same dtype"):
-        opgen.layer_norm(torch.ones(2, 4), torch.ones(4), torch.ones(4, dtype=torch.float64))
+        opgen_ops.layer_norm(torch.ones(2, 4), torch.ones(4), torch.ones(4, dtype=torch.float64))
     with pytest.raises(RuntimeError, match=r"opgen::layer_norm.*bias.size\(0\) == input.size\(-1\)"):
-        opgen.layer_norm(torch.ones(2, 4), torch.ones(4), torch.ones(5))
+        opgen_ops.layer_norm(torch.ones(2, 4), torch.ones(4), torch.ones(5))
     with pytest.raises(RuntimeError, match=r"opgen::layer_norm.*weight.size\(0\) == input.size\(-1\)"):
-        opgen.layer_norm(torch.ones(2, 4), torch.ones(3))
+        opgen_ops.layer_norm(torch.ones(2, 4), torch.ones(3))
     # A device mismatch: the meta weight sends the call to the fake, which checks devices.
     with pytest.raises(RuntimeError, match=r"opgen::layer_norm.*'weight'.*same device"):
-        opgen.layer_norm(torch.ones(2, 4), torch.ones(4, device="meta"))
+        opgen_ops.layer_norm(torch.ones(2, 4), torch.ones(4, device="meta"))
     with pytest.raises(RuntimeError, match=r"opgen::layer_norm_backward.*mean.dtype"):
         x = torch.randn(2, 4)
         OPS.layer_norm_backward(x, x, torch.zeros(2, dtype=torch.float64), torch.ones(2, dtype=torch.float64), torch.ones(4))
@@ -254,7 +254,7 @@ ROPE_CASES = [
 @pytest.mark.parametrize("shape_q,heads_k,rot", ROPE_CASES)
 def test_rotary_embedding_numerics(shape_q, heads_k, rot, dtype):
     q, k, cos, sin = rope_inputs(shape_q, heads_k, rot, dtype)
-    qo, ko = opgen.rotary_embedding(q, k, cos, sin)
+    qo, ko = opgen_ops.rotary_embedding(q, k, cos, sin)
     torch.testing.assert_close(qo, ref_rotary(q, cos, sin), **tol(dtype))
     torch.testing.assert_close(ko, ref_rotary(k, cos, sin), **tol(dtype))
 
@@ -262,7 +262,7 @@ def test_rotary_embedding_numerics(shape_q, heads_k, rot, dtype):
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
 def test_rotary_embedding_float32_cos_sin(dtype):
     q, k, cos, sin = rope_inputs((2, 7, 4, 32), 2, 32, dtype, cos_dtype=torch.float32)
-    qo, ko = opgen.rotary_embedding(q, k, cos, sin)
+    qo, ko = opgen_ops.rotary_embedding(q, k, cos, sin)
     torch.testing.assert_close(qo, ref_rotary(q, cos, sin), **tol(dtype))
     torch.testing.assert_close(ko, ref_rotary(k, cos, sin), **tol(dtype))
 
@@ -271,7 +271,7 @@ def test_rotary_embedding_non_contiguous_q():
     qkv = torch.randn(5, 3, 4, 16)  # a fused [S, 3, H, D] projection
     q, k = qkv[:, 0], qkv[:, 1]
     _, _, cos, sin = rope_inputs((5, 4, 16), 4, 16, torch.float32)
-    qo, ko = opgen.rotary_embedding(q, k, cos, sin)
+    qo, ko = opgen_ops.rotary_embedding(q, k, cos, sin)
     torch.testing.assert_close(qo, ref_rotary(q, cos, sin))
     torch.testing.assert_close(ko, ref_rotary(k, cos, sin))
 
@@ -282,7 +282,7 @@ def test_rotary_embedding_grad_matches_reference(dtype):
     q.requires_grad_()
     k.requires_grad_()
     gq, gk = torch.randn_like(q), torch.randn_like(k)
-    qo, ko = opgen.rotary_embedding(q, k, cos, sin)
+    qo, ko = opgen_ops.rotary_embedding(q, k, cos, sin)
     got = torch.autograd.grad((qo, ko), (q, k), (gq, gk))
     qr, kr = q.detach().double().requires_grad_(), k.detach().double().requires_grad_()
     want = torch.autograd.grad((ref_rotary(qr, cos, sin), ref_rotary(kr, cos, sin)), (qr, kr), (gq.double(), gk.double()))
@@ -294,14 +294,14 @@ def test_rotary_embedding_gradcheck():
     q, k, cos, sin = rope_inputs((4, 2, 10), 1, 6, torch.float64)
     q.requires_grad_()
     k.requires_grad_()
-    assert torch.autograd.gradcheck(lambda q, k: opgen.rotary_embedding(q, k, cos, sin), (q, k))
+    assert torch.autograd.gradcheck(lambda q, k: opgen_ops.rotary_embedding(q, k, cos, sin), (q, k))
 
 
 def test_rotary_embedding_one_output_used():
     q, k, cos, sin = rope_inputs((3, 2, 8), 2, 8, torch.float32)
     q.requires_grad_()
     k.requires_grad_()
-    opgen.rotary_embedding(q, k, cos, sin)[0].sum().backward()
+    opgen_ops.rotary_embedding(q, k, cos, sin)[0].sum().backward()
     torch.testing.assert_close(k.grad, torch.zeros_like(k))
     want = torch.autograd.grad(ref_rotary(q, cos, sin).sum(), q)[0]
     torch.testing.assert_close(q.grad, want)
@@ -320,7 +320,7 @@ def test_rotary_embedding_fake_matches_real():
 
 @pytest.mark.parametrize("dynamic", [False, True])
 def test_rotary_embedding_compile(dynamic):
-    fn = compile_fullgraph(lambda q, k, c, s: [t * 2 for t in opgen.rotary_embedding(q, k, c, s)], dynamic)
+    fn = compile_fullgraph(lambda q, k, c, s: [t * 2 for t in opgen_ops.rotary_embedding(q, k, c, s)], dynamic)
     for seq in (3, 5, 9):
         q, k, cos, sin = rope_inputs((2, seq, 2, 8), 1, 8, torch.float32)
         qo, ko = fn(q, k, cos, sin)
@@ -329,7 +329,7 @@ def test_rotary_embedding_compile(dynamic):
 
 
 def test_rotary_embedding_compile_backward():
-    fn = compile_fullgraph(lambda q, k, c, s: sum(t.pow(2).sum() for t in opgen.rotary_embedding(q, k, c, s)), True)
+    fn = compile_fullgraph(lambda q, k, c, s: sum(t.pow(2).sum() for t in opgen_ops.rotary_embedding(q, k, c, s)), True)
     q, k, cos, sin = rope_inputs((4, 2, 8), 2, 8, torch.float32)
     q.requires_grad_()
     k.requires_grad_()
@@ -342,17 +342,17 @@ def test_rotary_embedding_compile_backward():
 def test_rotary_embedding_errors_name_op_and_argument():
     q, k, cos, sin = rope_inputs((3, 2, 8), 1, 8, torch.float32)
     with pytest.raises(RuntimeError, match=r"opgen::rotary_embedding.*'q'.*dtype"):
-        opgen.rotary_embedding(q.int(), k.int(), cos, sin)
+        opgen_ops.rotary_embedding(q.int(), k.int(), cos, sin)
     with pytest.raises(RuntimeError, match=r"opgen::rotary_embedding.*'k'.*same dtype"):
-        opgen.rotary_embedding(q, k.double(), cos, sin)
+        opgen_ops.rotary_embedding(q, k.double(), cos, sin)
     with pytest.raises(RuntimeError, match=r"opgen::rotary_embedding.*cos.size\(0\) == q.size\(-3\)"):
-        opgen.rotary_embedding(q, k, cos[:2], sin[:2])
+        opgen_ops.rotary_embedding(q, k, cos[:2], sin[:2])
     with pytest.raises(RuntimeError, match=r"opgen::rotary_embedding.*2 \* cos.size\(1\) <= q.size\(-1\)"):
-        opgen.rotary_embedding(q, k, torch.ones(3, 5), torch.ones(3, 5))
+        opgen_ops.rotary_embedding(q, k, torch.ones(3, 5), torch.ones(3, 5))
     with pytest.raises(RuntimeError, match=r"opgen::rotary_embedding.*cos.dtype == q.dtype"):
-        opgen.rotary_embedding(q, k, cos.double(), sin.double())
+        opgen_ops.rotary_embedding(q, k, cos.double(), sin.double())
     with pytest.raises(RuntimeError, match=r"opgen::rotary_embedding.*'sin'.*same device"):
-        opgen.rotary_embedding(q, k, cos, sin.to("meta"))
+        opgen_ops.rotary_embedding(q, k, cos, sin.to("meta"))
 
 
 # ===================================================== scaled_masked_softmax
@@ -383,30 +383,30 @@ def test_scaled_masked_softmax_numerics(sk, dtype, mask_kind):
     B, H, Sq = 2, 3, 5
     x = torch.randn(B, H, Sq, sk, dtype=dtype) * 4
     mask = make_mask(mask_kind, B, H, Sq, sk)
-    y = opgen.scaled_masked_softmax(x, mask, 0.5)
+    y = opgen_ops.scaled_masked_softmax(x, mask, 0.5)
     torch.testing.assert_close(y, ref_softmax(x, mask, 0.5), **tol(dtype))
 
 
 def test_scaled_masked_softmax_long_rows_and_any_shape_without_mask():
     x = torch.randn(3, 20000)
-    torch.testing.assert_close(opgen.scaled_masked_softmax(x, None, 2.0), ref_softmax(x, None, 2.0))
+    torch.testing.assert_close(opgen_ops.scaled_masked_softmax(x, None, 2.0), ref_softmax(x, None, 2.0))
     x = torch.randn(6)
-    torch.testing.assert_close(opgen.scaled_masked_softmax(x, None, 1.0), ref_softmax(x, None, 1.0))
+    torch.testing.assert_close(opgen_ops.scaled_masked_softmax(x, None, 1.0), ref_softmax(x, None, 1.0))
 
 
 def test_scaled_masked_softmax_empty():
-    assert opgen.scaled_masked_softmax(torch.randn(2, 0, 4, 8), torch.ones(2, 1, 4, 8, dtype=torch.bool), 1.0).shape == (2, 0, 4, 8)
-    assert opgen.scaled_masked_softmax(torch.randn(3, 0), None, 1.0).shape == (3, 0)
+    assert opgen_ops.scaled_masked_softmax(torch.randn(2, 0, 4, 8), torch.ones(2, 1, 4, 8, dtype=torch.bool), 1.0).shape == (2, 0, 4, 8)
+    assert opgen_ops.scaled_masked_softmax(torch.randn(3, 0), None, 1.0).shape == (3, 0)
 
 
 def test_scaled_masked_softmax_fully_masked_row_is_uniform():
     x = torch.randn(1, 1, 2, 6)
     mask = torch.zeros(1, 1, 2, 6, dtype=torch.bool)
     mask[..., 0, :] = True
-    y = opgen.scaled_masked_softmax(x, mask, 1.0)
+    y = opgen_ops.scaled_masked_softmax(x, mask, 1.0)
     torch.testing.assert_close(y[0, 0, 0], torch.full((6,), 1 / 6))
     x.requires_grad_()
-    opgen.scaled_masked_softmax(x, mask, 1.0).mul(torch.randn(1, 1, 2, 6)).sum().backward()
+    opgen_ops.scaled_masked_softmax(x, mask, 1.0).mul(torch.randn(1, 1, 2, 6)).sum().backward()
     torch.testing.assert_close(x.grad[0, 0, 0], torch.zeros(6))  # masked positions get no gradient
 
 
@@ -416,7 +416,7 @@ def test_scaled_masked_softmax_grad_matches_reference(dtype, mask_kind):
     x = (torch.randn(2, 2, 3, 19, dtype=dtype) * 2).requires_grad_()
     mask = make_mask(mask_kind, 2, 2, 3, 19)
     g = torch.randn(2, 2, 3, 19, dtype=dtype)
-    got = torch.autograd.grad(opgen.scaled_masked_softmax(x, mask, 0.7), x, g)[0]
+    got = torch.autograd.grad(opgen_ops.scaled_masked_softmax(x, mask, 0.7), x, g)[0]
     xr = x.detach().double().requires_grad_()
     want = torch.autograd.grad(ref_softmax(xr, mask, 0.7), xr, g.double())[0]
     torch.testing.assert_close(got.double(), want, **grad_tol(dtype))
@@ -425,15 +425,15 @@ def test_scaled_masked_softmax_grad_matches_reference(dtype, mask_kind):
 def test_scaled_masked_softmax_gradcheck():
     x = torch.randn(2, 2, 3, 5, dtype=torch.float64, requires_grad=True)
     mask = torch.rand(2, 1, 3, 5) < 0.3
-    assert torch.autograd.gradcheck(lambda x: opgen.scaled_masked_softmax(x, mask, 0.3), (x,))
-    assert torch.autograd.gradcheck(lambda x: opgen.scaled_masked_softmax(x, None, 1.5), (x,))
+    assert torch.autograd.gradcheck(lambda x: opgen_ops.scaled_masked_softmax(x, mask, 0.3), (x,))
+    assert torch.autograd.gradcheck(lambda x: opgen_ops.scaled_masked_softmax(x, None, 1.5), (x,))
 
 
 def test_scaled_masked_softmax_opcheck():
     x = torch.randn(2, 2, 3, 9, requires_grad=True)
     torch.library.opcheck(OPS.scaled_masked_softmax.default, (x, torch.rand(2, 1, 3, 9) < 0.5, 0.5))
     torch.library.opcheck(OPS.scaled_masked_softmax.default, (x, None, 0.5))
-    y = opgen.scaled_masked_softmax(x.detach(), None, 0.5)
+    y = opgen_ops.scaled_masked_softmax(x.detach(), None, 0.5)
     torch.library.opcheck(OPS.scaled_masked_softmax_backward.default, (torch.randn_like(y), y, None, 0.5))
 
 
@@ -444,14 +444,14 @@ def test_scaled_masked_softmax_fake_matches_real():
 
 @pytest.mark.parametrize("dynamic", [False, True])
 def test_scaled_masked_softmax_compile(dynamic):
-    fn = compile_fullgraph(lambda x, m: opgen.scaled_masked_softmax(x, m, 0.125) + 1, dynamic)
+    fn = compile_fullgraph(lambda x, m: opgen_ops.scaled_masked_softmax(x, m, 0.125) + 1, dynamic)
     for sq in (3, 5, 8):
         x, mask = torch.randn(2, 2, sq, 16), torch.rand(2, 1, sq, 16) < 0.3
         torch.testing.assert_close(fn(x, mask), ref_softmax(x, mask, 0.125) + 1)
 
 
 def test_scaled_masked_softmax_compile_backward():
-    fn = compile_fullgraph(lambda x, m: opgen.scaled_masked_softmax(x, m, 0.5).pow(2).sum(), True)
+    fn = compile_fullgraph(lambda x, m: opgen_ops.scaled_masked_softmax(x, m, 0.5).pow(2).sum(), True)
     x = torch.randn(1, 2, 4, 8, requires_grad=True)
     mask = torch.rand(1, 1, 4, 8) < 0.3
     fn(x, mask).backward()
@@ -462,17 +462,17 @@ def test_scaled_masked_softmax_compile_backward():
 def test_scaled_masked_softmax_errors_name_op_and_argument():
     x = torch.randn(2, 2, 3, 4)
     with pytest.raises(RuntimeError, match=r"opgen::scaled_masked_softmax.*'input'.*dtype"):
-        opgen.scaled_masked_softmax(x.long(), None, 1.0)
+        opgen_ops.scaled_masked_softmax(x.long(), None, 1.0)
     with pytest.raises(RuntimeError, match=r"opgen::scaled_masked_softmax.*'mask'.*dtype"):
-        opgen.scaled_masked_softmax(x, torch.zeros(2, 1, 3, 4), 1.0)
+        opgen_ops.scaled_masked_softmax(x, torch.zeros(2, 1, 3, 4), 1.0)
     with pytest.raises(RuntimeError, match=r"opgen::scaled_masked_softmax.*'mask'.*4 dimension"):
-        opgen.scaled_masked_softmax(x, torch.zeros(3, 4, dtype=torch.bool), 1.0)
+        opgen_ops.scaled_masked_softmax(x, torch.zeros(3, 4, dtype=torch.bool), 1.0)
     with pytest.raises(RuntimeError, match=r"opgen::scaled_masked_softmax.*mask.size\(2\) == input.size\(2\)"):
-        opgen.scaled_masked_softmax(x, torch.zeros(2, 1, 2, 4, dtype=torch.bool), 1.0)
+        opgen_ops.scaled_masked_softmax(x, torch.zeros(2, 1, 2, 4, dtype=torch.bool), 1.0)
     with pytest.raises(RuntimeError, match=r"opgen::scaled_masked_softmax.*mask.size\(0\) == 1"):
-        opgen.scaled_masked_softmax(x, torch.zeros(3, 1, 3, 4, dtype=torch.bool), 1.0)
+        opgen_ops.scaled_masked_softmax(x, torch.zeros(3, 1, 3, 4, dtype=torch.bool), 1.0)
     with pytest.raises(RuntimeError, match=r"opgen::scaled_masked_softmax.*'mask'.*same device"):
-        opgen.scaled_masked_softmax(x, torch.zeros(2, 1, 3, 4, dtype=torch.bool, device="meta"), 1.0)
+        opgen_ops.scaled_masked_softmax(x, torch.zeros(2, 1, 3, 4, dtype=torch.bool, device="meta"), 1.0)
 
 
 # ===================================================== softmax_cross_entropy
@@ -497,7 +497,7 @@ def xent_inputs(n, c, dtype, ignore_some=True):
 @pytest.mark.parametrize("n,c", [(5, 1), (6, 7), (4, 1031), (3, 32003), (0, 10)])
 def test_softmax_cross_entropy_numerics(n, c, dtype, smoothing):
     logits, labels = xent_inputs(n, c, dtype)
-    losses, lse = opgen.softmax_cross_entropy(logits, labels, smoothing)
+    losses, lse = opgen_ops.softmax_cross_entropy(logits, labels, smoothing)
     want, want_lse = ref_xent(logits, labels, smoothing)
     assert losses.dtype == dtype and lse.dtype == acc(dtype) and losses.shape == (n,)
     torch.testing.assert_close(losses, want, **tol(dtype))
@@ -507,7 +507,7 @@ def test_softmax_cross_entropy_numerics(n, c, dtype, smoothing):
 def test_softmax_cross_entropy_custom_ignore_index():
     logits, labels = xent_inputs(6, 9, torch.float32, ignore_some=False)
     labels[2] = 3
-    losses, _ = opgen.softmax_cross_entropy(logits, labels, 0.0, 3)
+    losses, _ = opgen_ops.softmax_cross_entropy(logits, labels, 0.0, 3)
     torch.testing.assert_close(losses, ref_xent(logits, labels, 0.0, 3)[0])
 
 
@@ -517,7 +517,7 @@ def test_softmax_cross_entropy_grad_matches_reference(dtype, smoothing):
     logits, labels = xent_inputs(7, 37, dtype)
     logits.requires_grad_()
     g = torch.randn(7, dtype=dtype)
-    got = torch.autograd.grad(opgen.softmax_cross_entropy(logits, labels, smoothing)[0], logits, g)[0]
+    got = torch.autograd.grad(opgen_ops.softmax_cross_entropy(logits, labels, smoothing)[0], logits, g)[0]
     lr = logits.detach().double().requires_grad_()
     want = torch.autograd.grad(ref_xent(lr, labels, smoothing)[0], lr, g.double())[0]
     torch.testing.assert_close(got.double(), want, **grad_tol(dtype))
@@ -527,12 +527,12 @@ def test_softmax_cross_entropy_grad_matches_reference(dtype, smoothing):
 def test_softmax_cross_entropy_gradcheck():
     logits, labels = xent_inputs(4, 6, torch.float64)
     logits.requires_grad_()
-    assert torch.autograd.gradcheck(lambda x: opgen.softmax_cross_entropy(x, labels, 0.1)[0], (logits,))
+    assert torch.autograd.gradcheck(lambda x: opgen_ops.softmax_cross_entropy(x, labels, 0.1)[0], (logits,))
 
 
 def test_softmax_cross_entropy_statistic_is_not_differentiable():
     logits, labels = xent_inputs(3, 5, torch.float32)
-    losses, lse = opgen.softmax_cross_entropy(logits.requires_grad_(), labels)
+    losses, lse = opgen_ops.softmax_cross_entropy(logits.requires_grad_(), labels)
     assert losses.requires_grad and not lse.requires_grad
 
 
@@ -540,7 +540,7 @@ def test_softmax_cross_entropy_bad_label():
     logits, labels = xent_inputs(4, 5, torch.float32)
     labels[3] = 5
     with pytest.raises(RuntimeError, match=r"opgen::softmax_cross_entropy: 'labels' has 5 at row 3"):
-        opgen.softmax_cross_entropy(logits, labels)
+        opgen_ops.softmax_cross_entropy(logits, labels)
 
 
 def test_softmax_cross_entropy_backward_rejects_the_labels_the_forward_rejects():
@@ -577,7 +577,7 @@ def test_softmax_cross_entropy_padded_vocabulary(dtype):
 def test_softmax_cross_entropy_opcheck():
     logits, labels = xent_inputs(5, 11, torch.float32)
     torch.library.opcheck(OPS.softmax_cross_entropy.default, (logits.requires_grad_(), labels, 0.1, -100))
-    losses, lse = opgen.softmax_cross_entropy(logits.detach(), labels, 0.1)
+    losses, lse = opgen_ops.softmax_cross_entropy(logits.detach(), labels, 0.1)
     torch.library.opcheck(OPS.softmax_cross_entropy_backward.default, (torch.randn(5), logits.detach(), lse, labels, 0.1, -100))
 
 
@@ -588,14 +588,14 @@ def test_softmax_cross_entropy_fake_matches_real():
 
 @pytest.mark.parametrize("dynamic", [False, True])
 def test_softmax_cross_entropy_compile(dynamic):
-    fn = compile_fullgraph(lambda x, y: opgen.softmax_cross_entropy(x, y, 0.1)[0].mean(), dynamic)
+    fn = compile_fullgraph(lambda x, y: opgen_ops.softmax_cross_entropy(x, y, 0.1)[0].mean(), dynamic)
     for n in (3, 5, 9):
         logits, labels = xent_inputs(n, 13, torch.float32)
         torch.testing.assert_close(fn(logits, labels), ref_xent(logits, labels, 0.1)[0].mean())
 
 
 def test_softmax_cross_entropy_compile_backward():
-    fn = compile_fullgraph(lambda x, y: opgen.softmax_cross_entropy(x, y, 0.1)[0].sum(), True)
+    fn = compile_fullgraph(lambda x, y: opgen_ops.softmax_cross_entropy(x, y, 0.1)[0].sum(), True)
     logits, labels = xent_inputs(6, 10, torch.float32)
     logits.requires_grad_()
     fn(logits, labels).backward()
@@ -606,15 +606,15 @@ def test_softmax_cross_entropy_compile_backward():
 def test_softmax_cross_entropy_errors_name_op_and_argument():
     logits, labels = xent_inputs(4, 5, torch.float32)
     with pytest.raises(RuntimeError, match=r"opgen::softmax_cross_entropy.*'labels'.*dtype"):
-        opgen.softmax_cross_entropy(logits, labels.int())
+        opgen_ops.softmax_cross_entropy(logits, labels.int())
     with pytest.raises(RuntimeError, match=r"opgen::softmax_cross_entropy.*'logits'.*2 dimension"):
-        opgen.softmax_cross_entropy(logits[None], labels)
+        opgen_ops.softmax_cross_entropy(logits[None], labels)
     with pytest.raises(RuntimeError, match=r"opgen::softmax_cross_entropy.*labels.size\(0\) == logits.size\(0\)"):
-        opgen.softmax_cross_entropy(logits, labels[:3])
+        opgen_ops.softmax_cross_entropy(logits, labels[:3])
     with pytest.raises(RuntimeError, match=r"opgen::softmax_cross_entropy.*smoothing >= 0.0"):
-        opgen.softmax_cross_entropy(logits, labels, 1.5)
+        opgen_ops.softmax_cross_entropy(logits, labels, 1.5)
     with pytest.raises(RuntimeError, match=r"opgen::softmax_cross_entropy.*'labels'.*same device"):
-        opgen.softmax_cross_entropy(logits, labels.to("meta"))
+        opgen_ops.softmax_cross_entropy(logits, labels.to("meta"))
 
 
 # ======================================================== multi_tensor_adam_
@@ -657,7 +657,7 @@ def test_multi_tensor_adam_numerics(dtype, moment_dtype, adamw):
     params, grads, ms, vs = adam_lists(ADAM_SHAPES, dtype, moment_dtype)
     want = [ref_adam(p, g, m, v, 3, adamw, **ADAM_HP) for p, g, m, v in zip(params, grads, ms, vs)]
     grads_before = clone_args(grads)
-    assert opgen.multi_tensor_adam_(params, grads, ms, vs, step=3, adamw=adamw, **ADAM_HP) is None
+    assert opgen_ops.multi_tensor_adam_(params, grads, ms, vs, step=3, adamw=adamw, **ADAM_HP) is None
     for (p, m, v), (wp, wm, wv) in zip(zip(params, ms, vs), want):
         torch.testing.assert_close(p.double(), wp, **tol(dtype))
         torch.testing.assert_close(m.double(), wm, **tol(moment_dtype))
@@ -680,7 +680,7 @@ def test_multi_tensor_adam_matches_torch_optim(adamw):
             rp.grad = g.clone()
         opt.step()
         with torch.no_grad():
-            opgen.multi_tensor_adam_(list(params), grads, ms, vs, 1e-2, 0.9, 0.99, 1e-8, 0.05, step, adamw)
+            opgen_ops.multi_tensor_adam_(list(params), grads, ms, vs, 1e-2, 0.9, 0.99, 1e-8, 0.05, step, adamw)
     for p, rp in zip(params, ref_params):
         torch.testing.assert_close(p, rp, atol=1e-6, rtol=1e-5)
     for m, rp in zip(ms, ref_params):
@@ -692,7 +692,7 @@ def test_multi_tensor_adam_non_contiguous():
     p = base.t()  # non-contiguous view: updated through a copy, written back
     g, m, v = torch.randn(4, 6), torch.zeros(6, 4).t(), torch.zeros(4, 6)
     want = ref_adam(p, g, m, v, 1, True, **ADAM_HP)
-    opgen.multi_tensor_adam_([p], [g], [m], [v], step=1, **ADAM_HP)
+    opgen_ops.multi_tensor_adam_([p], [g], [m], [v], step=1, **ADAM_HP)
     torch.testing.assert_close(base.t().double(), want[0])
     torch.testing.assert_close(m.double(), want[1])
     torch.testing.assert_close(v.double(), want[2])
@@ -712,7 +712,7 @@ def test_multi_tensor_adam_schema_has_mutation_annotations():
 @pytest.mark.parametrize("dynamic", [False, True])
 def test_multi_tensor_adam_compile(dynamic):
     def fn(p0, p1, g0, g1, m0, m1, v0, v1):
-        opgen.multi_tensor_adam_([p0, p1], [g0, g1], [m0, m1], [v0, v1], 1e-2, 0.9, 0.99, 1e-8, 0.05, 2, True)
+        opgen_ops.multi_tensor_adam_([p0, p1], [g0, g1], [m0, m1], [v0, v1], 1e-2, 0.9, 0.99, 1e-8, 0.05, 2, True)
         return p0.sum() + p1.sum()
 
     for n in (3, 5):
@@ -729,15 +729,15 @@ def test_multi_tensor_adam_compile(dynamic):
 def test_multi_tensor_adam_errors_name_op_and_argument():
     p, g, m, v = adam_lists([(4,), (3,)], torch.float32, torch.float32)
     with pytest.raises(RuntimeError, match=r"opgen::multi_tensor_adam_.*len\(grads\) == len\(params\)"):
-        opgen.multi_tensor_adam_(p, g[:1], m, v, step=1, **ADAM_HP)
+        opgen_ops.multi_tensor_adam_(p, g[:1], m, v, step=1, **ADAM_HP)
     with pytest.raises(RuntimeError, match=r"opgen::multi_tensor_adam_.*step >= 1"):
-        opgen.multi_tensor_adam_(p, g, m, v, step=0, **ADAM_HP)
+        opgen_ops.multi_tensor_adam_(p, g, m, v, step=0, **ADAM_HP)
     with pytest.raises(RuntimeError, match=r"opgen::multi_tensor_adam_: 'grads'\[1\] must have the dtype of 'params'\[1\]"):
-        opgen.multi_tensor_adam_(p, [g[0], g[1].double()], m, v, step=1, **ADAM_HP)
+        opgen_ops.multi_tensor_adam_(p, [g[0], g[1].double()], m, v, step=1, **ADAM_HP)
     with pytest.raises(RuntimeError, match=r"opgen::multi_tensor_adam_: 'grads'\[0\].*shape of 'params'\[0\]"):
-        opgen.multi_tensor_adam_(p, [torch.randn(5), g[1]], m, v, step=1, **ADAM_HP)
+        opgen_ops.multi_tensor_adam_(p, [torch.randn(5), g[1]], m, v, step=1, **ADAM_HP)
     with pytest.raises(RuntimeError, match=r"opgen::multi_tensor_adam_: expected 'params\[0\]' to have dtype float32"):
-        opgen.multi_tensor_adam_([p[0].int()], [g[0].int()], [m[0]], [v[0]], step=1, **ADAM_HP)
+        opgen_ops.multi_tensor_adam_([p[0].int()], [g[0].int()], [m[0]], [v[0]], step=1, **ADAM_HP)
 
 
 # ============================================================= compact_rows
@@ -749,7 +749,7 @@ def test_multi_tensor_adam_errors_name_op_and_argument():
 def test_compact_rows_numerics(shape, dtype, density):
     x = (torch.randn(shape) * 10).to(dtype)
     mask = torch.rand(shape[0]) < density
-    y = opgen.compact_rows(x, mask)
+    y = opgen_ops.compact_rows(x, mask)
     assert y.is_contiguous()
     assert torch.equal(y, x[mask])
 
@@ -757,7 +757,7 @@ def test_compact_rows_numerics(shape, dtype, density):
 def test_compact_rows_non_contiguous_input():
     x = torch.randn(5, 8).t()  # [8, 5]
     mask = torch.tensor([1, 0, 1, 1, 0, 0, 1, 0], dtype=torch.bool)
-    assert torch.equal(opgen.compact_rows(x, mask), x[mask])
+    assert torch.equal(opgen_ops.compact_rows(x, mask), x[mask])
 
 
 def test_compact_rows_opcheck():
@@ -771,14 +771,14 @@ def test_compact_rows_fake_has_an_unbacked_size():
     with FakeTensorMode(shape_env=ShapeEnv()) as mode:
         x = mode.from_tensor(torch.randn(6, 3, 2))
         m = mode.from_tensor(torch.rand(6) < 0.5)
-        y = opgen.compact_rows(x, m)
+        y = opgen_ops.compact_rows(x, m)
     assert isinstance(y.shape[0], torch.SymInt) and tuple(y.shape[1:]) == (3, 2)
     assert y.dtype == torch.float32
 
 
 @pytest.mark.parametrize("dynamic", [False, True])
 def test_compact_rows_compile(dynamic):
-    fn = compile_fullgraph(lambda x, m: (opgen.compact_rows(x, m) * 2).sum(0), dynamic)
+    fn = compile_fullgraph(lambda x, m: (opgen_ops.compact_rows(x, m) * 2).sum(0), dynamic)
     for rows in (4, 6, 9):
         x, m = torch.randn(rows, 3), torch.rand(rows) < 0.5
         torch.testing.assert_close(fn(x, m), (x[m] * 2).sum(0))
@@ -786,11 +786,11 @@ def test_compact_rows_compile(dynamic):
 
 def test_compact_rows_errors_name_op_and_argument():
     with pytest.raises(RuntimeError, match=r"opgen::compact_rows.*'mask'.*dtype"):
-        opgen.compact_rows(torch.randn(4, 2), torch.ones(4, dtype=torch.int64))
+        opgen_ops.compact_rows(torch.randn(4, 2), torch.ones(4, dtype=torch.int64))
     with pytest.raises(RuntimeError, match=r"opgen::compact_rows.*mask.size\(0\) == input.size\(0\)"):
-        opgen.compact_rows(torch.randn(4, 2), torch.ones(3, dtype=torch.bool))
+        opgen_ops.compact_rows(torch.randn(4, 2), torch.ones(3, dtype=torch.bool))
     with pytest.raises(RuntimeError, match=r"opgen::compact_rows.*'mask'.*1 dimension"):
-        opgen.compact_rows(torch.randn(4, 2), torch.ones(4, 2, dtype=torch.bool))
+        opgen_ops.compact_rows(torch.randn(4, 2), torch.ones(4, 2, dtype=torch.bool))
 
 
 # =========================================================== runner registry
@@ -798,9 +798,9 @@ def test_compact_rows_errors_name_op_and_argument():
 
 @pytest.fixture
 def runner():
-    rid = opgen.runner_create(1.5, -0.25)
+    rid = opgen_ops.runner_create(1.5, -0.25)
     yield rid
-    opgen.runner_destroy(rid)
+    opgen_ops.runner_destroy(rid)
 
 
 @pytest.mark.parametrize("dtype", FLOAT_DTYPES)
@@ -808,27 +808,27 @@ def runner():
 def test_runner_apply_numerics(runner, shape, dtype):
     x = torch.randn(shape, dtype=dtype)
     want = (x.to(acc(dtype)) * 1.5 - 0.25).to(dtype)
-    torch.testing.assert_close(opgen.runner_apply(x, runner), want, **tol(dtype))
+    torch.testing.assert_close(opgen_ops.runner_apply(x, runner), want, **tol(dtype))
 
 
 def test_runner_ids_are_distinct_and_destroy_invalidates():
-    a, b = opgen.runner_create(2.0), opgen.runner_create(3.0, 1.0)
+    a, b = opgen_ops.runner_create(2.0), opgen_ops.runner_create(3.0, 1.0)
     assert isinstance(a, int) and a >= 1 and a != b
     x = torch.randn(5)
-    torch.testing.assert_close(opgen.runner_apply(x, a), x * 2)
-    torch.testing.assert_close(opgen.runner_apply(x, b), x * 3 + 1)
-    opgen.runner_destroy(a)
+    torch.testing.assert_close(opgen_ops.runner_apply(x, a), x * 2)
+    torch.testing.assert_close(opgen_ops.runner_apply(x, b), x * 3 + 1)
+    opgen_ops.runner_destroy(a)
     with pytest.raises(RuntimeError, match=r"opgen::runner_apply: 'runner' \d+ is not a live runner id"):
-        opgen.runner_apply(x, a)
+        opgen_ops.runner_apply(x, a)
     with pytest.raises(RuntimeError, match=r"opgen::runner_destroy: 'runner' \d+ is not a live runner id"):
-        opgen.runner_destroy(a)
-    torch.testing.assert_close(opgen.runner_apply(x, b), x * 3 + 1)
-    opgen.runner_destroy(b)
+        opgen_ops.runner_destroy(a)
+    torch.testing.assert_close(opgen_ops.runner_apply(x, b), x * 3 + 1)
+    opgen_ops.runner_destroy(b)
 
 
 def test_runner_apply_non_contiguous(runner):
     x = torch.randn(4, 6).t()
-    y = opgen.runner_apply(x, runner)
+    y = opgen_ops.runner_apply(x, runner)
     assert y.is_contiguous()
     torch.testing.assert_close(y, x * 1.5 - 0.25)
 
@@ -843,7 +843,7 @@ def test_runner_apply_fake_matches_real(runner):
 
 @pytest.mark.parametrize("dynamic", [False, True])
 def test_runner_apply_compile(runner, dynamic):
-    fn = compile_fullgraph(lambda x: opgen.runner_apply(x, runner) + 1, dynamic)
+    fn = compile_fullgraph(lambda x: opgen_ops.runner_apply(x, runner) + 1, dynamic)
     for n in (3, 5, 8):
         x = torch.randn(n, 4)
         torch.testing.assert_close(fn(x), x * 1.5 - 0.25 + 1)
@@ -851,11 +851,11 @@ def test_runner_apply_compile(runner, dynamic):
 
 def test_runner_errors_name_op_and_argument(runner):
     with pytest.raises(RuntimeError, match=r"opgen::runner_apply.*'x'.*dtype"):
-        opgen.runner_apply(torch.ones(3, dtype=torch.int32), runner)
+        opgen_ops.runner_apply(torch.ones(3, dtype=torch.int32), runner)
     with pytest.raises(RuntimeError, match=r"opgen::runner_apply.*runner >= 1"):
-        opgen.runner_apply(torch.ones(3), 0)
+        opgen_ops.runner_apply(torch.ones(3), 0)
     with pytest.raises(RuntimeError, match=r"opgen::runner_create.*'scale' and 'shift' must be finite"):
-        opgen.runner_create(float("inf"))
+        opgen_ops.runner_create(float("inf"))
 
 
 # ============================================= CUDA kernels vs CPU kernels
@@ -915,11 +915,11 @@ def test_cuda_matches_cpu(case, dtype):
 def test_cuda_backwards_match_cpu(dtype):
     x, w, b = torch.randn(33, 515, dtype=dtype), torch.randn(515, dtype=dtype), torch.randn(515, dtype=dtype)
     g = torch.randn_like(x)
-    _, mean, rstd = opgen.layer_norm(x, w, b)
+    _, mean, rstd = opgen_ops.layer_norm(x, w, b)
     cases = [
         (OPS.layer_norm_backward.default, (g, x, mean, rstd, w)),
         (OPS.rotary_embedding_backward.default, rope_inputs((5, 4, 32), 2, 32, dtype)),
-        (OPS.scaled_masked_softmax_backward.default, (g.view(3, 11, 1, 515), opgen.scaled_masked_softmax(x, None, 1.0).view(3, 11, 1, 515), torch.rand(3, 1, 1, 515) < 0.5, 0.5)),
+        (OPS.scaled_masked_softmax_backward.default, (g.view(3, 11, 1, 515), opgen_ops.scaled_masked_softmax(x, None, 1.0).view(3, 11, 1, 515), torch.rand(3, 1, 1, 515) < 0.5, 0.5)),
         (OPS.softmax_cross_entropy_backward.default, (torch.randn(33, dtype=dtype), x, torch.logsumexp(x.to(acc(dtype)), -1), torch.randint(0, 515, (33,)), 0.1, -100)),
     ]
     for op, args in cases:
@@ -934,8 +934,8 @@ def test_cuda_backwards_match_cpu(dtype):
 def test_cuda_multi_tensor_adam_matches_cpu(dtype, moment_dtype):
     cpu = adam_lists([(5,), (300000,), (0,), (1031,), (7, 9)] + [(3,)] * 40, dtype, moment_dtype)
     gpu = _to_cuda(clone_args(cpu))
-    opgen.multi_tensor_adam_(*cpu, step=4, **ADAM_HP)
-    opgen.multi_tensor_adam_(*gpu, step=4, **ADAM_HP)
+    opgen_ops.multi_tensor_adam_(*cpu, step=4, **ADAM_HP)
+    opgen_ops.multi_tensor_adam_(*gpu, step=4, **ADAM_HP)
     for a, b in zip(torch.utils._pytree.tree_leaves(gpu), torch.utils._pytree.tree_leaves(cpu)):
         torch.testing.assert_close(a.cpu(), b, **tol(a.dtype))
 
@@ -957,7 +957,7 @@ def test_cuda_in_place_ops_match_cpu(dtype):
 @CUDA
 def test_cuda_runner_apply_matches_cpu(runner):
     x = torch.randn(1000003, dtype=torch.float16)
-    torch.testing.assert_close(opgen.runner_apply(x.cuda(), runner).cpu(), opgen.runner_apply(x, runner))
+    torch.testing.assert_close(opgen_ops.runner_apply(x.cuda(), runner).cpu(), opgen_ops.runner_apply(x, runner))
 
 
 # Every tensor of a list meets the op's contract (checks on a Tensor[]

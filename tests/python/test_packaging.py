@@ -1,17 +1,18 @@
-"""The op library as a wheel: `pip wheel` (scikit-build-core, pyproject.toml)
-builds an abi3 wheel of the `opgen` package whose library links no
+"""The op library as a wheel: `pip wheel` (scikit-build-core,
+packaging/opgen_ops/pyproject.toml) builds an abi3 wheel of the `opgen_ops`
+package whose library links no
 libpython; installed into a fresh virtualenv, the package works from outside
 the source tree, and the op test suites pass against it.
 
 Two ways to build the wheel:
 
-- Under CTest (OPGEN_BUILD_DIR and OPGEN_BIN set): pyproject.toml's settings
+- Under CTest (OPGEN_BUILD_DIR and OPGEN_BIN set): the pyproject's settings
   plus two overrides that keep CI short: the tool is the one already built
   (OPGEN_EXECUTABLE) and the CUDA kernels are left out. The build directory
   lives in the CTest tree, so the op library compiles once per tree (about
   2 min on 2 cores) and later runs are incremental (seconds).
-- OPGEN_PACKAGING_FULL=1: exactly `pip wheel --no-build-isolation .`, the
-  build `pip install --no-build-isolation .` does (build-wheel/, the tool
+- OPGEN_PACKAGING_FULL=1: exactly `pip wheel --no-build-isolation
+  packaging/opgen_ops`, the build `pip install` does (build-wheel/, the tool
   built from source, the CUDA kernels when CMake finds nvcc); the first build
   takes about 7 min on 2 cores (tool and CUDA kernels), a re-run seconds.
 """
@@ -25,7 +26,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from packaging.utils import parse_wheel_filename
+from packaging.utils import canonicalize_name, parse_wheel_filename
 
 SOURCE_DIR = Path(os.environ.get("OPGEN_SOURCE_DIR") or Path(__file__).resolve().parents[2])
 BUILD_DIR = os.environ.get("OPGEN_BUILD_DIR")
@@ -37,12 +38,14 @@ pytestmark = pytest.mark.skipif(
     reason="run through CTest (OPGEN_BUILD_DIR, OPGEN_BIN), or set OPGEN_PACKAGING_FULL=1",
 )
 
-PACKAGE_FILES = {"opgen/__init__.py", "opgen/_fakes.py", "opgen/_ops.py", "opgen/_ops.pyi", "opgen/py.typed", "opgen/libopgen_ops.so"}
+PACKAGE = "opgen_ops"
+PACKAGE_FILES = {f"{PACKAGE}/{name}" for name in
+                 ("__init__.py", "_fakes.py", "_ops.py", "_ops.pyi", "py.typed", "libopgen_ops.so")}
 
 
 def clean_env(**extra):
     """The environment without CTest's pointers into the build tree, so that
-    nothing but the installed wheel can provide `opgen`."""
+    nothing but the installed wheel can provide `opgen_ops`."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH" and not k.startswith("OPGEN_")}
     env.update(extra)
     return env
@@ -61,14 +64,14 @@ def wheel(tmp_path_factory):
     cmd = [sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps", "--no-cache-dir",
            "--disable-pip-version-check", "-w", out]
     if FULL:
-        build_dir = SOURCE_DIR / "build-wheel"  # pyproject.toml's build-dir
+        build_dir = SOURCE_DIR / "build-wheel"  # the pyproject's build-dir
     else:
         build_dir = Path(BUILD_DIR) / "packaging" / "wheel-build"
         cmd += [f"-Cbuild-dir={build_dir}", f"-Ccmake.define.OPGEN_EXECUTABLE={OPGEN_BIN}",
                 "-Ccmake.define.OPGEN_ENABLE_CUDA=OFF"]
     # Ninja would start cores + 2 jobs; other tests run beside this one.
     env = clean_env(CMAKE_BUILD_PARALLEL_LEVEL=os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL", "2"))
-    run(cmd + [SOURCE_DIR], cwd=SOURCE_DIR, env=env)
+    run(cmd + [SOURCE_DIR / "packaging" / PACKAGE], cwd=SOURCE_DIR, env=env)
     (path,) = out.glob("*.whl")
     return path, build_dir
 
@@ -77,7 +80,7 @@ def wheel(tmp_path_factory):
 def library(wheel, tmp_path_factory):
     """libopgen_ops.so as the wheel holds it."""
     with zipfile.ZipFile(wheel[0]) as zf:
-        return Path(zf.extract("opgen/libopgen_ops.so", tmp_path_factory.mktemp("unpacked")))
+        return Path(zf.extract(f"{PACKAGE}/libopgen_ops.so", tmp_path_factory.mktemp("unpacked")))
 
 
 @pytest.fixture(scope="module")
@@ -109,11 +112,11 @@ def cmake_cache(build_dir, name):
 
 def test_wheel_is_abi3(wheel):
     name, version, _, tags = parse_wheel_filename(wheel[0].name)
-    assert name == "opgen"
+    assert name == canonicalize_name(PACKAGE)
     assert {(t.interpreter, t.abi) for t in tags} == {("cp310", "abi3")}, tags
     assert all(t.platform.startswith("linux_") for t in tags), tags
     with zipfile.ZipFile(wheel[0]) as zf:
-        meta = zf.read(f"opgen-{version}.dist-info/WHEEL").decode()
+        meta = zf.read(f"{PACKAGE}-{version}.dist-info/WHEEL").decode()
     assert "Root-Is-Purelib: false" in meta
     assert f"Tag: {next(iter(tags))}" in meta
 
@@ -125,11 +128,11 @@ def test_wheel_holds_the_package_and_nothing_else(wheel):
         package = {n for n in names if ".dist-info/" not in n}
         assert package == PACKAGE_FILES  # not the tool, not its CMake package
         # The build's generated module and the handwritten sources, as they are.
-        generated = build_dir / "opgen_ops_generated" / "python" / "opgen"
+        generated = build_dir / "opgen_ops_generated" / "python" / PACKAGE
         for name in ("_ops.py", "_ops.pyi", "py.typed"):
-            assert zf.read(f"opgen/{name}") == (generated / name).read_bytes(), name
+            assert zf.read(f"{PACKAGE}/{name}") == (generated / name).read_bytes(), name
         for name in ("__init__.py", "_fakes.py"):
-            assert zf.read(f"opgen/{name}") == (SOURCE_DIR / "python" / "opgen" / name).read_bytes(), name
+            assert zf.read(f"{PACKAGE}/{name}") == (SOURCE_DIR / "python" / PACKAGE / name).read_bytes(), name
 
 
 def test_library_links_no_libpython(library):
@@ -163,33 +166,33 @@ CALLER = textwrap.dedent(
     import torch
     import torch.nn.functional as F
 
-    import opgen
+    import opgen_ops
 
     # The installed package, not a build tree's or the sources'.
-    assert opgen.__file__.startswith(sys.prefix), (opgen.__file__, sys.prefix)
-    assert opgen.rms_norm is torch.ops.opgen.rms_norm.default
+    assert opgen_ops.__file__.startswith(sys.prefix), (opgen_ops.__file__, sys.prefix)
+    assert opgen_ops.rms_norm is torch.ops.opgen.rms_norm.default
 
     x = torch.randn(6, 40, dtype=torch.float64)
     w, b = torch.randn(40, dtype=torch.float64), torch.randn(40, dtype=torch.float64)
     ref = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * w
-    torch.testing.assert_close(opgen.rms_norm(x, w), ref)
-    torch.testing.assert_close(opgen.layer_norm(x, w, b)[0], F.layer_norm(x, (40,), w, b))
+    torch.testing.assert_close(opgen_ops.rms_norm(x, w), ref)
+    torch.testing.assert_close(opgen_ops.layer_norm(x, w, b)[0], F.layer_norm(x, (40,), w, b))
     mask = torch.rand(2, 1, 5, 7) > 0.5
     logits = torch.randn(2, 3, 5, 7)
-    torch.testing.assert_close(opgen.scaled_masked_softmax(logits, mask, 0.5),
+    torch.testing.assert_close(opgen_ops.scaled_masked_softmax(logits, mask, 0.5),
                                torch.softmax((logits * 0.5).masked_fill(mask, -10000.0), -1))
     labels = torch.randint(0, 11, (9,))
     xl = torch.randn(9, 11)
-    torch.testing.assert_close(opgen.softmax_cross_entropy(xl, labels, 0.1)[0],
+    torch.testing.assert_close(opgen_ops.softmax_cross_entropy(xl, labels, 0.1)[0],
                                F.cross_entropy(xl, labels, reduction="none", label_smoothing=0.1))
 
     # Autograd and torch.compile go through the package's Python half.
     xg, wg = x.clone().requires_grad_(), w.clone().requires_grad_()
     xr, wr = x.clone().requires_grad_(), w.clone().requires_grad_()
-    torch.autograd.backward(opgen.rms_norm(xg, wg).sum())
+    torch.autograd.backward(opgen_ops.rms_norm(xg, wg).sum())
     torch.autograd.backward((xr * torch.rsqrt(xr.pow(2).mean(-1, keepdim=True) + 1e-6) * wr).sum())
     torch.testing.assert_close((xg.grad, wg.grad), (xr.grad, wr.grad))
-    compiled = torch.compile(lambda a, c: opgen.rms_norm(a, c) * 2, fullgraph=True, dynamic=True, backend="aot_eager")
+    compiled = torch.compile(lambda a, c: opgen_ops.rms_norm(a, c) * 2, fullgraph=True, dynamic=True, backend="aot_eager")
     torch.testing.assert_close(compiled(x, w), 2 * ref)
     print("installed wheel ok")
     """
@@ -208,11 +211,11 @@ def test_op_suites_against_the_installed_wheel(venv, wheel, tmp_path):
     suite.mkdir()
     for name in ("test_ops.py", "test_ops_more.py", "helpers.py", "conftest.py"):
         shutil.copy(SOURCE_DIR / "tests" / "python" / name, suite)
-    shutil.copy(wheel[1] / "opgen_ops_generated" / "tests" / "test_opgen_ops.py", suite)
+    shutil.copy(wheel[1] / "opgen_ops_generated" / "tests" / "test_opgen_ops_ops.py", suite)
     (suite / "test_origin.py").write_text(
-        "import sys\n\nimport opgen\n\n\n"
-        "def test_opgen_is_the_installed_wheel():\n"
-        "    assert opgen.__file__.startswith(sys.prefix), (opgen.__file__, sys.prefix)\n"
+        "import sys\n\nimport opgen_ops\n\n\n"
+        "def test_opgen_ops_is_the_installed_wheel():\n"
+        "    assert opgen_ops.__file__.startswith(sys.prefix), (opgen_ops.__file__, sys.prefix)\n"
     )
     result = subprocess.run([venv, "-m", "pytest", "-q", "-p", "no:cacheprovider", "."], cwd=suite,
                             env=clean_env(), capture_output=True, text=True)

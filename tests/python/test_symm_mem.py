@@ -13,7 +13,7 @@ import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
 
-import opgen
+import opgen_ops
 from helpers import compile_fullgraph
 
 OP = torch.ops.opgen.one_shot_all_reduce.default
@@ -49,7 +49,7 @@ def _worker(rank, store_path, results_dir):
             for shape in SHAPES:
                 x = _rank_input(rank, shape, dtype)
                 for reduce_op in REDUCE_OPS:
-                    out = opgen.one_shot_all_reduce(x, reduce_op, group_name)
+                    out = opgen_ops.one_shot_all_reduce(x, reduce_op, group_name)
                     assert out.dtype == dtype and out.shape == x.shape and out.is_contiguous()
                     torch.testing.assert_close(out, _reference(reduce_op, shape, dtype), rtol=0, atol=0)
                     checked += 1

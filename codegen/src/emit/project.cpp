@@ -14,7 +14,7 @@ namespace {
 constexpr std::string_view kCMakeLists = R"cmake(# $ns$: PyTorch operators built with opgen, one YAML spec per op in
 # schemas/ and its kernels in kernels/. Written by `opgen init`; yours to edit.
 #
-#   cmake -S . -B build -G Ninja -DCMAKE_PREFIX_PATH=<where opgen is installed>
+#   cmake -S . -B build -G Ninja -Dopgen_DIR=$$(python -m opgen --cmake-dir)
 #   cmake --build build && ctest --test-dir build
 cmake_minimum_required(VERSION 3.25)
 project($ns$ LANGUAGES CXX)
@@ -36,9 +36,9 @@ endif()
 
 find_package(opgen $opgen_version$ CONFIG)
 if(NOT opgen_FOUND)
-  message(FATAL_ERROR "opgen's CMake package was not found: put the prefix opgen is installed in on "
-                      "CMAKE_PREFIX_PATH (cmake -DCMAKE_PREFIX_PATH=<prefix>; under pip, the environment "
-                      "variable CMAKE_PREFIX_PATH).")
+  message(FATAL_ERROR "opgen's CMake package was not found. Installed with pip: "
+                      "-Dopgen_DIR=$$(python -m opgen --cmake-dir). Installed by CMake: "
+                      "-DCMAKE_PREFIX_PATH=<its prefix> (under pip, the environment variable).")
 endif()
 
 file(GLOB schemas CONFIGURE_DEPENDS $${CMAKE_CURRENT_SOURCE_DIR}/schemas/*.yaml)
@@ -55,7 +55,7 @@ opgen_add_library($ns$_ops
 constexpr std::string_view kPyproject = R"toml(# The wheel: pip install --no-build-isolation .  (see README.md)
 
 [build-system]
-requires = ["scikit-build-core>=0.10", "torch>=$torch_target$"]
+requires = ["scikit-build-core>=0.10", "opgen==$opgen_version$.*", "torch>=$torch_target$"]
 build-backend = "scikit_build_core.build"
 
 [project]
@@ -78,9 +78,11 @@ wheel.py-api = "cp310"
 wheel.packages = []
 install.components = ["python"]
 messages.after-failure = """
-$ns$: the build needs torch and opgen's CMake package. Build with
-    CMAKE_PREFIX_PATH=<where opgen is installed> pip install --no-build-isolation .
-(an isolated build environment has neither)."""
+$ns$: the build needs torch and opgen where the building Python sees them.
+With both installed (pip install opgen), build with
+    pip install --no-build-isolation .
+or, for an opgen installed by CMake,
+    CMAKE_PREFIX_PATH=<its prefix> pip install --no-build-isolation ."""
 
 [tool.scikit-build.cmake.define]
 BUILD_TESTING = "OFF"
@@ -153,7 +155,7 @@ $ns$.scale(torch.randn(4, 5), 2.0)         # or torch.ops.$ns$.scale
 ## Build and test
 
 ```sh
-cmake -S . -B build -G Ninja -DCMAKE_PREFIX_PATH=<where opgen is installed>
+cmake -S . -B build -G Ninja -Dopgen_DIR=$$(python -m opgen --cmake-dir)
 cmake --build build
 ctest --test-dir build                      # the generated suite: opcheck, torch.compile, fake vs real
 PYTHONPATH=build/python python -c "import torch, $ns$; print($ns$.scale(torch.ones(3), 2.0))"
@@ -162,11 +164,13 @@ PYTHONPATH=build/python python -c "import torch, $ns$; print($ns$.scale(torch.on
 ## The wheel
 
 ```sh
-CMAKE_PREFIX_PATH=<where opgen is installed> pip install --no-build-isolation .
+pip install --no-build-isolation .          # with opgen pip-installed beside torch
 ```
 
-`--no-build-isolation`: the build imports torch to find its headers, and
-finds opgen's CMake package; an isolated build environment has neither.
+`--no-build-isolation`: the build imports the torch you have to find its
+headers (an isolated build would download another). scikit-build-core finds
+a pip-installed opgen by itself; for one installed by CMake, set
+`CMAKE_PREFIX_PATH=<its prefix>`.
 The wheel is tagged abi3 (one wheel for every CPython from 3.10 on) and, as
 long as every op is `abi: stable`, loads in every torch from $torch_target$ on.
 
@@ -201,7 +205,8 @@ std::vector<std::pair<std::string, std::string>> project_files(const model::Libr
   return {
       {"CMakeLists.txt",
        substitute(kCMakeLists, {{"ns", lib.ns}, {"torch_target", target}, {"opgen_version", opgen_version}})},
-      {"pyproject.toml", substitute(kPyproject, {{"ns", lib.ns}, {"torch_target", target}})},
+      {"pyproject.toml",
+       substitute(kPyproject, {{"ns", lib.ns}, {"torch_target", target}, {"opgen_version", opgen_version}})},
       {"schemas/scale.yaml", spec},
       {"kernels/scale.cpp", substitute(kKernel, {{"ns", lib.ns}})},
       {"README.md", substitute(kReadme, {{"ns", lib.ns}, {"torch_target", target}})},

@@ -22,7 +22,7 @@
 
 """Generated tests of the opgen ops, from the `samples` of their specs.
 
-Run with pytest; `opgen` must be importable. Each case is an op, a sample,
+Run with pytest; `opgen_ops` must be importable. Each case is an op, a sample,
 and the sizes its named dims take.
 """
 
@@ -33,7 +33,7 @@ from torch._subclasses.fake_tensor import FakeTensorMode
 from torch.fx.experimental.symbolic_shapes import ShapeEnv
 from torch.utils._pytree import tree_leaves, tree_map_only
 
-import opgen  # noqa: F401  (registers the ops)
+import opgen_ops  # noqa: F401  (registers the ops)
 
 _FLOAT_DTYPES = (torch.float32, torch.float64, torch.float16, torch.bfloat16)
 

@@ -1,4 +1,4 @@
-"""Handwritten fakes (`fake: {python: "opgen._fakes:..."}` in schemas/) for the
+"""Handwritten fakes (`fake: {python: "opgen_ops._fakes:..."}` in schemas/) for the
 ops whose outputs the rule language cannot describe."""
 
 import torch

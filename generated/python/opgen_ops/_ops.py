@@ -370,7 +370,7 @@ runner_apply = torch.ops.opgen.runner_apply.default
 
 # opgen::runner_create (schemas/runner_create.yaml)
 
-from opgen._fakes import runner_create_fake as _runner_create_fake  # handwritten fake
+from opgen_ops._fakes import runner_create_fake as _runner_create_fake  # handwritten fake
 
 torch.library.register_fake("opgen::runner_create")(_runner_create_fake)
 
