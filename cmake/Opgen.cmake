@@ -5,7 +5,7 @@
 #     NAMESPACE <ns>                  # torch.ops.<ns>
 #     SCHEMAS <op>.yaml...            # one spec per op
 #     KERNELS <file>.cpp|.cu...       # CPU and CUDA kernels
-#     [PYTHON_PACKAGE <pkg>]          # default: <ns>
+#     [PYTHON_PACKAGE <pkg>]          # default: <ns> (opgen_ops for namespace opgen)
 #     [PYTHON_SOURCES <file>.py...]   # copied into the package (an __init__.py among them replaces the default)
 #     [TORCH_TARGET_VERSION <M.m>]    # oldest PyTorch the stable-ABI ops load in; default 2.10
 #     [GENERATED_REFERENCE <dir>]     # committed copy of the output: adds a test and a refresh target
@@ -20,6 +20,21 @@
 # contents change; with Ninja (restat) a one-spec edit recompiles one TU.
 
 include_guard(GLOBAL)
+
+# The tool's Python package, whose opgen.testing every generated test suite
+# imports: beside this file in the source tree, around it in the tool's
+# wheel (<site>/opgen/share/cmake/opgen), or where `cmake --install` put it
+# (<prefix>/lib/cmake/opgen -> <prefix>/share/opgen/python). CTest runs the
+# suites with it on PYTHONPATH.
+set(OPGEN_PYTHON_DIR "")
+foreach(candidate ${CMAKE_CURRENT_LIST_DIR}/../python ${CMAKE_CURRENT_LIST_DIR}/../../../..
+                  ${CMAKE_CURRENT_LIST_DIR}/../../../share/opgen/python)
+  if(EXISTS ${candidate}/opgen/testing.py)
+    cmake_path(SET OPGEN_PYTHON_DIR NORMALIZE ${candidate})
+    string(REGEX REPLACE "(.)/$" "\\1" OPGEN_PYTHON_DIR "${OPGEN_PYTHON_DIR}")  # "a/b/.." normalizes to "a/"
+    break()
+  endif()
+endforeach()
 
 # Locate the torch that Python imports: headers and the libraries to link.
 function(_opgen_find_torch)
@@ -87,7 +102,12 @@ function(opgen_add_library target)
                         "or give a built one with -DOPGEN_EXECUTABLE=<path>")
   endif()
   if(NOT ARG_PYTHON_PACKAGE)
-    set(ARG_PYTHON_PACKAGE ${ARG_NAMESPACE})
+    # As the tool's default: `opgen` is the tool's own package (opgen.testing).
+    if(ARG_NAMESPACE STREQUAL "opgen")
+      set(ARG_PYTHON_PACKAGE opgen_ops)
+    else()
+      set(ARG_PYTHON_PACKAGE ${ARG_NAMESPACE})
+    endif()
   endif()
   if(NOT ARG_TORCH_TARGET_VERSION)
     set(ARG_TORCH_TARGET_VERSION 2.10)
@@ -191,7 +211,8 @@ function(opgen_add_library target)
   if(BUILD_TESTING OR OPGEN_BUILD_TESTS)
     add_test(NAME ${target}.generated_tests
              COMMAND ${Python3_EXECUTABLE} -m pytest -q -p no:cacheprovider ${gen_tests})
-    set_tests_properties(${target}.generated_tests PROPERTIES ENVIRONMENT "PYTHONPATH=${CMAKE_BINARY_DIR}/python")
+    set_tests_properties(${target}.generated_tests PROPERTIES
+                         ENVIRONMENT "PYTHONPATH=${CMAKE_BINARY_DIR}/python:${OPGEN_PYTHON_DIR}")
   endif()
 
   if(ARG_GENERATED_REFERENCE)

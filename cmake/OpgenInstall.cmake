@@ -1,6 +1,7 @@
 # `cmake --install` of the tool (component tool): bin/opgen, the CMake
-# package lib/cmake/opgen and share/opgen/spec.schema.json, with which
-# another project writes
+# package lib/cmake/opgen, share/opgen/spec.schema.json and the Python
+# package share/opgen/python/opgen (opgen.testing), with which another
+# project writes
 #
 #   find_package(opgen CONFIG REQUIRED)   # opgen::opgen and opgen_add_library()
 #
@@ -23,6 +24,9 @@ else()
   set(opgen_cmakedir ${CMAKE_INSTALL_LIBDIR}/cmake/opgen)
   install(FILES ${PROJECT_SOURCE_DIR}/codegen/spec.schema.json DESTINATION ${CMAKE_INSTALL_DATADIR}/opgen
           COMPONENT tool)
+  # opgen.testing, which generated test suites import (Opgen.cmake puts it on their PYTHONPATH).
+  file(GLOB opgen_python_files ${PROJECT_SOURCE_DIR}/python/opgen/*.py ${PROJECT_SOURCE_DIR}/python/opgen/py.typed)
+  install(FILES ${opgen_python_files} DESTINATION ${CMAKE_INSTALL_DATADIR}/opgen/python/opgen COMPONENT tool)
 endif()
 set(OPGEN_INSTALL_CMAKEDIR ${opgen_cmakedir} CACHE STRING
     "Where cmake --install puts opgen's CMake package, relative to the prefix")

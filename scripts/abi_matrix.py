@@ -73,12 +73,12 @@ def build_external(python: Path, build: Path, prefix: Path, log: Path) -> bool:
 
 
 def run_python(python: Path, args: list[str | Path], site: Path, log: Path) -> dict:
-    """`python args` with the part's package on the path; pass/fail from the exit status, counts
-    from pytest's summary line where there is one."""
+    """`python args` with the part's package on the path (then the tool's, for opgen.testing);
+    pass/fail from the exit status, counts from pytest's summary line where there is one."""
     start = time.perf_counter()
     with open(log, "a") as f:
         proc = subprocess.run([str(python), *map(str, args)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              text=True, env={**os.environ, "PYTHONPATH": str(site)}, cwd=site)
+                              text=True, env={**os.environ, "PYTHONPATH": f"{site}:{REPO / 'python'}"}, cwd=site)
         f.write(proc.stdout)
     summary = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
     counts = {k: int(n) for n, k in re.findall(r"(\d+) (passed|failed|errors?|skipped)", summary)}

@@ -47,7 +47,7 @@ struct LibraryOptions {
 void add_library_options(CLI::App* cmd, LibraryOptions& o) {
   cmd->add_option("specs", o.inputs, "Spec files (<op>.yaml) or directories holding them")->required();
   cmd->add_option("--namespace", o.ns, "The torch.ops namespace of the library")->capture_default_str();
-  cmd->add_option("--python-package", o.python_package, "Python package of the generated module (default: the namespace)");
+  cmd->add_option("--python-package", o.python_package, "Python package of the generated module (default: the namespace; opgen_ops for namespace opgen)");
   cmd->add_option("--library-name", o.library_name, "Shared library target, loaded as lib<name>.so (default: <namespace>_ops)");
   cmd->add_option("--source-root", o.source_root, "Spec paths in diagnostics and headers are relative to this")
       ->capture_default_str();
@@ -169,7 +169,7 @@ std::vector<SpecSource> read_specs(const LibraryOptions& o, opgen::Diagnostics& 
 opgen::model::Library library_settings(const LibraryOptions& o) {
   opgen::model::Library lib;
   lib.ns = o.ns;
-  lib.python_package = o.python_package.empty() ? o.ns : o.python_package;
+  lib.python_package = o.python_package.empty() ? opgen::model::default_python_package(o.ns) : o.python_package;
   lib.library_name = o.library_name.empty() ? o.ns + "_ops" : o.library_name;
   if (auto version = parse_version(o.torch_target)) {
     lib.torch_target_version = *version;
@@ -401,7 +401,7 @@ int run_new(const NewOptions& o) {
   }
   opgen::model::Library lib;
   lib.ns = o.qualified.substr(0, sep);
-  lib.python_package = lib.ns;
+  lib.python_package = opgen::model::default_python_package(lib.ns);
   lib.library_name = lib.ns + "_ops";
   lib.torch_target_version = *version;
   const std::string op_name = o.qualified.substr(sep + 2);
@@ -485,7 +485,7 @@ int run_init(const InitOptions& o) {
   fs::path dir = fs::absolute(o.dir).lexically_normal();  // "x/", "." and ".." name a directory too
   if (!dir.has_filename()) dir = dir.parent_path();
   lib.ns = o.ns.empty() ? dir.filename().string() : o.ns;
-  lib.python_package = lib.ns;
+  lib.python_package = opgen::model::default_python_package(lib.ns);
   lib.library_name = lib.ns + "_ops";
   lib.torch_target_version = *version;
   opgen::Diagnostics diags;

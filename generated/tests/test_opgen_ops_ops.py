@@ -22,410 +22,359 @@
 
 """Generated tests of the opgen ops, from the `samples` of their specs.
 
-Run with pytest; `opgen_ops` must be importable. Each case is an op, a sample,
-and the sizes its named dims take.
+Run with pytest; `opgen_ops` and opgen (whose `opgen.testing` runs the checks)
+must be importable. Each case is an op, a sample, and the sizes its named
+dims take.
 """
 
 import pytest
 import torch
-import torch._dynamo.testing
-from torch._subclasses.fake_tensor import FakeTensorMode
-from torch.fx.experimental.symbolic_shapes import ShapeEnv
-from torch.utils._pytree import tree_leaves, tree_map_only
 
 import opgen_ops  # noqa: F401  (registers the ops)
+from opgen import testing as _testing
+from opgen.testing import Case as _Case
+from opgen.testing import tensor as _tensor
 
-_FLOAT_DTYPES = (torch.float32, torch.float64, torch.float16, torch.bfloat16)
-
-
-def _tensor(shape, dtype, device, low, high):
-    if device.startswith("cuda") and not torch.cuda.is_available():
-        pytest.skip("this sample needs a CUDA device")
-    if dtype.is_floating_point:
-        return torch.empty(shape, dtype=torch.float32, device=device).uniform_(low, high).to(dtype)
-    if dtype == torch.bool:
-        return torch.randint(0, 2, shape, device=device).bool()
-    return torch.randint(int(low), int(high), shape, device=device).to(dtype)
-
-
-def _clone(value):
-    return tree_map_only(torch.Tensor, lambda t: t.detach().clone(), value)
-
-
-def _call(op, args, kwargs):
-    return op(*args, **kwargs)
-
-
-def _run_opcheck(op, make, sizes, differentiable):
-    args, kwargs = make(sizes[0])
-    if differentiable:
-        args, kwargs = tree_map_only(
-            torch.Tensor, lambda t: t.requires_grad_() if t.is_floating_point() else t, (args, kwargs)
-        )
-    torch.library.opcheck(op, args, kwargs)
-
-
-def _run_compile(op, make, sizes, dynamic):
-    torch._dynamo.reset()
-    counter = torch._dynamo.testing.CompileCounterWithBackend("aot_eager")
-    compiled = torch.compile(_call, fullgraph=True, dynamic=dynamic, backend=counter)
-    compiles_after_first = None
-    for dims in sizes:
-        args, kwargs = make(dims)
-        eager_args, eager_kwargs = _clone((args, kwargs))
-        expected = (_call(op, eager_args, eager_kwargs), eager_args, eager_kwargs)
-        got = (compiled(op, args, kwargs), args, kwargs)
-        # Mutated arguments are compared too.
-        torch.testing.assert_close(got, expected, equal_nan=True)
-        if compiles_after_first is None:
-            compiles_after_first = counter.frame_count
-    assert compiles_after_first >= 1, "nothing was compiled"
-    # Dynamic shapes: the later sizes reuse the first compilation.
-    assert counter.frame_count == compiles_after_first, f"recompiled for sizes {sizes}"
-
-
-def _same_size(fake, real):
-    """A fake size or stride is an int, or, for a data-dependent size (a
-    `dynamic()` rule), an unbacked SymInt, which stands for any real value."""
-    return isinstance(fake, torch.SymInt) or fake == real
-
-
-def _run_fake(op, make, sizes):
-    for dims in sizes:
-        args, kwargs = make(dims)
-        real = _call(op, *_clone((args, kwargs)))
-        # The ShapeEnv lets a fake make data-dependent sizes; the inputs keep int sizes.
-        with FakeTensorMode(shape_env=ShapeEnv(), static_shapes=True) as mode:
-            fake = _call(op, *tree_map_only(torch.Tensor, mode.from_tensor, (args, kwargs)))
-        real_leaves = [t for t in tree_leaves(real) if isinstance(t, torch.Tensor)]
-        fake_leaves = [t for t in tree_leaves(fake) if isinstance(t, torch.Tensor)]
-        assert len(real_leaves) == len(fake_leaves)
-        for r, f in zip(real_leaves, fake_leaves):
-            assert (f.dtype, f.device) == (r.dtype, r.device), (f, r)
-            assert f.dim() == r.dim() and all(map(_same_size, f.shape, r.shape)), (f.shape, r.shape)
-            if r.numel() > 1:
-                assert all(map(_same_size, f.stride(), r.stride())), (f.stride(), r.stride())
-
-
-def _break(check, tensor, allowed):
-    """A variant of `tensor` that fails `check`."""
-    if check == "dtype":
-        bad = [d for d in (torch.int32, torch.float64, torch.float32, torch.int64) if str(d)[6:] not in allowed]
-        return tensor.to(bad[0])
-    if check == "dim":
-        return tensor.unsqueeze(0)
-    if check == "contiguous":
-        if tensor.numel() < 2:
-            pytest.skip("a tensor of fewer than two elements is always contiguous")
-        wide = torch.empty((*tensor.shape, 2), dtype=tensor.dtype, device=tensor.device)
-        return wide[..., 0].copy_(tensor)
-    if check == "same_dtype":
-        return tensor.to(torch.float64 if tensor.dtype != torch.float64 else torch.float32)
-    if check == "same_device":
-        if not torch.cuda.is_available():
-            pytest.skip("needs a second device")
-        return tensor.to("cpu" if tensor.is_cuda else "cuda")
-    raise AssertionError(check)
-
-
-def _run_input_check(op, qualified, make, sizes, where, name, check, allowed):
-    args, kwargs = make(sizes[0])
-    args = list(args)
-    if isinstance(where, int):
-        args[where] = _break(check, args[where], allowed)
-    else:
-        kwargs[where] = _break(check, kwargs[where], allowed)
-    pattern = rf"{qualified}.*'{name}'"
-    with pytest.raises(RuntimeError, match=pattern):
-        _call(op, args, kwargs)
-    with FakeTensorMode() as mode, pytest.raises(RuntimeError, match=pattern):
-        _call(op, *tree_map_only(torch.Tensor, mode.from_tensor, (args, kwargs)))
-
-
-def _run_gradcheck(op, make, sizes, inputs, outputs):
-    args, kwargs = make(sizes[0])
-    args = [a.detach().double() if isinstance(a, torch.Tensor) and a.is_floating_point() else a for a in args]
-    leaves = [args[i].requires_grad_() for i in inputs]
-
-    def fn(*xs):
-        full = list(args)
-        for i, x in zip(inputs, xs):
-            full[i] = x
-        out = _call(op, full, kwargs)
-        out = out if isinstance(out, tuple) else (out,)
-        return tuple(out[i] for i in outputs)
-
-    assert torch.autograd.gradcheck(fn, leaves)
+_testing.require_contract(1)
 
 
 def _make_compact_rows_0(d):
     return (_tensor((d["N"], 3), torch.float32, "cpu", -1, 1), _tensor((d["N"],), torch.bool, "cpu", -1, 1)), {}
 
 
+_case_compact_rows_0 = _Case(torch.ops.opgen.compact_rows.default, "opgen::compact_rows", _make_compact_rows_0, [{"N": 4}, {"N": 9}], differentiable=False, fakes=["schemas/compact_rows.yaml:18:5: empty([n, *input.shape[1:]])"], name="compact_rows-0")
+
+
 def _make_compact_rows_1(d):
     return (_tensor((6, 2, 5), torch.int64, "cpu", -50, 50), _tensor((6,), torch.bool, "cpu", -1, 1)), {}
+
+
+_case_compact_rows_1 = _Case(torch.ops.opgen.compact_rows.default, "opgen::compact_rows", _make_compact_rows_1, [{}], differentiable=False, fakes=["schemas/compact_rows.yaml:18:5: empty([n, *input.shape[1:]])"], name="compact_rows-1")
 
 
 def _make_fused_add_rms_norm__0(d):
     return (_tensor((d["N"], 40), torch.float32, "cpu", -1, 1), _tensor((d["N"], 40), torch.float32, "cpu", -1, 1), _tensor((40,), torch.float32, "cpu", -1, 1)), {}
 
 
+_case_fused_add_rms_norm__0 = _Case(torch.ops.opgen.fused_add_rms_norm_.default, "opgen::fused_add_rms_norm_", _make_fused_add_rms_norm__0, [{"N": 2}, {"N": 6}], differentiable=False, fakes=[], name="fused_add_rms_norm_-0")
+
+
 def _make_fused_add_rms_norm__1(d):
     return (_tensor((3, 9), torch.float16, "cpu", -1, 1), _tensor((3, 9), torch.float16, "cpu", -1, 1), _tensor((9,), torch.float16, "cpu", -1, 1)), {}
+
+
+_case_fused_add_rms_norm__1 = _Case(torch.ops.opgen.fused_add_rms_norm_.default, "opgen::fused_add_rms_norm_", _make_fused_add_rms_norm__1, [{}], differentiable=False, fakes=[], name="fused_add_rms_norm_-1")
 
 
 def _make_layer_norm_0(d):
     return (_tensor((d["N"], 33), torch.float32, "cpu", -1, 1), _tensor((33,), torch.float32, "cpu", -1, 1), _tensor((33,), torch.float32, "cpu", -1, 1)), {}
 
 
+_case_layer_norm_0 = _Case(torch.ops.opgen.layer_norm.default, "opgen::layer_norm", _make_layer_norm_0, [{"N": 3}, {"N": 8}], differentiable=True, fakes=["schemas/layer_norm.yaml:21:5: like(input)", "schemas/layer_norm.yaml:22:5: empty(input.shape[:-1], dtype=float64 if input.dtype == float64 else float32)", "schemas/layer_norm.yaml:23:5: empty(input.shape[:-1], dtype=float64 if input.dtype == float64 else float32)"], name="layer_norm-0")
+
+
 def _make_layer_norm_1(d):
     return (_tensor((2, 5, 16), torch.bfloat16, "cpu", -1, 1), _tensor((16,), torch.bfloat16, "cpu", -1, 1), None, 1e-3), {}
+
+
+_case_layer_norm_1 = _Case(torch.ops.opgen.layer_norm.default, "opgen::layer_norm", _make_layer_norm_1, [{}], differentiable=True, fakes=["schemas/layer_norm.yaml:21:5: like(input)", "schemas/layer_norm.yaml:22:5: empty(input.shape[:-1], dtype=float64 if input.dtype == float64 else float32)", "schemas/layer_norm.yaml:23:5: empty(input.shape[:-1], dtype=float64 if input.dtype == float64 else float32)"], name="layer_norm-1")
 
 
 def _make_layer_norm_backward_0(d):
     return (_tensor((d["N"], 33), torch.float32, "cpu", -1, 1), _tensor((d["N"], 33), torch.float32, "cpu", -1, 1), _tensor((d["N"],), torch.float32, "cpu", -1, 1), _tensor((d["N"],), torch.float32, "cpu", 0.5, 2), _tensor((33,), torch.float32, "cpu", -1, 1)), {}
 
 
+_case_layer_norm_backward_0 = _Case(torch.ops.opgen.layer_norm_backward.default, "opgen::layer_norm_backward", _make_layer_norm_backward_0, [{"N": 3}, {"N": 8}], differentiable=False, fakes=["schemas/layer_norm_backward.yaml:23:5: like(input)", "schemas/layer_norm_backward.yaml:24:5: like(weight)", "schemas/layer_norm_backward.yaml:25:5: like(weight)"], name="layer_norm_backward-0")
+
+
 def _make_multi_tensor_adam__0(d):
     return ([_tensor((d["N"],), torch.float32, "cpu", -1, 1), _tensor((d["N"], 3), torch.float32, "cpu", -1, 1)], [_tensor((d["N"],), torch.float32, "cpu", -1, 1), _tensor((d["N"], 3), torch.float32, "cpu", -1, 1)], [_tensor((d["N"],), torch.float32, "cpu", -1, 1), _tensor((d["N"], 3), torch.float32, "cpu", -1, 1)], [_tensor((d["N"],), torch.float32, "cpu", 0, 1), _tensor((d["N"], 3), torch.float32, "cpu", 0, 1)], 0.001, 0.9, 0.999, 1e-8, 0.01, 3), {}
+
+
+_case_multi_tensor_adam__0 = _Case(torch.ops.opgen.multi_tensor_adam_.default, "opgen::multi_tensor_adam_", _make_multi_tensor_adam__0, [{"N": 4}, {"N": 11}], differentiable=False, fakes=[], name="multi_tensor_adam_-0")
 
 
 def _make_multi_tensor_l2norm_0(d):
     return ([_tensor((d["N"],), torch.float32, "cpu", -1, 1), _tensor((2, d["N"]), torch.bfloat16, "cpu", -1, 1)],), {}
 
 
+_case_multi_tensor_l2norm_0 = _Case(torch.ops.opgen.multi_tensor_l2norm.default, "opgen::multi_tensor_l2norm", _make_multi_tensor_l2norm_0, [{"N": 3}, {"N": 10}], differentiable=False, fakes=["schemas/multi_tensor_l2norm.yaml:12:5: empty([], dtype=float32, device=tensors[0])", "schemas/multi_tensor_l2norm.yaml:13:5: empty([len(tensors)], dtype=float32, device=tensors[0])"], name="multi_tensor_l2norm-0")
+
+
 def _make_multi_tensor_scale__0(d):
     return ([_tensor((d["N"],), torch.float32, "cpu", -1, 1), _tensor((d["N"], 3), torch.float16, "cpu", -1, 1)], 0.5), {}
+
+
+_case_multi_tensor_scale__0 = _Case(torch.ops.opgen.multi_tensor_scale_.default, "opgen::multi_tensor_scale_", _make_multi_tensor_scale__0, [{"N": 4}, {"N": 11}], differentiable=False, fakes=[], name="multi_tensor_scale_-0")
 
 
 def _make_quantize_fp8_0(d):
     return (_tensor((d["N"], 16), torch.float32, "cpu", -8, 8),), {}
 
 
+_case_quantize_fp8_0 = _Case(torch.ops.opgen.quantize_fp8.default, "opgen::quantize_fp8", _make_quantize_fp8_0, [{"N": 2}, {"N": 5}], differentiable=False, fakes=["schemas/quantize_fp8.yaml:15:5: empty(input.shape, dtype=float8_e4m3fn)", "schemas/quantize_fp8.yaml:16:5: empty([], dtype=float32)"], name="quantize_fp8-0")
+
+
 def _make_quantize_fp8_1(d):
     return (_tensor((4, 8), torch.bfloat16, "cpu", -1, 1), _tensor((1,), torch.float32, "cpu", 0.01, 0.1)), {}
+
+
+_case_quantize_fp8_1 = _Case(torch.ops.opgen.quantize_fp8.default, "opgen::quantize_fp8", _make_quantize_fp8_1, [{}], differentiable=False, fakes=["schemas/quantize_fp8.yaml:15:5: empty(input.shape, dtype=float8_e4m3fn)", "schemas/quantize_fp8.yaml:16:5: empty([], dtype=float32)"], name="quantize_fp8-1")
 
 
 def _make_rms_norm_0(d):
     return (_tensor((d["N"], 33), torch.float32, "cpu", -1, 1), _tensor((33,), torch.float32, "cpu", -1, 1)), {}
 
 
+_case_rms_norm_0 = _Case(torch.ops.opgen.rms_norm.default, "opgen::rms_norm", _make_rms_norm_0, [{"N": 3}, {"N": 8}], differentiable=True, fakes=["schemas/rms_norm.yaml:15:5: like(input)"], name="rms_norm-0")
+
+
 def _make_rms_norm_1(d):
     return (_tensor((2, 5, 16), torch.bfloat16, "cpu", -1, 1), _tensor((16,), torch.bfloat16, "cpu", -1, 1), 1e-5), {}
+
+
+_case_rms_norm_1 = _Case(torch.ops.opgen.rms_norm.default, "opgen::rms_norm", _make_rms_norm_1, [{}], differentiable=True, fakes=["schemas/rms_norm.yaml:15:5: like(input)"], name="rms_norm-1")
 
 
 def _make_rms_norm_backward_0(d):
     return (_tensor((d["N"], 20), torch.float32, "cpu", -1, 1), _tensor((d["N"], 20), torch.float32, "cpu", -1, 1), _tensor((20,), torch.float32, "cpu", -1, 1), 1e-6), {}
 
 
+_case_rms_norm_backward_0 = _Case(torch.ops.opgen.rms_norm_backward.default, "opgen::rms_norm_backward", _make_rms_norm_backward_0, [{"N": 3}, {"N": 7}], differentiable=False, fakes=["schemas/rms_norm_backward.yaml:14:5: like(input)", "schemas/rms_norm_backward.yaml:15:5: like(weight)"], name="rms_norm_backward-0")
+
+
 def _make_rotary_embedding_0(d):
     return (_tensor((d["S"], 4, 16), torch.float32, "cpu", -1, 1), _tensor((d["S"], 2, 16), torch.float32, "cpu", -1, 1), _tensor((d["S"], 8), torch.float32, "cpu", -1, 1), _tensor((d["S"], 8), torch.float32, "cpu", -1, 1)), {}
+
+
+_case_rotary_embedding_0 = _Case(torch.ops.opgen.rotary_embedding.default, "opgen::rotary_embedding", _make_rotary_embedding_0, [{"S": 3}, {"S": 8}], differentiable=True, fakes=["schemas/rotary_embedding.yaml:30:5: like(q)", "schemas/rotary_embedding.yaml:31:5: like(k)"], name="rotary_embedding-0")
 
 
 def _make_rotary_embedding_1(d):
     return (_tensor((2, 5, 2, 10), torch.bfloat16, "cpu", -1, 1), _tensor((2, 5, 1, 10), torch.bfloat16, "cpu", -1, 1), _tensor((5, 3), torch.float32, "cpu", -1, 1), _tensor((5, 3), torch.float32, "cpu", -1, 1)), {}
 
 
+_case_rotary_embedding_1 = _Case(torch.ops.opgen.rotary_embedding.default, "opgen::rotary_embedding", _make_rotary_embedding_1, [{}], differentiable=True, fakes=["schemas/rotary_embedding.yaml:30:5: like(q)", "schemas/rotary_embedding.yaml:31:5: like(k)"], name="rotary_embedding-1")
+
+
 def _make_rotary_embedding_backward_0(d):
     return (_tensor((d["S"], 4, 16), torch.float32, "cpu", -1, 1), _tensor((d["S"], 2, 16), torch.float32, "cpu", -1, 1), _tensor((d["S"], 8), torch.float32, "cpu", -1, 1), _tensor((d["S"], 8), torch.float32, "cpu", -1, 1)), {}
+
+
+_case_rotary_embedding_backward_0 = _Case(torch.ops.opgen.rotary_embedding_backward.default, "opgen::rotary_embedding_backward", _make_rotary_embedding_backward_0, [{"S": 3}, {"S": 8}], differentiable=False, fakes=["schemas/rotary_embedding_backward.yaml:24:5: like(grad_0)", "schemas/rotary_embedding_backward.yaml:25:5: like(grad_1)"], name="rotary_embedding_backward-0")
 
 
 def _make_scaled_masked_softmax_0(d):
     return (_tensor((2, 2, d["S"], 16), torch.float32, "cpu", -1, 1), _tensor((2, 1, d["S"], 16), torch.bool, "cpu", -1, 1), 0.5), {}
 
 
+_case_scaled_masked_softmax_0 = _Case(torch.ops.opgen.scaled_masked_softmax.default, "opgen::scaled_masked_softmax", _make_scaled_masked_softmax_0, [{"S": 3}, {"S": 8}], differentiable=True, fakes=["schemas/scaled_masked_softmax.yaml:23:5: like(input)"], name="scaled_masked_softmax-0")
+
+
 def _make_scaled_masked_softmax_1(d):
     return (_tensor((4, 33), torch.float16, "cpu", -1, 1), None, 1.0), {}
+
+
+_case_scaled_masked_softmax_1 = _Case(torch.ops.opgen.scaled_masked_softmax.default, "opgen::scaled_masked_softmax", _make_scaled_masked_softmax_1, [{}], differentiable=True, fakes=["schemas/scaled_masked_softmax.yaml:23:5: like(input)"], name="scaled_masked_softmax-1")
 
 
 def _make_scaled_masked_softmax_backward_0(d):
     return (_tensor((2, 2, d["S"], 16), torch.float32, "cpu", -1, 1), _tensor((2, 2, d["S"], 16), torch.float32, "cpu", 0, 1), _tensor((1, 2, d["S"], 16), torch.uint8, "cpu", 0, 2), 0.5), {}
 
 
+_case_scaled_masked_softmax_backward_0 = _Case(torch.ops.opgen.scaled_masked_softmax_backward.default, "opgen::scaled_masked_softmax_backward", _make_scaled_masked_softmax_backward_0, [{"S": 3}, {"S": 8}], differentiable=False, fakes=["schemas/scaled_masked_softmax_backward.yaml:20:5: like(output)"], name="scaled_masked_softmax_backward-0")
+
+
 def _make_softmax_cross_entropy_0(d):
     return (_tensor((d["N"], 10), torch.float32, "cpu", -1, 1), _tensor((d["N"],), torch.int64, "cpu", 0, 10), 0.1), {}
+
+
+_case_softmax_cross_entropy_0 = _Case(torch.ops.opgen.softmax_cross_entropy.default, "opgen::softmax_cross_entropy", _make_softmax_cross_entropy_0, [{"N": 3}, {"N": 8}], differentiable=True, fakes=["schemas/softmax_cross_entropy.yaml:23:5: empty([logits.size(0)])", "schemas/softmax_cross_entropy.yaml:24:5: empty([logits.size(0)], dtype=float64 if logits.dtype == float64 else float32)"], name="softmax_cross_entropy-0")
 
 
 def _make_softmax_cross_entropy_backward_0(d):
     return (_tensor((d["N"],), torch.float32, "cpu", -1, 1), _tensor((d["N"], 10), torch.float32, "cpu", -1, 1), _tensor((d["N"],), torch.float32, "cpu", -1, 1), _tensor((d["N"],), torch.int64, "cpu", 0, 10), 0.1, -100), {}
 
 
+_case_softmax_cross_entropy_backward_0 = _Case(torch.ops.opgen.softmax_cross_entropy_backward.default, "opgen::softmax_cross_entropy_backward", _make_softmax_cross_entropy_backward_0, [{"N": 3}, {"N": 8}], differentiable=False, fakes=["schemas/softmax_cross_entropy_backward.yaml:20:5: like(logits)"], name="softmax_cross_entropy_backward-0")
+
+
 _CASES = [
-    pytest.param(torch.ops.opgen.compact_rows.default, _make_compact_rows_0, [{"N": 4}, {"N": 9}], False, id="compact_rows-0"),
-    pytest.param(torch.ops.opgen.compact_rows.default, _make_compact_rows_1, [{}], False, id="compact_rows-1"),
-    pytest.param(torch.ops.opgen.fused_add_rms_norm_.default, _make_fused_add_rms_norm__0, [{"N": 2}, {"N": 6}], False, id="fused_add_rms_norm_-0"),
-    pytest.param(torch.ops.opgen.fused_add_rms_norm_.default, _make_fused_add_rms_norm__1, [{}], False, id="fused_add_rms_norm_-1"),
-    pytest.param(torch.ops.opgen.layer_norm.default, _make_layer_norm_0, [{"N": 3}, {"N": 8}], True, id="layer_norm-0"),
-    pytest.param(torch.ops.opgen.layer_norm.default, _make_layer_norm_1, [{}], True, id="layer_norm-1"),
-    pytest.param(torch.ops.opgen.layer_norm_backward.default, _make_layer_norm_backward_0, [{"N": 3}, {"N": 8}], False, id="layer_norm_backward-0"),
-    pytest.param(torch.ops.opgen.multi_tensor_adam_.default, _make_multi_tensor_adam__0, [{"N": 4}, {"N": 11}], False, id="multi_tensor_adam_-0"),
-    pytest.param(torch.ops.opgen.multi_tensor_l2norm.default, _make_multi_tensor_l2norm_0, [{"N": 3}, {"N": 10}], False, id="multi_tensor_l2norm-0"),
-    pytest.param(torch.ops.opgen.multi_tensor_scale_.default, _make_multi_tensor_scale__0, [{"N": 4}, {"N": 11}], False, id="multi_tensor_scale_-0"),
-    pytest.param(torch.ops.opgen.quantize_fp8.default, _make_quantize_fp8_0, [{"N": 2}, {"N": 5}], False, id="quantize_fp8-0"),
-    pytest.param(torch.ops.opgen.quantize_fp8.default, _make_quantize_fp8_1, [{}], False, id="quantize_fp8-1"),
-    pytest.param(torch.ops.opgen.rms_norm.default, _make_rms_norm_0, [{"N": 3}, {"N": 8}], True, id="rms_norm-0"),
-    pytest.param(torch.ops.opgen.rms_norm.default, _make_rms_norm_1, [{}], True, id="rms_norm-1"),
-    pytest.param(torch.ops.opgen.rms_norm_backward.default, _make_rms_norm_backward_0, [{"N": 3}, {"N": 7}], False, id="rms_norm_backward-0"),
-    pytest.param(torch.ops.opgen.rotary_embedding.default, _make_rotary_embedding_0, [{"S": 3}, {"S": 8}], True, id="rotary_embedding-0"),
-    pytest.param(torch.ops.opgen.rotary_embedding.default, _make_rotary_embedding_1, [{}], True, id="rotary_embedding-1"),
-    pytest.param(torch.ops.opgen.rotary_embedding_backward.default, _make_rotary_embedding_backward_0, [{"S": 3}, {"S": 8}], False, id="rotary_embedding_backward-0"),
-    pytest.param(torch.ops.opgen.scaled_masked_softmax.default, _make_scaled_masked_softmax_0, [{"S": 3}, {"S": 8}], True, id="scaled_masked_softmax-0"),
-    pytest.param(torch.ops.opgen.scaled_masked_softmax.default, _make_scaled_masked_softmax_1, [{}], True, id="scaled_masked_softmax-1"),
-    pytest.param(torch.ops.opgen.scaled_masked_softmax_backward.default, _make_scaled_masked_softmax_backward_0, [{"S": 3}, {"S": 8}], False, id="scaled_masked_softmax_backward-0"),
-    pytest.param(torch.ops.opgen.softmax_cross_entropy.default, _make_softmax_cross_entropy_0, [{"N": 3}, {"N": 8}], True, id="softmax_cross_entropy-0"),
-    pytest.param(torch.ops.opgen.softmax_cross_entropy_backward.default, _make_softmax_cross_entropy_backward_0, [{"N": 3}, {"N": 8}], False, id="softmax_cross_entropy_backward-0"),
+    pytest.param(_case_compact_rows_0, id="compact_rows-0"),
+    pytest.param(_case_compact_rows_1, id="compact_rows-1"),
+    pytest.param(_case_fused_add_rms_norm__0, id="fused_add_rms_norm_-0"),
+    pytest.param(_case_fused_add_rms_norm__1, id="fused_add_rms_norm_-1"),
+    pytest.param(_case_layer_norm_0, id="layer_norm-0"),
+    pytest.param(_case_layer_norm_1, id="layer_norm-1"),
+    pytest.param(_case_layer_norm_backward_0, id="layer_norm_backward-0"),
+    pytest.param(_case_multi_tensor_adam__0, id="multi_tensor_adam_-0"),
+    pytest.param(_case_multi_tensor_l2norm_0, id="multi_tensor_l2norm-0"),
+    pytest.param(_case_multi_tensor_scale__0, id="multi_tensor_scale_-0"),
+    pytest.param(_case_quantize_fp8_0, id="quantize_fp8-0"),
+    pytest.param(_case_quantize_fp8_1, id="quantize_fp8-1"),
+    pytest.param(_case_rms_norm_0, id="rms_norm-0"),
+    pytest.param(_case_rms_norm_1, id="rms_norm-1"),
+    pytest.param(_case_rms_norm_backward_0, id="rms_norm_backward-0"),
+    pytest.param(_case_rotary_embedding_0, id="rotary_embedding-0"),
+    pytest.param(_case_rotary_embedding_1, id="rotary_embedding-1"),
+    pytest.param(_case_rotary_embedding_backward_0, id="rotary_embedding_backward-0"),
+    pytest.param(_case_scaled_masked_softmax_0, id="scaled_masked_softmax-0"),
+    pytest.param(_case_scaled_masked_softmax_1, id="scaled_masked_softmax-1"),
+    pytest.param(_case_scaled_masked_softmax_backward_0, id="scaled_masked_softmax_backward-0"),
+    pytest.param(_case_softmax_cross_entropy_0, id="softmax_cross_entropy-0"),
+    pytest.param(_case_softmax_cross_entropy_backward_0, id="softmax_cross_entropy_backward-0"),
 ]
 
 
 _INPUT_CHECKS = [
-    pytest.param(torch.ops.opgen.compact_rows.default, "opgen::compact_rows", _make_compact_rows_0, [{"N": 4}, {"N": 9}], 1, "mask", "dtype", ["bool"], id="compact_rows-0-mask-dtype"),
-    pytest.param(torch.ops.opgen.compact_rows.default, "opgen::compact_rows", _make_compact_rows_0, [{"N": 4}, {"N": 9}], 1, "mask", "dim", [], id="compact_rows-0-mask-dim"),
-    pytest.param(torch.ops.opgen.compact_rows.default, "opgen::compact_rows", _make_compact_rows_0, [{"N": 4}, {"N": 9}], 1, "mask", "same_device", [], id="compact_rows-0-mask-same_device"),
-    pytest.param(torch.ops.opgen.compact_rows.default, "opgen::compact_rows", _make_compact_rows_1, [{}], 1, "mask", "dtype", ["bool"], id="compact_rows-1-mask-dtype"),
-    pytest.param(torch.ops.opgen.compact_rows.default, "opgen::compact_rows", _make_compact_rows_1, [{}], 1, "mask", "dim", [], id="compact_rows-1-mask-dim"),
-    pytest.param(torch.ops.opgen.compact_rows.default, "opgen::compact_rows", _make_compact_rows_1, [{}], 1, "mask", "same_device", [], id="compact_rows-1-mask-same_device"),
-    pytest.param(torch.ops.opgen.fused_add_rms_norm_.default, "opgen::fused_add_rms_norm_", _make_fused_add_rms_norm__0, [{"N": 2}, {"N": 6}], 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="fused_add_rms_norm_-0-input-dtype"),
-    pytest.param(torch.ops.opgen.fused_add_rms_norm_.default, "opgen::fused_add_rms_norm_", _make_fused_add_rms_norm__0, [{"N": 2}, {"N": 6}], 0, "input", "contiguous", [], id="fused_add_rms_norm_-0-input-contiguous"),
-    pytest.param(torch.ops.opgen.fused_add_rms_norm_.default, "opgen::fused_add_rms_norm_", _make_fused_add_rms_norm__0, [{"N": 2}, {"N": 6}], 1, "residual", "contiguous", [], id="fused_add_rms_norm_-0-residual-contiguous"),
-    pytest.param(torch.ops.opgen.fused_add_rms_norm_.default, "opgen::fused_add_rms_norm_", _make_fused_add_rms_norm__0, [{"N": 2}, {"N": 6}], 1, "residual", "same_dtype", [], id="fused_add_rms_norm_-0-residual-same_dtype"),
-    pytest.param(torch.ops.opgen.fused_add_rms_norm_.default, "opgen::fused_add_rms_norm_", _make_fused_add_rms_norm__0, [{"N": 2}, {"N": 6}], 1, "residual", "same_device", [], id="fused_add_rms_norm_-0-residual-same_device"),
-    pytest.param(torch.ops.opgen.fused_add_rms_norm_.default, "opgen::fused_add_rms_norm_", _make_fused_add_rms_norm__0, [{"N": 2}, {"N": 6}], 2, "weight", "dim", [], id="fused_add_rms_norm_-0-weight-dim"),
-    pytest.param(torch.ops.opgen.fused_add_rms_norm_.default, "opgen::fused_add_rms_norm_", _make_fused_add_rms_norm__0, [{"N": 2}, {"N": 6}], 2, "weight", "same_dtype", [], id="fused_add_rms_norm_-0-weight-same_dtype"),
-    pytest.param(torch.ops.opgen.fused_add_rms_norm_.default, "opgen::fused_add_rms_norm_", _make_fused_add_rms_norm__0, [{"N": 2}, {"N": 6}], 2, "weight", "same_device", [], id="fused_add_rms_norm_-0-weight-same_device"),
-    pytest.param(torch.ops.opgen.fused_add_rms_norm_.default, "opgen::fused_add_rms_norm_", _make_fused_add_rms_norm__1, [{}], 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="fused_add_rms_norm_-1-input-dtype"),
-    pytest.param(torch.ops.opgen.fused_add_rms_norm_.default, "opgen::fused_add_rms_norm_", _make_fused_add_rms_norm__1, [{}], 0, "input", "contiguous", [], id="fused_add_rms_norm_-1-input-contiguous"),
-    pytest.param(torch.ops.opgen.fused_add_rms_norm_.default, "opgen::fused_add_rms_norm_", _make_fused_add_rms_norm__1, [{}], 1, "residual", "contiguous", [], id="fused_add_rms_norm_-1-residual-contiguous"),
-    pytest.param(torch.ops.opgen.fused_add_rms_norm_.default, "opgen::fused_add_rms_norm_", _make_fused_add_rms_norm__1, [{}], 1, "residual", "same_dtype", [], id="fused_add_rms_norm_-1-residual-same_dtype"),
-    pytest.param(torch.ops.opgen.fused_add_rms_norm_.default, "opgen::fused_add_rms_norm_", _make_fused_add_rms_norm__1, [{}], 1, "residual", "same_device", [], id="fused_add_rms_norm_-1-residual-same_device"),
-    pytest.param(torch.ops.opgen.fused_add_rms_norm_.default, "opgen::fused_add_rms_norm_", _make_fused_add_rms_norm__1, [{}], 2, "weight", "dim", [], id="fused_add_rms_norm_-1-weight-dim"),
-    pytest.param(torch.ops.opgen.fused_add_rms_norm_.default, "opgen::fused_add_rms_norm_", _make_fused_add_rms_norm__1, [{}], 2, "weight", "same_dtype", [], id="fused_add_rms_norm_-1-weight-same_dtype"),
-    pytest.param(torch.ops.opgen.fused_add_rms_norm_.default, "opgen::fused_add_rms_norm_", _make_fused_add_rms_norm__1, [{}], 2, "weight", "same_device", [], id="fused_add_rms_norm_-1-weight-same_device"),
-    pytest.param(torch.ops.opgen.layer_norm.default, "opgen::layer_norm", _make_layer_norm_0, [{"N": 3}, {"N": 8}], 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="layer_norm-0-input-dtype"),
-    pytest.param(torch.ops.opgen.layer_norm.default, "opgen::layer_norm", _make_layer_norm_0, [{"N": 3}, {"N": 8}], 1, "weight", "dim", [], id="layer_norm-0-weight-dim"),
-    pytest.param(torch.ops.opgen.layer_norm.default, "opgen::layer_norm", _make_layer_norm_0, [{"N": 3}, {"N": 8}], 1, "weight", "same_dtype", [], id="layer_norm-0-weight-same_dtype"),
-    pytest.param(torch.ops.opgen.layer_norm.default, "opgen::layer_norm", _make_layer_norm_0, [{"N": 3}, {"N": 8}], 1, "weight", "same_device", [], id="layer_norm-0-weight-same_device"),
-    pytest.param(torch.ops.opgen.layer_norm.default, "opgen::layer_norm", _make_layer_norm_0, [{"N": 3}, {"N": 8}], 2, "bias", "dim", [], id="layer_norm-0-bias-dim"),
-    pytest.param(torch.ops.opgen.layer_norm.default, "opgen::layer_norm", _make_layer_norm_0, [{"N": 3}, {"N": 8}], 2, "bias", "same_dtype", [], id="layer_norm-0-bias-same_dtype"),
-    pytest.param(torch.ops.opgen.layer_norm.default, "opgen::layer_norm", _make_layer_norm_0, [{"N": 3}, {"N": 8}], 2, "bias", "same_device", [], id="layer_norm-0-bias-same_device"),
-    pytest.param(torch.ops.opgen.layer_norm.default, "opgen::layer_norm", _make_layer_norm_1, [{}], 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="layer_norm-1-input-dtype"),
-    pytest.param(torch.ops.opgen.layer_norm.default, "opgen::layer_norm", _make_layer_norm_1, [{}], 1, "weight", "dim", [], id="layer_norm-1-weight-dim"),
-    pytest.param(torch.ops.opgen.layer_norm.default, "opgen::layer_norm", _make_layer_norm_1, [{}], 1, "weight", "same_dtype", [], id="layer_norm-1-weight-same_dtype"),
-    pytest.param(torch.ops.opgen.layer_norm.default, "opgen::layer_norm", _make_layer_norm_1, [{}], 1, "weight", "same_device", [], id="layer_norm-1-weight-same_device"),
-    pytest.param(torch.ops.opgen.layer_norm_backward.default, "opgen::layer_norm_backward", _make_layer_norm_backward_0, [{"N": 3}, {"N": 8}], 0, "grad_output", "same_dtype", [], id="layer_norm_backward-0-grad_output-same_dtype"),
-    pytest.param(torch.ops.opgen.layer_norm_backward.default, "opgen::layer_norm_backward", _make_layer_norm_backward_0, [{"N": 3}, {"N": 8}], 0, "grad_output", "same_device", [], id="layer_norm_backward-0-grad_output-same_device"),
-    pytest.param(torch.ops.opgen.layer_norm_backward.default, "opgen::layer_norm_backward", _make_layer_norm_backward_0, [{"N": 3}, {"N": 8}], 1, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="layer_norm_backward-0-input-dtype"),
-    pytest.param(torch.ops.opgen.layer_norm_backward.default, "opgen::layer_norm_backward", _make_layer_norm_backward_0, [{"N": 3}, {"N": 8}], 2, "mean", "same_device", [], id="layer_norm_backward-0-mean-same_device"),
-    pytest.param(torch.ops.opgen.layer_norm_backward.default, "opgen::layer_norm_backward", _make_layer_norm_backward_0, [{"N": 3}, {"N": 8}], 3, "rstd", "same_dtype", [], id="layer_norm_backward-0-rstd-same_dtype"),
-    pytest.param(torch.ops.opgen.layer_norm_backward.default, "opgen::layer_norm_backward", _make_layer_norm_backward_0, [{"N": 3}, {"N": 8}], 3, "rstd", "same_device", [], id="layer_norm_backward-0-rstd-same_device"),
-    pytest.param(torch.ops.opgen.layer_norm_backward.default, "opgen::layer_norm_backward", _make_layer_norm_backward_0, [{"N": 3}, {"N": 8}], 4, "weight", "dim", [], id="layer_norm_backward-0-weight-dim"),
-    pytest.param(torch.ops.opgen.layer_norm_backward.default, "opgen::layer_norm_backward", _make_layer_norm_backward_0, [{"N": 3}, {"N": 8}], 4, "weight", "same_dtype", [], id="layer_norm_backward-0-weight-same_dtype"),
-    pytest.param(torch.ops.opgen.layer_norm_backward.default, "opgen::layer_norm_backward", _make_layer_norm_backward_0, [{"N": 3}, {"N": 8}], 4, "weight", "same_device", [], id="layer_norm_backward-0-weight-same_device"),
-    pytest.param(torch.ops.opgen.quantize_fp8.default, "opgen::quantize_fp8", _make_quantize_fp8_0, [{"N": 2}, {"N": 5}], 0, "input", "dtype", ["float32", "float16", "bfloat16"], id="quantize_fp8-0-input-dtype"),
-    pytest.param(torch.ops.opgen.quantize_fp8.default, "opgen::quantize_fp8", _make_quantize_fp8_1, [{}], 0, "input", "dtype", ["float32", "float16", "bfloat16"], id="quantize_fp8-1-input-dtype"),
-    pytest.param(torch.ops.opgen.quantize_fp8.default, "opgen::quantize_fp8", _make_quantize_fp8_1, [{}], 1, "scale", "dtype", ["float32"], id="quantize_fp8-1-scale-dtype"),
-    pytest.param(torch.ops.opgen.quantize_fp8.default, "opgen::quantize_fp8", _make_quantize_fp8_1, [{}], 1, "scale", "same_device", [], id="quantize_fp8-1-scale-same_device"),
-    pytest.param(torch.ops.opgen.rms_norm.default, "opgen::rms_norm", _make_rms_norm_0, [{"N": 3}, {"N": 8}], 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="rms_norm-0-input-dtype"),
-    pytest.param(torch.ops.opgen.rms_norm.default, "opgen::rms_norm", _make_rms_norm_0, [{"N": 3}, {"N": 8}], 1, "weight", "dim", [], id="rms_norm-0-weight-dim"),
-    pytest.param(torch.ops.opgen.rms_norm.default, "opgen::rms_norm", _make_rms_norm_0, [{"N": 3}, {"N": 8}], 1, "weight", "same_dtype", [], id="rms_norm-0-weight-same_dtype"),
-    pytest.param(torch.ops.opgen.rms_norm.default, "opgen::rms_norm", _make_rms_norm_0, [{"N": 3}, {"N": 8}], 1, "weight", "same_device", [], id="rms_norm-0-weight-same_device"),
-    pytest.param(torch.ops.opgen.rms_norm.default, "opgen::rms_norm", _make_rms_norm_1, [{}], 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="rms_norm-1-input-dtype"),
-    pytest.param(torch.ops.opgen.rms_norm.default, "opgen::rms_norm", _make_rms_norm_1, [{}], 1, "weight", "dim", [], id="rms_norm-1-weight-dim"),
-    pytest.param(torch.ops.opgen.rms_norm.default, "opgen::rms_norm", _make_rms_norm_1, [{}], 1, "weight", "same_dtype", [], id="rms_norm-1-weight-same_dtype"),
-    pytest.param(torch.ops.opgen.rms_norm.default, "opgen::rms_norm", _make_rms_norm_1, [{}], 1, "weight", "same_device", [], id="rms_norm-1-weight-same_device"),
-    pytest.param(torch.ops.opgen.rms_norm_backward.default, "opgen::rms_norm_backward", _make_rms_norm_backward_0, [{"N": 3}, {"N": 7}], 0, "grad", "same_dtype", [], id="rms_norm_backward-0-grad-same_dtype"),
-    pytest.param(torch.ops.opgen.rms_norm_backward.default, "opgen::rms_norm_backward", _make_rms_norm_backward_0, [{"N": 3}, {"N": 7}], 0, "grad", "same_device", [], id="rms_norm_backward-0-grad-same_device"),
-    pytest.param(torch.ops.opgen.rms_norm_backward.default, "opgen::rms_norm_backward", _make_rms_norm_backward_0, [{"N": 3}, {"N": 7}], 1, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="rms_norm_backward-0-input-dtype"),
-    pytest.param(torch.ops.opgen.rms_norm_backward.default, "opgen::rms_norm_backward", _make_rms_norm_backward_0, [{"N": 3}, {"N": 7}], 2, "weight", "dim", [], id="rms_norm_backward-0-weight-dim"),
-    pytest.param(torch.ops.opgen.rms_norm_backward.default, "opgen::rms_norm_backward", _make_rms_norm_backward_0, [{"N": 3}, {"N": 7}], 2, "weight", "same_dtype", [], id="rms_norm_backward-0-weight-same_dtype"),
-    pytest.param(torch.ops.opgen.rms_norm_backward.default, "opgen::rms_norm_backward", _make_rms_norm_backward_0, [{"N": 3}, {"N": 7}], 2, "weight", "same_device", [], id="rms_norm_backward-0-weight-same_device"),
-    pytest.param(torch.ops.opgen.rotary_embedding.default, "opgen::rotary_embedding", _make_rotary_embedding_0, [{"S": 3}, {"S": 8}], 0, "q", "dtype", ["float32", "float16", "bfloat16", "float64"], id="rotary_embedding-0-q-dtype"),
-    pytest.param(torch.ops.opgen.rotary_embedding.default, "opgen::rotary_embedding", _make_rotary_embedding_0, [{"S": 3}, {"S": 8}], 1, "k", "same_dtype", [], id="rotary_embedding-0-k-same_dtype"),
-    pytest.param(torch.ops.opgen.rotary_embedding.default, "opgen::rotary_embedding", _make_rotary_embedding_0, [{"S": 3}, {"S": 8}], 1, "k", "same_device", [], id="rotary_embedding-0-k-same_device"),
-    pytest.param(torch.ops.opgen.rotary_embedding.default, "opgen::rotary_embedding", _make_rotary_embedding_0, [{"S": 3}, {"S": 8}], 2, "cos", "dim", [], id="rotary_embedding-0-cos-dim"),
-    pytest.param(torch.ops.opgen.rotary_embedding.default, "opgen::rotary_embedding", _make_rotary_embedding_0, [{"S": 3}, {"S": 8}], 2, "cos", "same_device", [], id="rotary_embedding-0-cos-same_device"),
-    pytest.param(torch.ops.opgen.rotary_embedding.default, "opgen::rotary_embedding", _make_rotary_embedding_0, [{"S": 3}, {"S": 8}], 3, "sin", "dim", [], id="rotary_embedding-0-sin-dim"),
-    pytest.param(torch.ops.opgen.rotary_embedding.default, "opgen::rotary_embedding", _make_rotary_embedding_0, [{"S": 3}, {"S": 8}], 3, "sin", "same_dtype", [], id="rotary_embedding-0-sin-same_dtype"),
-    pytest.param(torch.ops.opgen.rotary_embedding.default, "opgen::rotary_embedding", _make_rotary_embedding_0, [{"S": 3}, {"S": 8}], 3, "sin", "same_device", [], id="rotary_embedding-0-sin-same_device"),
-    pytest.param(torch.ops.opgen.rotary_embedding.default, "opgen::rotary_embedding", _make_rotary_embedding_1, [{}], 0, "q", "dtype", ["float32", "float16", "bfloat16", "float64"], id="rotary_embedding-1-q-dtype"),
-    pytest.param(torch.ops.opgen.rotary_embedding.default, "opgen::rotary_embedding", _make_rotary_embedding_1, [{}], 1, "k", "same_dtype", [], id="rotary_embedding-1-k-same_dtype"),
-    pytest.param(torch.ops.opgen.rotary_embedding.default, "opgen::rotary_embedding", _make_rotary_embedding_1, [{}], 1, "k", "same_device", [], id="rotary_embedding-1-k-same_device"),
-    pytest.param(torch.ops.opgen.rotary_embedding.default, "opgen::rotary_embedding", _make_rotary_embedding_1, [{}], 2, "cos", "dim", [], id="rotary_embedding-1-cos-dim"),
-    pytest.param(torch.ops.opgen.rotary_embedding.default, "opgen::rotary_embedding", _make_rotary_embedding_1, [{}], 2, "cos", "same_device", [], id="rotary_embedding-1-cos-same_device"),
-    pytest.param(torch.ops.opgen.rotary_embedding.default, "opgen::rotary_embedding", _make_rotary_embedding_1, [{}], 3, "sin", "dim", [], id="rotary_embedding-1-sin-dim"),
-    pytest.param(torch.ops.opgen.rotary_embedding.default, "opgen::rotary_embedding", _make_rotary_embedding_1, [{}], 3, "sin", "same_dtype", [], id="rotary_embedding-1-sin-same_dtype"),
-    pytest.param(torch.ops.opgen.rotary_embedding.default, "opgen::rotary_embedding", _make_rotary_embedding_1, [{}], 3, "sin", "same_device", [], id="rotary_embedding-1-sin-same_device"),
-    pytest.param(torch.ops.opgen.rotary_embedding_backward.default, "opgen::rotary_embedding_backward", _make_rotary_embedding_backward_0, [{"S": 3}, {"S": 8}], 0, "grad_0", "dtype", ["float32", "float16", "bfloat16", "float64"], id="rotary_embedding_backward-0-grad_0-dtype"),
-    pytest.param(torch.ops.opgen.rotary_embedding_backward.default, "opgen::rotary_embedding_backward", _make_rotary_embedding_backward_0, [{"S": 3}, {"S": 8}], 1, "grad_1", "same_dtype", [], id="rotary_embedding_backward-0-grad_1-same_dtype"),
-    pytest.param(torch.ops.opgen.rotary_embedding_backward.default, "opgen::rotary_embedding_backward", _make_rotary_embedding_backward_0, [{"S": 3}, {"S": 8}], 1, "grad_1", "same_device", [], id="rotary_embedding_backward-0-grad_1-same_device"),
-    pytest.param(torch.ops.opgen.rotary_embedding_backward.default, "opgen::rotary_embedding_backward", _make_rotary_embedding_backward_0, [{"S": 3}, {"S": 8}], 2, "cos", "dim", [], id="rotary_embedding_backward-0-cos-dim"),
-    pytest.param(torch.ops.opgen.rotary_embedding_backward.default, "opgen::rotary_embedding_backward", _make_rotary_embedding_backward_0, [{"S": 3}, {"S": 8}], 2, "cos", "same_device", [], id="rotary_embedding_backward-0-cos-same_device"),
-    pytest.param(torch.ops.opgen.rotary_embedding_backward.default, "opgen::rotary_embedding_backward", _make_rotary_embedding_backward_0, [{"S": 3}, {"S": 8}], 3, "sin", "dim", [], id="rotary_embedding_backward-0-sin-dim"),
-    pytest.param(torch.ops.opgen.rotary_embedding_backward.default, "opgen::rotary_embedding_backward", _make_rotary_embedding_backward_0, [{"S": 3}, {"S": 8}], 3, "sin", "same_dtype", [], id="rotary_embedding_backward-0-sin-same_dtype"),
-    pytest.param(torch.ops.opgen.rotary_embedding_backward.default, "opgen::rotary_embedding_backward", _make_rotary_embedding_backward_0, [{"S": 3}, {"S": 8}], 3, "sin", "same_device", [], id="rotary_embedding_backward-0-sin-same_device"),
-    pytest.param(torch.ops.opgen.scaled_masked_softmax.default, "opgen::scaled_masked_softmax", _make_scaled_masked_softmax_0, [{"S": 3}, {"S": 8}], 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="scaled_masked_softmax-0-input-dtype"),
-    pytest.param(torch.ops.opgen.scaled_masked_softmax.default, "opgen::scaled_masked_softmax", _make_scaled_masked_softmax_0, [{"S": 3}, {"S": 8}], 1, "mask", "dtype", ["bool", "uint8"], id="scaled_masked_softmax-0-mask-dtype"),
-    pytest.param(torch.ops.opgen.scaled_masked_softmax.default, "opgen::scaled_masked_softmax", _make_scaled_masked_softmax_0, [{"S": 3}, {"S": 8}], 1, "mask", "dim", [], id="scaled_masked_softmax-0-mask-dim"),
-    pytest.param(torch.ops.opgen.scaled_masked_softmax.default, "opgen::scaled_masked_softmax", _make_scaled_masked_softmax_0, [{"S": 3}, {"S": 8}], 1, "mask", "same_device", [], id="scaled_masked_softmax-0-mask-same_device"),
-    pytest.param(torch.ops.opgen.scaled_masked_softmax.default, "opgen::scaled_masked_softmax", _make_scaled_masked_softmax_1, [{}], 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="scaled_masked_softmax-1-input-dtype"),
-    pytest.param(torch.ops.opgen.scaled_masked_softmax_backward.default, "opgen::scaled_masked_softmax_backward", _make_scaled_masked_softmax_backward_0, [{"S": 3}, {"S": 8}], 0, "grad", "same_dtype", [], id="scaled_masked_softmax_backward-0-grad-same_dtype"),
-    pytest.param(torch.ops.opgen.scaled_masked_softmax_backward.default, "opgen::scaled_masked_softmax_backward", _make_scaled_masked_softmax_backward_0, [{"S": 3}, {"S": 8}], 0, "grad", "same_device", [], id="scaled_masked_softmax_backward-0-grad-same_device"),
-    pytest.param(torch.ops.opgen.scaled_masked_softmax_backward.default, "opgen::scaled_masked_softmax_backward", _make_scaled_masked_softmax_backward_0, [{"S": 3}, {"S": 8}], 1, "output", "dtype", ["float32", "float16", "bfloat16", "float64"], id="scaled_masked_softmax_backward-0-output-dtype"),
-    pytest.param(torch.ops.opgen.scaled_masked_softmax_backward.default, "opgen::scaled_masked_softmax_backward", _make_scaled_masked_softmax_backward_0, [{"S": 3}, {"S": 8}], 2, "mask", "dtype", ["bool", "uint8"], id="scaled_masked_softmax_backward-0-mask-dtype"),
-    pytest.param(torch.ops.opgen.scaled_masked_softmax_backward.default, "opgen::scaled_masked_softmax_backward", _make_scaled_masked_softmax_backward_0, [{"S": 3}, {"S": 8}], 2, "mask", "dim", [], id="scaled_masked_softmax_backward-0-mask-dim"),
-    pytest.param(torch.ops.opgen.scaled_masked_softmax_backward.default, "opgen::scaled_masked_softmax_backward", _make_scaled_masked_softmax_backward_0, [{"S": 3}, {"S": 8}], 2, "mask", "same_device", [], id="scaled_masked_softmax_backward-0-mask-same_device"),
-    pytest.param(torch.ops.opgen.softmax_cross_entropy.default, "opgen::softmax_cross_entropy", _make_softmax_cross_entropy_0, [{"N": 3}, {"N": 8}], 0, "logits", "dtype", ["float32", "float16", "bfloat16", "float64"], id="softmax_cross_entropy-0-logits-dtype"),
-    pytest.param(torch.ops.opgen.softmax_cross_entropy.default, "opgen::softmax_cross_entropy", _make_softmax_cross_entropy_0, [{"N": 3}, {"N": 8}], 0, "logits", "dim", [], id="softmax_cross_entropy-0-logits-dim"),
-    pytest.param(torch.ops.opgen.softmax_cross_entropy.default, "opgen::softmax_cross_entropy", _make_softmax_cross_entropy_0, [{"N": 3}, {"N": 8}], 1, "labels", "dtype", ["int64"], id="softmax_cross_entropy-0-labels-dtype"),
-    pytest.param(torch.ops.opgen.softmax_cross_entropy.default, "opgen::softmax_cross_entropy", _make_softmax_cross_entropy_0, [{"N": 3}, {"N": 8}], 1, "labels", "dim", [], id="softmax_cross_entropy-0-labels-dim"),
-    pytest.param(torch.ops.opgen.softmax_cross_entropy.default, "opgen::softmax_cross_entropy", _make_softmax_cross_entropy_0, [{"N": 3}, {"N": 8}], 1, "labels", "same_device", [], id="softmax_cross_entropy-0-labels-same_device"),
-    pytest.param(torch.ops.opgen.softmax_cross_entropy_backward.default, "opgen::softmax_cross_entropy_backward", _make_softmax_cross_entropy_backward_0, [{"N": 3}, {"N": 8}], 0, "grad_losses", "dim", [], id="softmax_cross_entropy_backward-0-grad_losses-dim"),
-    pytest.param(torch.ops.opgen.softmax_cross_entropy_backward.default, "opgen::softmax_cross_entropy_backward", _make_softmax_cross_entropy_backward_0, [{"N": 3}, {"N": 8}], 0, "grad_losses", "same_dtype", [], id="softmax_cross_entropy_backward-0-grad_losses-same_dtype"),
-    pytest.param(torch.ops.opgen.softmax_cross_entropy_backward.default, "opgen::softmax_cross_entropy_backward", _make_softmax_cross_entropy_backward_0, [{"N": 3}, {"N": 8}], 0, "grad_losses", "same_device", [], id="softmax_cross_entropy_backward-0-grad_losses-same_device"),
-    pytest.param(torch.ops.opgen.softmax_cross_entropy_backward.default, "opgen::softmax_cross_entropy_backward", _make_softmax_cross_entropy_backward_0, [{"N": 3}, {"N": 8}], 1, "logits", "dtype", ["float32", "float16", "bfloat16", "float64"], id="softmax_cross_entropy_backward-0-logits-dtype"),
-    pytest.param(torch.ops.opgen.softmax_cross_entropy_backward.default, "opgen::softmax_cross_entropy_backward", _make_softmax_cross_entropy_backward_0, [{"N": 3}, {"N": 8}], 1, "logits", "dim", [], id="softmax_cross_entropy_backward-0-logits-dim"),
-    pytest.param(torch.ops.opgen.softmax_cross_entropy_backward.default, "opgen::softmax_cross_entropy_backward", _make_softmax_cross_entropy_backward_0, [{"N": 3}, {"N": 8}], 2, "max_log_sum_exp", "dim", [], id="softmax_cross_entropy_backward-0-max_log_sum_exp-dim"),
-    pytest.param(torch.ops.opgen.softmax_cross_entropy_backward.default, "opgen::softmax_cross_entropy_backward", _make_softmax_cross_entropy_backward_0, [{"N": 3}, {"N": 8}], 2, "max_log_sum_exp", "same_device", [], id="softmax_cross_entropy_backward-0-max_log_sum_exp-same_device"),
-    pytest.param(torch.ops.opgen.softmax_cross_entropy_backward.default, "opgen::softmax_cross_entropy_backward", _make_softmax_cross_entropy_backward_0, [{"N": 3}, {"N": 8}], 3, "labels", "dtype", ["int64"], id="softmax_cross_entropy_backward-0-labels-dtype"),
-    pytest.param(torch.ops.opgen.softmax_cross_entropy_backward.default, "opgen::softmax_cross_entropy_backward", _make_softmax_cross_entropy_backward_0, [{"N": 3}, {"N": 8}], 3, "labels", "dim", [], id="softmax_cross_entropy_backward-0-labels-dim"),
-    pytest.param(torch.ops.opgen.softmax_cross_entropy_backward.default, "opgen::softmax_cross_entropy_backward", _make_softmax_cross_entropy_backward_0, [{"N": 3}, {"N": 8}], 3, "labels", "same_device", [], id="softmax_cross_entropy_backward-0-labels-same_device"),
+    pytest.param(_case_compact_rows_0, 1, "mask", "dtype", ["bool"], id="compact_rows-0-mask-dtype"),
+    pytest.param(_case_compact_rows_0, 1, "mask", "dim", [], id="compact_rows-0-mask-dim"),
+    pytest.param(_case_compact_rows_0, 1, "mask", "same_device", [], id="compact_rows-0-mask-same_device"),
+    pytest.param(_case_compact_rows_1, 1, "mask", "dtype", ["bool"], id="compact_rows-1-mask-dtype"),
+    pytest.param(_case_compact_rows_1, 1, "mask", "dim", [], id="compact_rows-1-mask-dim"),
+    pytest.param(_case_compact_rows_1, 1, "mask", "same_device", [], id="compact_rows-1-mask-same_device"),
+    pytest.param(_case_fused_add_rms_norm__0, 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="fused_add_rms_norm_-0-input-dtype"),
+    pytest.param(_case_fused_add_rms_norm__0, 0, "input", "contiguous", [], id="fused_add_rms_norm_-0-input-contiguous"),
+    pytest.param(_case_fused_add_rms_norm__0, 1, "residual", "contiguous", [], id="fused_add_rms_norm_-0-residual-contiguous"),
+    pytest.param(_case_fused_add_rms_norm__0, 1, "residual", "same_dtype", [], id="fused_add_rms_norm_-0-residual-same_dtype"),
+    pytest.param(_case_fused_add_rms_norm__0, 1, "residual", "same_device", [], id="fused_add_rms_norm_-0-residual-same_device"),
+    pytest.param(_case_fused_add_rms_norm__0, 2, "weight", "dim", [], id="fused_add_rms_norm_-0-weight-dim"),
+    pytest.param(_case_fused_add_rms_norm__0, 2, "weight", "same_dtype", [], id="fused_add_rms_norm_-0-weight-same_dtype"),
+    pytest.param(_case_fused_add_rms_norm__0, 2, "weight", "same_device", [], id="fused_add_rms_norm_-0-weight-same_device"),
+    pytest.param(_case_fused_add_rms_norm__1, 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="fused_add_rms_norm_-1-input-dtype"),
+    pytest.param(_case_fused_add_rms_norm__1, 0, "input", "contiguous", [], id="fused_add_rms_norm_-1-input-contiguous"),
+    pytest.param(_case_fused_add_rms_norm__1, 1, "residual", "contiguous", [], id="fused_add_rms_norm_-1-residual-contiguous"),
+    pytest.param(_case_fused_add_rms_norm__1, 1, "residual", "same_dtype", [], id="fused_add_rms_norm_-1-residual-same_dtype"),
+    pytest.param(_case_fused_add_rms_norm__1, 1, "residual", "same_device", [], id="fused_add_rms_norm_-1-residual-same_device"),
+    pytest.param(_case_fused_add_rms_norm__1, 2, "weight", "dim", [], id="fused_add_rms_norm_-1-weight-dim"),
+    pytest.param(_case_fused_add_rms_norm__1, 2, "weight", "same_dtype", [], id="fused_add_rms_norm_-1-weight-same_dtype"),
+    pytest.param(_case_fused_add_rms_norm__1, 2, "weight", "same_device", [], id="fused_add_rms_norm_-1-weight-same_device"),
+    pytest.param(_case_layer_norm_0, 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="layer_norm-0-input-dtype"),
+    pytest.param(_case_layer_norm_0, 1, "weight", "dim", [], id="layer_norm-0-weight-dim"),
+    pytest.param(_case_layer_norm_0, 1, "weight", "same_dtype", [], id="layer_norm-0-weight-same_dtype"),
+    pytest.param(_case_layer_norm_0, 1, "weight", "same_device", [], id="layer_norm-0-weight-same_device"),
+    pytest.param(_case_layer_norm_0, 2, "bias", "dim", [], id="layer_norm-0-bias-dim"),
+    pytest.param(_case_layer_norm_0, 2, "bias", "same_dtype", [], id="layer_norm-0-bias-same_dtype"),
+    pytest.param(_case_layer_norm_0, 2, "bias", "same_device", [], id="layer_norm-0-bias-same_device"),
+    pytest.param(_case_layer_norm_1, 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="layer_norm-1-input-dtype"),
+    pytest.param(_case_layer_norm_1, 1, "weight", "dim", [], id="layer_norm-1-weight-dim"),
+    pytest.param(_case_layer_norm_1, 1, "weight", "same_dtype", [], id="layer_norm-1-weight-same_dtype"),
+    pytest.param(_case_layer_norm_1, 1, "weight", "same_device", [], id="layer_norm-1-weight-same_device"),
+    pytest.param(_case_layer_norm_backward_0, 0, "grad_output", "same_dtype", [], id="layer_norm_backward-0-grad_output-same_dtype"),
+    pytest.param(_case_layer_norm_backward_0, 0, "grad_output", "same_device", [], id="layer_norm_backward-0-grad_output-same_device"),
+    pytest.param(_case_layer_norm_backward_0, 1, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="layer_norm_backward-0-input-dtype"),
+    pytest.param(_case_layer_norm_backward_0, 2, "mean", "same_device", [], id="layer_norm_backward-0-mean-same_device"),
+    pytest.param(_case_layer_norm_backward_0, 3, "rstd", "same_dtype", [], id="layer_norm_backward-0-rstd-same_dtype"),
+    pytest.param(_case_layer_norm_backward_0, 3, "rstd", "same_device", [], id="layer_norm_backward-0-rstd-same_device"),
+    pytest.param(_case_layer_norm_backward_0, 4, "weight", "dim", [], id="layer_norm_backward-0-weight-dim"),
+    pytest.param(_case_layer_norm_backward_0, 4, "weight", "same_dtype", [], id="layer_norm_backward-0-weight-same_dtype"),
+    pytest.param(_case_layer_norm_backward_0, 4, "weight", "same_device", [], id="layer_norm_backward-0-weight-same_device"),
+    pytest.param(_case_quantize_fp8_0, 0, "input", "dtype", ["float32", "float16", "bfloat16"], id="quantize_fp8-0-input-dtype"),
+    pytest.param(_case_quantize_fp8_1, 0, "input", "dtype", ["float32", "float16", "bfloat16"], id="quantize_fp8-1-input-dtype"),
+    pytest.param(_case_quantize_fp8_1, 1, "scale", "dtype", ["float32"], id="quantize_fp8-1-scale-dtype"),
+    pytest.param(_case_quantize_fp8_1, 1, "scale", "same_device", [], id="quantize_fp8-1-scale-same_device"),
+    pytest.param(_case_rms_norm_0, 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="rms_norm-0-input-dtype"),
+    pytest.param(_case_rms_norm_0, 1, "weight", "dim", [], id="rms_norm-0-weight-dim"),
+    pytest.param(_case_rms_norm_0, 1, "weight", "same_dtype", [], id="rms_norm-0-weight-same_dtype"),
+    pytest.param(_case_rms_norm_0, 1, "weight", "same_device", [], id="rms_norm-0-weight-same_device"),
+    pytest.param(_case_rms_norm_1, 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="rms_norm-1-input-dtype"),
+    pytest.param(_case_rms_norm_1, 1, "weight", "dim", [], id="rms_norm-1-weight-dim"),
+    pytest.param(_case_rms_norm_1, 1, "weight", "same_dtype", [], id="rms_norm-1-weight-same_dtype"),
+    pytest.param(_case_rms_norm_1, 1, "weight", "same_device", [], id="rms_norm-1-weight-same_device"),
+    pytest.param(_case_rms_norm_backward_0, 0, "grad", "same_dtype", [], id="rms_norm_backward-0-grad-same_dtype"),
+    pytest.param(_case_rms_norm_backward_0, 0, "grad", "same_device", [], id="rms_norm_backward-0-grad-same_device"),
+    pytest.param(_case_rms_norm_backward_0, 1, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="rms_norm_backward-0-input-dtype"),
+    pytest.param(_case_rms_norm_backward_0, 2, "weight", "dim", [], id="rms_norm_backward-0-weight-dim"),
+    pytest.param(_case_rms_norm_backward_0, 2, "weight", "same_dtype", [], id="rms_norm_backward-0-weight-same_dtype"),
+    pytest.param(_case_rms_norm_backward_0, 2, "weight", "same_device", [], id="rms_norm_backward-0-weight-same_device"),
+    pytest.param(_case_rotary_embedding_0, 0, "q", "dtype", ["float32", "float16", "bfloat16", "float64"], id="rotary_embedding-0-q-dtype"),
+    pytest.param(_case_rotary_embedding_0, 1, "k", "same_dtype", [], id="rotary_embedding-0-k-same_dtype"),
+    pytest.param(_case_rotary_embedding_0, 1, "k", "same_device", [], id="rotary_embedding-0-k-same_device"),
+    pytest.param(_case_rotary_embedding_0, 2, "cos", "dim", [], id="rotary_embedding-0-cos-dim"),
+    pytest.param(_case_rotary_embedding_0, 2, "cos", "same_device", [], id="rotary_embedding-0-cos-same_device"),
+    pytest.param(_case_rotary_embedding_0, 3, "sin", "dim", [], id="rotary_embedding-0-sin-dim"),
+    pytest.param(_case_rotary_embedding_0, 3, "sin", "same_dtype", [], id="rotary_embedding-0-sin-same_dtype"),
+    pytest.param(_case_rotary_embedding_0, 3, "sin", "same_device", [], id="rotary_embedding-0-sin-same_device"),
+    pytest.param(_case_rotary_embedding_1, 0, "q", "dtype", ["float32", "float16", "bfloat16", "float64"], id="rotary_embedding-1-q-dtype"),
+    pytest.param(_case_rotary_embedding_1, 1, "k", "same_dtype", [], id="rotary_embedding-1-k-same_dtype"),
+    pytest.param(_case_rotary_embedding_1, 1, "k", "same_device", [], id="rotary_embedding-1-k-same_device"),
+    pytest.param(_case_rotary_embedding_1, 2, "cos", "dim", [], id="rotary_embedding-1-cos-dim"),
+    pytest.param(_case_rotary_embedding_1, 2, "cos", "same_device", [], id="rotary_embedding-1-cos-same_device"),
+    pytest.param(_case_rotary_embedding_1, 3, "sin", "dim", [], id="rotary_embedding-1-sin-dim"),
+    pytest.param(_case_rotary_embedding_1, 3, "sin", "same_dtype", [], id="rotary_embedding-1-sin-same_dtype"),
+    pytest.param(_case_rotary_embedding_1, 3, "sin", "same_device", [], id="rotary_embedding-1-sin-same_device"),
+    pytest.param(_case_rotary_embedding_backward_0, 0, "grad_0", "dtype", ["float32", "float16", "bfloat16", "float64"], id="rotary_embedding_backward-0-grad_0-dtype"),
+    pytest.param(_case_rotary_embedding_backward_0, 1, "grad_1", "same_dtype", [], id="rotary_embedding_backward-0-grad_1-same_dtype"),
+    pytest.param(_case_rotary_embedding_backward_0, 1, "grad_1", "same_device", [], id="rotary_embedding_backward-0-grad_1-same_device"),
+    pytest.param(_case_rotary_embedding_backward_0, 2, "cos", "dim", [], id="rotary_embedding_backward-0-cos-dim"),
+    pytest.param(_case_rotary_embedding_backward_0, 2, "cos", "same_device", [], id="rotary_embedding_backward-0-cos-same_device"),
+    pytest.param(_case_rotary_embedding_backward_0, 3, "sin", "dim", [], id="rotary_embedding_backward-0-sin-dim"),
+    pytest.param(_case_rotary_embedding_backward_0, 3, "sin", "same_dtype", [], id="rotary_embedding_backward-0-sin-same_dtype"),
+    pytest.param(_case_rotary_embedding_backward_0, 3, "sin", "same_device", [], id="rotary_embedding_backward-0-sin-same_device"),
+    pytest.param(_case_scaled_masked_softmax_0, 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="scaled_masked_softmax-0-input-dtype"),
+    pytest.param(_case_scaled_masked_softmax_0, 1, "mask", "dtype", ["bool", "uint8"], id="scaled_masked_softmax-0-mask-dtype"),
+    pytest.param(_case_scaled_masked_softmax_0, 1, "mask", "dim", [], id="scaled_masked_softmax-0-mask-dim"),
+    pytest.param(_case_scaled_masked_softmax_0, 1, "mask", "same_device", [], id="scaled_masked_softmax-0-mask-same_device"),
+    pytest.param(_case_scaled_masked_softmax_1, 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="scaled_masked_softmax-1-input-dtype"),
+    pytest.param(_case_scaled_masked_softmax_backward_0, 0, "grad", "same_dtype", [], id="scaled_masked_softmax_backward-0-grad-same_dtype"),
+    pytest.param(_case_scaled_masked_softmax_backward_0, 0, "grad", "same_device", [], id="scaled_masked_softmax_backward-0-grad-same_device"),
+    pytest.param(_case_scaled_masked_softmax_backward_0, 1, "output", "dtype", ["float32", "float16", "bfloat16", "float64"], id="scaled_masked_softmax_backward-0-output-dtype"),
+    pytest.param(_case_scaled_masked_softmax_backward_0, 2, "mask", "dtype", ["bool", "uint8"], id="scaled_masked_softmax_backward-0-mask-dtype"),
+    pytest.param(_case_scaled_masked_softmax_backward_0, 2, "mask", "dim", [], id="scaled_masked_softmax_backward-0-mask-dim"),
+    pytest.param(_case_scaled_masked_softmax_backward_0, 2, "mask", "same_device", [], id="scaled_masked_softmax_backward-0-mask-same_device"),
+    pytest.param(_case_softmax_cross_entropy_0, 0, "logits", "dtype", ["float32", "float16", "bfloat16", "float64"], id="softmax_cross_entropy-0-logits-dtype"),
+    pytest.param(_case_softmax_cross_entropy_0, 0, "logits", "dim", [], id="softmax_cross_entropy-0-logits-dim"),
+    pytest.param(_case_softmax_cross_entropy_0, 1, "labels", "dtype", ["int64"], id="softmax_cross_entropy-0-labels-dtype"),
+    pytest.param(_case_softmax_cross_entropy_0, 1, "labels", "dim", [], id="softmax_cross_entropy-0-labels-dim"),
+    pytest.param(_case_softmax_cross_entropy_0, 1, "labels", "same_device", [], id="softmax_cross_entropy-0-labels-same_device"),
+    pytest.param(_case_softmax_cross_entropy_backward_0, 0, "grad_losses", "dim", [], id="softmax_cross_entropy_backward-0-grad_losses-dim"),
+    pytest.param(_case_softmax_cross_entropy_backward_0, 0, "grad_losses", "same_dtype", [], id="softmax_cross_entropy_backward-0-grad_losses-same_dtype"),
+    pytest.param(_case_softmax_cross_entropy_backward_0, 0, "grad_losses", "same_device", [], id="softmax_cross_entropy_backward-0-grad_losses-same_device"),
+    pytest.param(_case_softmax_cross_entropy_backward_0, 1, "logits", "dtype", ["float32", "float16", "bfloat16", "float64"], id="softmax_cross_entropy_backward-0-logits-dtype"),
+    pytest.param(_case_softmax_cross_entropy_backward_0, 1, "logits", "dim", [], id="softmax_cross_entropy_backward-0-logits-dim"),
+    pytest.param(_case_softmax_cross_entropy_backward_0, 2, "max_log_sum_exp", "dim", [], id="softmax_cross_entropy_backward-0-max_log_sum_exp-dim"),
+    pytest.param(_case_softmax_cross_entropy_backward_0, 2, "max_log_sum_exp", "same_device", [], id="softmax_cross_entropy_backward-0-max_log_sum_exp-same_device"),
+    pytest.param(_case_softmax_cross_entropy_backward_0, 3, "labels", "dtype", ["int64"], id="softmax_cross_entropy_backward-0-labels-dtype"),
+    pytest.param(_case_softmax_cross_entropy_backward_0, 3, "labels", "dim", [], id="softmax_cross_entropy_backward-0-labels-dim"),
+    pytest.param(_case_softmax_cross_entropy_backward_0, 3, "labels", "same_device", [], id="softmax_cross_entropy_backward-0-labels-same_device"),
 ]
 
 
 _GRADCHECKS = [
-    pytest.param(torch.ops.opgen.layer_norm.default, _make_layer_norm_0, [{"N": 3}, {"N": 8}], [0, 1, 2], [0], id="layer_norm-0"),
-    pytest.param(torch.ops.opgen.layer_norm.default, _make_layer_norm_1, [{}], [0, 1], [0], id="layer_norm-1"),
-    pytest.param(torch.ops.opgen.rms_norm.default, _make_rms_norm_0, [{"N": 3}, {"N": 8}], [0, 1], [0], id="rms_norm-0"),
-    pytest.param(torch.ops.opgen.rms_norm.default, _make_rms_norm_1, [{}], [0, 1], [0], id="rms_norm-1"),
-    pytest.param(torch.ops.opgen.rotary_embedding.default, _make_rotary_embedding_0, [{"S": 3}, {"S": 8}], [0, 1], [0, 1], id="rotary_embedding-0"),
-    pytest.param(torch.ops.opgen.rotary_embedding.default, _make_rotary_embedding_1, [{}], [0, 1], [0, 1], id="rotary_embedding-1"),
+    pytest.param(_case_layer_norm_0, [0, 1, 2], [0], id="layer_norm-0"),
+    pytest.param(_case_layer_norm_1, [0, 1], [0], id="layer_norm-1"),
+    pytest.param(_case_rms_norm_0, [0, 1], [0], id="rms_norm-0"),
+    pytest.param(_case_rms_norm_1, [0, 1], [0], id="rms_norm-1"),
+    pytest.param(_case_rotary_embedding_0, [0, 1], [0, 1], id="rotary_embedding-0"),
+    pytest.param(_case_rotary_embedding_1, [0, 1], [0, 1], id="rotary_embedding-1"),
 ]
 
 
-@pytest.mark.parametrize("op, make, sizes, differentiable", _CASES)
-def test_opcheck(op, make, sizes, differentiable):
-    _run_opcheck(op, make, sizes, differentiable)
+@pytest.mark.parametrize("case", _CASES)
+def test_opcheck(case):
+    _testing.check_opcheck(case)
 
 
-@pytest.mark.parametrize("op, make, sizes, differentiable", _CASES)
-def test_compile_static(op, make, sizes, differentiable):
-    _run_compile(op, make, sizes[:1], dynamic=False)
+@pytest.mark.parametrize("case", _CASES)
+def test_compile_static(case):
+    _testing.check_compile(case, dynamic=False)
 
 
-@pytest.mark.parametrize("op, make, sizes, differentiable", _CASES)
-def test_compile_dynamic(op, make, sizes, differentiable):
-    _run_compile(op, make, sizes, dynamic=True)
+@pytest.mark.parametrize("case", _CASES)
+def test_compile_dynamic(case):
+    _testing.check_compile(case, dynamic=True)
 
 
-@pytest.mark.parametrize("op, make, sizes, differentiable", _CASES)
-def test_fake_matches_real(op, make, sizes, differentiable):
-    _run_fake(op, make, sizes)
+@pytest.mark.parametrize("case", _CASES)
+def test_fake_matches_real(case):
+    _testing.check_fake_matches_real(case)
 
 
-@pytest.mark.parametrize("op, qualified, make, sizes, where, name, check, allowed", _INPUT_CHECKS)
-def test_input_check(op, qualified, make, sizes, where, name, check, allowed):
-    _run_input_check(op, qualified, make, sizes, where, name, check, allowed)
+@pytest.mark.parametrize("case, where, name, check, allowed", _INPUT_CHECKS)
+def test_input_check(case, where, name, check, allowed):
+    _testing.check_input_check(case, where, name, check, allowed)
 
 
-@pytest.mark.parametrize("op, make, sizes, inputs, outputs", _GRADCHECKS)
-def test_gradcheck(op, make, sizes, inputs, outputs):
-    _run_gradcheck(op, make, sizes, inputs, outputs)
+@pytest.mark.parametrize("case, inputs, outputs", _GRADCHECKS)
+def test_gradcheck(case, inputs, outputs):
+    _testing.check_gradcheck(case, inputs, outputs)

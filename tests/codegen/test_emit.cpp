@@ -173,17 +173,28 @@ TEST(Emit, AutogradBindingAllOutputGradientsMarksNothing) {
   EXPECT_NE(py.find("return (result[0], result[1])"), std::string::npos) << py;
 }
 
-TEST(Emit, GeneratedFakeTestAcceptsDataDependentSizes) {
-  // A fake with a dynamic() size makes an unbacked SymInt: the generated
-  // fake-vs-real test needs a ShapeEnv for it and matches it with any size.
+TEST(Emit, GeneratedSuiteNamesWhereEachFakeComesFrom) {
+  // A fake-vs-real failure quotes these (opgen.testing; tests/python/test_testing.py
+  // holds the messages and the data-dependent sizes a fake may make).
   auto files = emit_one("compact",
                         "schema: \"compact(Tensor x, Tensor m) -> Tensor\"\nlet: {n: \"dynamic(min=0)\"}\n"
                         "fake: [\"empty([n, *x.shape[1:]])\"]\n"
                         "samples:\n  - args: {x: {shape: [4, 3]}, m: {shape: [4], dtype: bool}}\n");
   const std::string& py = files.at("tests/test_testpkg_ops.py");
-  EXPECT_NE(py.find("with FakeTensorMode(shape_env=ShapeEnv(), static_shapes=True) as mode:"), std::string::npos)
+  EXPECT_NE(py.find("_case_compact_0 = _Case(torch.ops.testns.compact.default, \"testns::compact\", _make_compact_0, "
+                    "[{}], differentiable=False, fakes=[\"specs/compact.yaml:3:9: empty([n, *x.shape[1:]])\"], "
+                    "name=\"compact-0\")"),
+            std::string::npos)
       << py;
-  EXPECT_NE(py.find("return isinstance(fake, torch.SymInt) or fake == real"), std::string::npos) << py;
+  EXPECT_NE(py.find("_testing.check_fake_matches_real(case)"), std::string::npos) << py;
+
+  auto out = emit_one("scale.out",
+                      "schema: \"scale.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)\"\nabi: unstable\n"
+                      "samples:\n  - args: {x: {shape: [2, 3]}, out: {shape: [2, 3]}}\n");
+  EXPECT_NE(out.at("tests/test_testpkg_ops.py")
+                .find("fakes=[\"the argument 'out' itself (the op writes into it and returns it)\"]"),
+            std::string::npos)
+      << out.at("tests/test_testpkg_ops.py");
 }
 
 class OutputTreeTest : public ::testing::Test {

@@ -72,7 +72,8 @@ def test_install_holds_the_tool_and_the_cmake_package(prefix):
     (cmake_dir,) = {str(p.relative_to(prefix)) for p in prefix.glob("lib*/cmake/opgen")}
     per_config = {f for f in files if f.startswith(f"{cmake_dir}/opgenTargets-")}  # one per build type
     assert len(per_config) == 1, files
-    assert files - per_config == {"bin/opgen", "share/opgen/spec.schema.json"} | {f"{cmake_dir}/{name}" for name in (
+    python = {f"share/opgen/python/opgen/{name}" for name in ("__init__.py", "__main__.py", "testing.py", "py.typed")}
+    assert files - per_config == {"bin/opgen", "share/opgen/spec.schema.json"} | python | {f"{cmake_dir}/{name}" for name in (
         "Opgen.cmake", "OpgenCompareTrees.cmake", "opgenConfig.cmake", "opgenConfigVersion.cmake", "opgenTargets.cmake")}
     assert "explain" in run([prefix / "bin" / "opgen", "--help"]).stdout
 
@@ -112,12 +113,15 @@ def test_external_op_from_python(project_build, where, tmp_path):
     assert "opgen_ext ok" in result.stdout
 
 
-def test_external_generated_suite(project_build):
+def test_external_generated_suite(prefix, project_build):
     """The suite opgen wrote from the external spec's samples."""
     build, _ = project_build
     suite = build / "opgen_ext_ops_generated" / "tests" / "test_opgen_ext_ops.py"
+    # opgen.testing from the prefix, as Opgen.cmake's CTest entry has it.
+    opgen_python = next(prefix.glob("share/opgen/python"))
     result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", suite], cwd=build,
-                            env=clean_env(PYTHONPATH=str(build / "python")), capture_output=True, text=True)
+                            env=clean_env(PYTHONPATH=f"{build / 'python'}:{opgen_python}"), capture_output=True,
+                            text=True)
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-3000:]
     assert " passed" in result.stdout
 

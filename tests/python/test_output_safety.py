@@ -48,6 +48,7 @@ def options_with(**changes):
         ("python_package", "./opgen"),
         ("python_package", "a/b"),
         ("python_package", "torch"),
+        ("python_package", "opgen"),  # the tool's own package: generated suites import opgen.testing
         ("library_name", "../libx"),
         ("library_name", "a b"),
     ],

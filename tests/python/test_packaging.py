@@ -212,6 +212,8 @@ def test_op_suites_against_the_installed_wheel(venv, wheel, tmp_path):
     for name in ("test_ops.py", "test_ops_more.py", "helpers.py", "conftest.py"):
         shutil.copy(SOURCE_DIR / "tests" / "python" / name, suite)
     shutil.copy(wheel[1] / "opgen_ops_generated" / "tests" / "test_opgen_ops_ops.py", suite)
+    # The generated suite imports opgen.testing: the tool's package, beside it.
+    shutil.copytree(SOURCE_DIR / "python" / "opgen", suite / "opgen")
     (suite / "test_origin.py").write_text(
         "import sys\n\nimport opgen_ops\n\n\n"
         "def test_opgen_ops_is_the_installed_wheel():\n"

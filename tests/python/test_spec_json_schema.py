@@ -10,11 +10,15 @@ import jsonschema
 import pytest
 import yaml
 
+from cli_helpers import requires_opgen, run_opgen
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "codegen" / "spec.schema.json").read_text())
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 
-GOOD_SPECS = sorted((ROOT / "schemas").glob("*.yaml")) + sorted((ROOT / "tests/codegen/golden/specs").glob("*.yaml"))
+# Every spec of the repository's trees that opgen accepts.
+GOOD_SPECS = [p for tree in ("schemas", "tests/codegen/golden/specs", "tests/external_project/schemas")
+              for p in sorted((ROOT / tree).glob("*.yaml"))]
 KEY_AND_TYPE_CASES = sorted(
     p for p in (ROOT / "tests" / "bad_specs").iterdir() if p.name.startswith(("unknown_key", "wrong_type_"))
 )
@@ -44,3 +48,16 @@ def test_specs_rejected_for_keys_or_types_are_invalid(case):
     specs = sorted(case.rglob("*.yaml"))
     assert specs
     assert any(not VALIDATOR.is_valid(load(spec)) for spec in specs), f"{case.name}: the JSON Schema accepts it"
+
+
+@requires_opgen
+def test_the_specs_opgen_writes_are_valid(tmp_path):
+    """`opgen init`'s example and an `opgen new` scaffold, as a user gets them."""
+    assert run_opgen("init", tmp_path / "proj").returncode == 0
+    assert run_opgen("new", "proj::twice", "--schema", "(Tensor x, int[] dims, float? s=None) -> (Tensor, Tensor)",
+                     "--schemas-dir", tmp_path / "proj" / "schemas", "--kernels-dir", tmp_path / "k").returncode == 0
+    specs = sorted((tmp_path / "proj" / "schemas").glob("*.yaml"))
+    assert [p.name for p in specs] == ["scale.yaml", "twice.yaml"]
+    for path in specs:
+        errors = [e.message for e in VALIDATOR.iter_errors(load(path))]
+        assert not errors, (path.name, errors)

@@ -14,6 +14,7 @@ incremental.
 """
 
 import filecmp
+import json
 import os
 import re
 import subprocess
@@ -73,7 +74,8 @@ def test_the_wheel_holds_the_tool_its_cmake_package_and_the_json_schema(wheel):
     # Nothing grafted: the executable needs no library outside the manylinux policy.
     assert not [f for f in files if ".libs/" in f], files
     cmake = "opgen/share/cmake/opgen"
-    assert {"opgen/bin/opgen", "opgen/__init__.py", "opgen/__main__.py", "opgen/py.typed", "opgen/spec.schema.json",
+    assert {"opgen/bin/opgen", "opgen/__init__.py", "opgen/__main__.py", "opgen/testing.py", "opgen/py.typed",
+            "opgen/spec.schema.json",
             f"{cmake}/opgenConfig.cmake", f"{cmake}/opgenConfigVersion.cmake", f"{cmake}/opgenTargets.cmake",
             f"{cmake}/Opgen.cmake", f"{cmake}/OpgenCompareTrees.cmake"} <= files, files
     assert "opgen = opgen.__main__:run_tool" in entry_points
@@ -140,3 +142,22 @@ def test_a_new_project_builds_through_scikit_build_core_and_runs(venv, tmp_path)
               "torch.testing.assert_close(myext.scale(x, 2.0), 2 * x)\n"
               "print('myext ok')\n")
     assert "myext ok" in run([python, "-c", caller], env=env, cwd=tmp_path).stdout
+
+
+def test_a_new_project_builds_with_cmake_and_ctest_runs_its_suite(venv, tmp_path):
+    """-Dopgen_DIR=$(python -m opgen --cmake-dir); CTest runs the generated
+    suite with the wheel's opgen.testing on its PYTHONPATH."""
+    env = in_venv(venv)
+    python = venv / "bin" / "python"
+    run(["opgen", "init", "myext"], env=env, cwd=tmp_path)
+    cmake_dir = run([python, "-m", "opgen", "--cmake-dir"], env=env).stdout.strip()
+    build = tmp_path / "build"
+    run(["cmake", "-S", tmp_path / "myext", "-B", build, "-G", "Ninja", f"-Dopgen_DIR={cmake_dir}",
+         f"-DPython3_EXECUTABLE={python}"], env=env)
+    run(["cmake", "--build", build], env=env)
+    shown = json.loads(run(["ctest", "--test-dir", build, "--show-only=json-v1"], env=env).stdout)
+    (test,) = shown["tests"]
+    (environment,) = [p["value"] for p in test["properties"] if p["name"] == "ENVIRONMENT"]
+    site = Path(cmake_dir).parents[3]  # <site>/opgen/share/cmake/opgen
+    assert environment == [f"PYTHONPATH={build / 'python'}:{site}"], environment
+    assert "100% tests passed" in run(["ctest", "--test-dir", build, "--output-on-failure"], env=env).stdout

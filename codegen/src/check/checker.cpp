@@ -806,6 +806,10 @@ void check_library_names(const model::Library& lib, Diagnostics& diags) {
     invalid("--python-package", "Python package", lib.python_package, kIdentifier);
   } else if (kPythonKeywords.count(lib.python_package) || lib.python_package == "torch") {
     invalid("--python-package", "Python package", lib.python_package, "it is a Python keyword or 'torch'");
+  } else if (lib.python_package == "opgen") {
+    // The generated test suite imports opgen.testing, which a package of that name would hide.
+    invalid("--python-package", "Python package", lib.python_package,
+            "it is the opgen tool's own package; name the library's package (--python-package)");
   }
   const bool plain_file_name =
       !lib.library_name.empty() && lib.library_name[0] != '-' &&

@@ -16,145 +16,29 @@
 namespace opgen::emit {
 namespace {
 
-// The suite's fixed part: the checks each generated case runs.
-constexpr const char* kHelpers = R"py(
+// The suite's fixed part. The checks themselves live in opgen.testing (the
+// tool's Python package), so a suite holds only what its specs say.
+constexpr const char* kPrologue = R"py(
 """Generated tests of the $ns$ ops, from the `samples` of their specs.
 
-Run with pytest; `$pkg$` must be importable. Each case is an op, a sample,
-and the sizes its named dims take.
+Run with pytest; `$pkg$` and opgen (whose `opgen.testing` runs the checks)
+must be importable. Each case is an op, a sample, and the sizes its named
+dims take.
 """
 
 import pytest
 import torch
-import torch._dynamo.testing
-from torch._subclasses.fake_tensor import FakeTensorMode
-from torch.fx.experimental.symbolic_shapes import ShapeEnv
-from torch.utils._pytree import tree_leaves, tree_map_only
 
 import $pkg$  # noqa: F401  (registers the ops)
+from opgen import testing as _testing
+from opgen.testing import Case as _Case
+from opgen.testing import tensor as _tensor
 
-_FLOAT_DTYPES = (torch.float32, torch.float64, torch.float16, torch.bfloat16)
-
-
-def _tensor(shape, dtype, device, low, high):
-    if device.startswith("cuda") and not torch.cuda.is_available():
-        pytest.skip("this sample needs a CUDA device")
-    if dtype.is_floating_point:
-        return torch.empty(shape, dtype=torch.float32, device=device).uniform_(low, high).to(dtype)
-    if dtype == torch.bool:
-        return torch.randint(0, 2, shape, device=device).bool()
-    return torch.randint(int(low), int(high), shape, device=device).to(dtype)
-
-
-def _clone(value):
-    return tree_map_only(torch.Tensor, lambda t: t.detach().clone(), value)
-
-
-def _call(op, args, kwargs):
-    return op(*args, **kwargs)
-
-
-def _run_opcheck(op, make, sizes, differentiable):
-    args, kwargs = make(sizes[0])
-    if differentiable:
-        args, kwargs = tree_map_only(
-            torch.Tensor, lambda t: t.requires_grad_() if t.is_floating_point() else t, (args, kwargs)
-        )
-    torch.library.opcheck(op, args, kwargs)
-
-
-def _run_compile(op, make, sizes, dynamic):
-    torch._dynamo.reset()
-    counter = torch._dynamo.testing.CompileCounterWithBackend("aot_eager")
-    compiled = torch.compile(_call, fullgraph=True, dynamic=dynamic, backend=counter)
-    compiles_after_first = None
-    for dims in sizes:
-        args, kwargs = make(dims)
-        eager_args, eager_kwargs = _clone((args, kwargs))
-        expected = (_call(op, eager_args, eager_kwargs), eager_args, eager_kwargs)
-        got = (compiled(op, args, kwargs), args, kwargs)
-        # Mutated arguments are compared too.
-        torch.testing.assert_close(got, expected, equal_nan=True)
-        if compiles_after_first is None:
-            compiles_after_first = counter.frame_count
-    assert compiles_after_first >= 1, "nothing was compiled"
-    # Dynamic shapes: the later sizes reuse the first compilation.
-    assert counter.frame_count == compiles_after_first, f"recompiled for sizes {sizes}"
-
-
-def _same_size(fake, real):
-    """A fake size or stride is an int, or, for a data-dependent size (a
-    `dynamic()` rule), an unbacked SymInt, which stands for any real value."""
-    return isinstance(fake, torch.SymInt) or fake == real
-
-
-def _run_fake(op, make, sizes):
-    for dims in sizes:
-        args, kwargs = make(dims)
-        real = _call(op, *_clone((args, kwargs)))
-        # The ShapeEnv lets a fake make data-dependent sizes; the inputs keep int sizes.
-        with FakeTensorMode(shape_env=ShapeEnv(), static_shapes=True) as mode:
-            fake = _call(op, *tree_map_only(torch.Tensor, mode.from_tensor, (args, kwargs)))
-        real_leaves = [t for t in tree_leaves(real) if isinstance(t, torch.Tensor)]
-        fake_leaves = [t for t in tree_leaves(fake) if isinstance(t, torch.Tensor)]
-        assert len(real_leaves) == len(fake_leaves)
-        for r, f in zip(real_leaves, fake_leaves):
-            assert (f.dtype, f.device) == (r.dtype, r.device), (f, r)
-            assert f.dim() == r.dim() and all(map(_same_size, f.shape, r.shape)), (f.shape, r.shape)
-            if r.numel() > 1:
-                assert all(map(_same_size, f.stride(), r.stride())), (f.stride(), r.stride())
-
-
-def _break(check, tensor, allowed):
-    """A variant of `tensor` that fails `check`."""
-    if check == "dtype":
-        bad = [d for d in (torch.int32, torch.float64, torch.float32, torch.int64) if str(d)[6:] not in allowed]
-        return tensor.to(bad[0])
-    if check == "dim":
-        return tensor.unsqueeze(0)
-    if check == "contiguous":
-        if tensor.numel() < 2:
-            pytest.skip("a tensor of fewer than two elements is always contiguous")
-        wide = torch.empty((*tensor.shape, 2), dtype=tensor.dtype, device=tensor.device)
-        return wide[..., 0].copy_(tensor)
-    if check == "same_dtype":
-        return tensor.to(torch.float64 if tensor.dtype != torch.float64 else torch.float32)
-    if check == "same_device":
-        if not torch.cuda.is_available():
-            pytest.skip("needs a second device")
-        return tensor.to("cpu" if tensor.is_cuda else "cuda")
-    raise AssertionError(check)
-
-
-def _run_input_check(op, qualified, make, sizes, where, name, check, allowed):
-    args, kwargs = make(sizes[0])
-    args = list(args)
-    if isinstance(where, int):
-        args[where] = _break(check, args[where], allowed)
-    else:
-        kwargs[where] = _break(check, kwargs[where], allowed)
-    pattern = rf"{qualified}.*'{name}'"
-    with pytest.raises(RuntimeError, match=pattern):
-        _call(op, args, kwargs)
-    with FakeTensorMode() as mode, pytest.raises(RuntimeError, match=pattern):
-        _call(op, *tree_map_only(torch.Tensor, mode.from_tensor, (args, kwargs)))
-
-
-def _run_gradcheck(op, make, sizes, inputs, outputs):
-    args, kwargs = make(sizes[0])
-    args = [a.detach().double() if isinstance(a, torch.Tensor) and a.is_floating_point() else a for a in args]
-    leaves = [args[i].requires_grad_() for i in inputs]
-
-    def fn(*xs):
-        full = list(args)
-        for i, x in zip(inputs, xs):
-            full[i] = x
-        out = _call(op, full, kwargs)
-        out = out if isinstance(out, tuple) else (out,)
-        return tuple(out[i] for i in outputs)
-
-    assert torch.autograd.gradcheck(fn, leaves)
+_testing.require_contract($contract$)
 )py";
+
+// The opgen.testing CONTRACT this emitter writes suites for (python/opgen/testing.py).
+constexpr int kTestingContract = 1;
 
 std::string python_literal(const model::Argument& arg, const std::string& text) {
   const std::string key = model::type_key(*arg.type);
@@ -206,6 +90,30 @@ const model::SampleValue* sample_value(const model::Sample& sample, const std::s
   return nullptr;
 }
 
+// Where each output's fake comes from, for a fake-vs-real failure to name.
+std::vector<std::string> fake_sources(const model::OpSpec& op) {
+  std::vector<std::string> sources;
+  if (op.fake_python) {
+    for (size_t i = 0; i < op.schema.returns.size(); ++i)
+      sources.push_back(fmt::format("{}: the handwritten fake {}", op.fake_python->loc.to_string(),
+                                    op.fake_python->value));
+    return sources;
+  }
+  size_t rule = 0;
+  for (const auto& ret : op.schema.returns) {
+    if (const model::Argument* bound = model::bound_argument(op.schema, ret)) {
+      sources.push_back(fmt::format("the argument '{}' itself (the op writes into it and returns it)", bound->name));
+    } else if (rule < op.fake.size()) {
+      const auto& r = op.fake[rule++];
+      std::string source = fmt::format("{}: {}", r.loc.to_string(), r.text);
+      if (const model::Argument* aliased = model::aliased_argument(op.schema, ret))
+        source += fmt::format(" (when '{}' is None; otherwise '{}' itself)", aliased->name, aliased->name);
+      sources.push_back(source);
+    }
+  }
+  return sources;
+}
+
 struct CaseLists {
   std::vector<std::string> cases, input_checks, gradchecks;
 };
@@ -246,15 +154,22 @@ void emit_op_cases(Printer& p, const model::Library& lib, const model::OpSpec& o
         where[a.name] = std::to_string(args.size() - 1);
       }
     }
+    const std::string sizes = sizes_expr(sample);
+    const std::string case_id = fmt::format("{}-{}", op.op_name(), n);
+    const std::string case_var = fmt::format("_case_{}_{}", id, n);
+    std::vector<std::string> fakes;
+    for (const auto& source : fake_sources(op)) fakes.push_back(python_string_literal(source));
     p.line();
     p.line();
     p.line(fmt::format("def {}(d):", make));
     p.line(fmt::format("    return ({}{}), {{{}}}", fmt::join(args, ", "), args.size() == 1 ? "," : "",
                        fmt::join(kwargs, ", ")));
-    const std::string sizes = sizes_expr(sample);
-    const std::string case_id = fmt::format("{}-{}", op.op_name(), n);
-    lists.cases.push_back(fmt::format("pytest.param({}, {}, {}, {}, id=\"{}\")", op_expr, make, sizes,
-                                      op.autograd ? "True" : "False", case_id));
+    p.line();
+    p.line();
+    p.line(fmt::format("{} = _Case({}, \"{}\", {}, {}, differentiable={}, fakes=[{}], name=\"{}\")", case_var, op_expr,
+                       qualified_name(lib, op), make, sizes, op.autograd ? "True" : "False", fmt::join(fakes, ", "),
+                       case_id));
+    lists.cases.push_back(fmt::format("pytest.param({}, id=\"{}\")", case_var, case_id));
     for (const auto& check : op.checks) {
       const auto* v = sample_value(sample, check.arg.value);
       if (!v || v->kind != model::SampleValue::Kind::Tensor || !where.count(check.arg.value)) continue;
@@ -269,10 +184,9 @@ void emit_op_cases(Printer& p, const model::Library& lib, const model::OpSpec& o
       if (check.same_dtype_as) kinds.emplace_back("same_dtype", "[]");
       if (check.same_device_as) kinds.emplace_back("same_device", "[]");
       for (const auto& [kind, allowed] : kinds) {
-        lists.input_checks.push_back(fmt::format(
-            "pytest.param({}, \"{}\", {}, {}, {}, \"{}\", \"{}\", {}, id=\"{}-{}-{}\")", op_expr,
-            qualified_name(lib, op), make, sizes, where[check.arg.value], check.arg.value, kind, allowed, case_id,
-            check.arg.value, kind));
+        lists.input_checks.push_back(fmt::format("pytest.param({}, {}, \"{}\", \"{}\", {}, id=\"{}-{}-{}\")",
+                                                 case_var, where[check.arg.value], check.arg.value, kind, allowed,
+                                                 case_id, check.arg.value, kind));
       }
     }
     if (!differentiable_outputs.empty()) {
@@ -293,7 +207,7 @@ void emit_op_cases(Printer& p, const model::Library& lib, const model::OpSpec& o
       if (takes_float64 && !inputs.empty()) {
         std::vector<std::string> outs;
         for (size_t o : differentiable_outputs) outs.push_back(std::to_string(o));
-        lists.gradchecks.push_back(fmt::format("pytest.param({}, {}, {}, [{}], [{}], id=\"{}\")", op_expr, make, sizes,
+        lists.gradchecks.push_back(fmt::format("pytest.param({}, [{}], [{}], id=\"{}\")", case_var,
                                                fmt::join(inputs, ", "), fmt::join(outs, ", "), case_id));
       }
     }
@@ -319,7 +233,7 @@ std::string python_tests_path(const model::Library& lib) { return fmt::format("t
 std::string python_tests(const model::Library& lib) {
   Printer p;
   p.emit(generated_header("#", lib));
-  p.emit(kHelpers, {{"ns", lib.ns}, {"pkg", lib.python_package}});
+  p.emit(kPrologue, {{"ns", lib.ns}, {"pkg", lib.python_package}, {"contract", std::to_string(kTestingContract)}});
   CaseLists lists;
   for (const auto& op : lib.ops) emit_op_cases(p, lib, op, lists);
   emit_list(p, "_CASES", lists.cases);
@@ -327,34 +241,34 @@ std::string python_tests(const model::Library& lib) {
   emit_list(p, "_GRADCHECKS", lists.gradchecks);
   p.emit(R"py(
 
-@pytest.mark.parametrize("op, make, sizes, differentiable", _CASES)
-def test_opcheck(op, make, sizes, differentiable):
-    _run_opcheck(op, make, sizes, differentiable)
+@pytest.mark.parametrize("case", _CASES)
+def test_opcheck(case):
+    _testing.check_opcheck(case)
 
 
-@pytest.mark.parametrize("op, make, sizes, differentiable", _CASES)
-def test_compile_static(op, make, sizes, differentiable):
-    _run_compile(op, make, sizes[:1], dynamic=False)
+@pytest.mark.parametrize("case", _CASES)
+def test_compile_static(case):
+    _testing.check_compile(case, dynamic=False)
 
 
-@pytest.mark.parametrize("op, make, sizes, differentiable", _CASES)
-def test_compile_dynamic(op, make, sizes, differentiable):
-    _run_compile(op, make, sizes, dynamic=True)
+@pytest.mark.parametrize("case", _CASES)
+def test_compile_dynamic(case):
+    _testing.check_compile(case, dynamic=True)
 
 
-@pytest.mark.parametrize("op, make, sizes, differentiable", _CASES)
-def test_fake_matches_real(op, make, sizes, differentiable):
-    _run_fake(op, make, sizes)
+@pytest.mark.parametrize("case", _CASES)
+def test_fake_matches_real(case):
+    _testing.check_fake_matches_real(case)
 
 
-@pytest.mark.parametrize("op, qualified, make, sizes, where, name, check, allowed", _INPUT_CHECKS)
-def test_input_check(op, qualified, make, sizes, where, name, check, allowed):
-    _run_input_check(op, qualified, make, sizes, where, name, check, allowed)
+@pytest.mark.parametrize("case, where, name, check, allowed", _INPUT_CHECKS)
+def test_input_check(case, where, name, check, allowed):
+    _testing.check_input_check(case, where, name, check, allowed)
 
 
-@pytest.mark.parametrize("op, make, sizes, inputs, outputs", _GRADCHECKS)
-def test_gradcheck(op, make, sizes, inputs, outputs):
-    _run_gradcheck(op, make, sizes, inputs, outputs)
+@pytest.mark.parametrize("case, inputs, outputs", _GRADCHECKS)
+def test_gradcheck(case, inputs, outputs):
+    _testing.check_gradcheck(case, inputs, outputs)
 )py");
   return p.str();
 }

@@ -14,6 +14,8 @@ const OpSpec* Library::find(const std::string& op_name) const {
   return nullptr;
 }
 
+std::string default_python_package(const std::string& ns) { return ns == "opgen" ? "opgen_ops" : ns; }
+
 std::string format_torch_version(uint64_t version) {
   return fmt::format("{}.{}", version >> 56, (version >> 48) & 0xff);
 }

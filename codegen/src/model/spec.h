@@ -131,4 +131,9 @@ struct Library {
 // "2.10" for a TORCH_TARGET_VERSION value.
 std::string format_torch_version(uint64_t version);
 
+// The Python package of a library whose package was not named: its
+// namespace, but `opgen_ops` for namespace `opgen`, since `opgen` is the
+// tool's own package (opgen.testing). cmake/Opgen.cmake does the same.
+std::string default_python_package(const std::string& ns);
+
 }  // namespace opgen::model

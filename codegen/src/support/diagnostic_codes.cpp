@@ -1236,8 +1236,11 @@ identifiers and directories of the output; `--library-name` becomes a file
 name (`lib<name>.so`). Each must be a plain identifier (letters, digits and
 `_`, not starting with a digit; `-` is also allowed in the library name), and
 not a keyword of C++ or Python. The namespace may not be one PyTorch owns
-(`aten`, `prim`, `prims`, `torch`, ...), and the package may not be `torch`.
-A name such as `../x` would otherwise write outside the output directory.)md",
+(`aten`, `prim`, `prims`, `torch`, ...), and the package may not be `torch`,
+nor `opgen`: that is the tool's own package, whose `opgen.testing` the
+generated test suite imports (namespace `opgen` gets package `opgen_ops` by
+default). A name such as `../x` would otherwise write outside the output
+directory.)md",
      R"md($ opgen generate -o out --namespace my-lib schemas
 --namespace: error[E0905]: 'my-lib' is not a valid namespace: use letters, digits and '_', not starting with a digit
 opgen: 1 error; nothing was written

@@ -6,199 +6,88 @@
 
 """Generated tests of the testns ops, from the `samples` of their specs.
 
-Run with pytest; `testpkg` must be importable. Each case is an op, a sample,
-and the sizes its named dims take.
+Run with pytest; `testpkg` and opgen (whose `opgen.testing` runs the checks)
+must be importable. Each case is an op, a sample, and the sizes its named
+dims take.
 """
 
 import pytest
 import torch
-import torch._dynamo.testing
-from torch._subclasses.fake_tensor import FakeTensorMode
-from torch.fx.experimental.symbolic_shapes import ShapeEnv
-from torch.utils._pytree import tree_leaves, tree_map_only
 
 import testpkg  # noqa: F401  (registers the ops)
+from opgen import testing as _testing
+from opgen.testing import Case as _Case
+from opgen.testing import tensor as _tensor
 
-_FLOAT_DTYPES = (torch.float32, torch.float64, torch.float16, torch.bfloat16)
-
-
-def _tensor(shape, dtype, device, low, high):
-    if device.startswith("cuda") and not torch.cuda.is_available():
-        pytest.skip("this sample needs a CUDA device")
-    if dtype.is_floating_point:
-        return torch.empty(shape, dtype=torch.float32, device=device).uniform_(low, high).to(dtype)
-    if dtype == torch.bool:
-        return torch.randint(0, 2, shape, device=device).bool()
-    return torch.randint(int(low), int(high), shape, device=device).to(dtype)
-
-
-def _clone(value):
-    return tree_map_only(torch.Tensor, lambda t: t.detach().clone(), value)
-
-
-def _call(op, args, kwargs):
-    return op(*args, **kwargs)
-
-
-def _run_opcheck(op, make, sizes, differentiable):
-    args, kwargs = make(sizes[0])
-    if differentiable:
-        args, kwargs = tree_map_only(
-            torch.Tensor, lambda t: t.requires_grad_() if t.is_floating_point() else t, (args, kwargs)
-        )
-    torch.library.opcheck(op, args, kwargs)
-
-
-def _run_compile(op, make, sizes, dynamic):
-    torch._dynamo.reset()
-    counter = torch._dynamo.testing.CompileCounterWithBackend("aot_eager")
-    compiled = torch.compile(_call, fullgraph=True, dynamic=dynamic, backend=counter)
-    compiles_after_first = None
-    for dims in sizes:
-        args, kwargs = make(dims)
-        eager_args, eager_kwargs = _clone((args, kwargs))
-        expected = (_call(op, eager_args, eager_kwargs), eager_args, eager_kwargs)
-        got = (compiled(op, args, kwargs), args, kwargs)
-        # Mutated arguments are compared too.
-        torch.testing.assert_close(got, expected, equal_nan=True)
-        if compiles_after_first is None:
-            compiles_after_first = counter.frame_count
-    assert compiles_after_first >= 1, "nothing was compiled"
-    # Dynamic shapes: the later sizes reuse the first compilation.
-    assert counter.frame_count == compiles_after_first, f"recompiled for sizes {sizes}"
-
-
-def _same_size(fake, real):
-    """A fake size or stride is an int, or, for a data-dependent size (a
-    `dynamic()` rule), an unbacked SymInt, which stands for any real value."""
-    return isinstance(fake, torch.SymInt) or fake == real
-
-
-def _run_fake(op, make, sizes):
-    for dims in sizes:
-        args, kwargs = make(dims)
-        real = _call(op, *_clone((args, kwargs)))
-        # The ShapeEnv lets a fake make data-dependent sizes; the inputs keep int sizes.
-        with FakeTensorMode(shape_env=ShapeEnv(), static_shapes=True) as mode:
-            fake = _call(op, *tree_map_only(torch.Tensor, mode.from_tensor, (args, kwargs)))
-        real_leaves = [t for t in tree_leaves(real) if isinstance(t, torch.Tensor)]
-        fake_leaves = [t for t in tree_leaves(fake) if isinstance(t, torch.Tensor)]
-        assert len(real_leaves) == len(fake_leaves)
-        for r, f in zip(real_leaves, fake_leaves):
-            assert (f.dtype, f.device) == (r.dtype, r.device), (f, r)
-            assert f.dim() == r.dim() and all(map(_same_size, f.shape, r.shape)), (f.shape, r.shape)
-            if r.numel() > 1:
-                assert all(map(_same_size, f.stride(), r.stride())), (f.stride(), r.stride())
-
-
-def _break(check, tensor, allowed):
-    """A variant of `tensor` that fails `check`."""
-    if check == "dtype":
-        bad = [d for d in (torch.int32, torch.float64, torch.float32, torch.int64) if str(d)[6:] not in allowed]
-        return tensor.to(bad[0])
-    if check == "dim":
-        return tensor.unsqueeze(0)
-    if check == "contiguous":
-        if tensor.numel() < 2:
-            pytest.skip("a tensor of fewer than two elements is always contiguous")
-        wide = torch.empty((*tensor.shape, 2), dtype=tensor.dtype, device=tensor.device)
-        return wide[..., 0].copy_(tensor)
-    if check == "same_dtype":
-        return tensor.to(torch.float64 if tensor.dtype != torch.float64 else torch.float32)
-    if check == "same_device":
-        if not torch.cuda.is_available():
-            pytest.skip("needs a second device")
-        return tensor.to("cpu" if tensor.is_cuda else "cuda")
-    raise AssertionError(check)
-
-
-def _run_input_check(op, qualified, make, sizes, where, name, check, allowed):
-    args, kwargs = make(sizes[0])
-    args = list(args)
-    if isinstance(where, int):
-        args[where] = _break(check, args[where], allowed)
-    else:
-        kwargs[where] = _break(check, kwargs[where], allowed)
-    pattern = rf"{qualified}.*'{name}'"
-    with pytest.raises(RuntimeError, match=pattern):
-        _call(op, args, kwargs)
-    with FakeTensorMode() as mode, pytest.raises(RuntimeError, match=pattern):
-        _call(op, *tree_map_only(torch.Tensor, mode.from_tensor, (args, kwargs)))
-
-
-def _run_gradcheck(op, make, sizes, inputs, outputs):
-    args, kwargs = make(sizes[0])
-    args = [a.detach().double() if isinstance(a, torch.Tensor) and a.is_floating_point() else a for a in args]
-    leaves = [args[i].requires_grad_() for i in inputs]
-
-    def fn(*xs):
-        full = list(args)
-        for i, x in zip(inputs, xs):
-            full[i] = x
-        out = _call(op, full, kwargs)
-        out = out if isinstance(out, tuple) else (out,)
-        return tuple(out[i] for i in outputs)
-
-    assert torch.autograd.gradcheck(fn, leaves)
+_testing.require_contract(1)
 
 
 def _make_add__0(d):
     return (_tensor((3,), torch.float32, "cpu", -1, 1), _tensor((3,), torch.float32, "cpu", -1, 1)), {}
 
 
+_case_add__0 = _Case(torch.ops.testns.add_.default, "testns::add_", _make_add__0, [{}], differentiable=False, fakes=["the argument 'self' itself (the op writes into it and returns it)"], name="add_-0")
+
+
 def _make_scale_rows_0(d):
     return (_tensor((d["R"], 8), torch.bfloat16, "cpu", 0, 2), _tensor((d["R"],), torch.float32, "cpu", -1, 1), [_tensor((3,), torch.bfloat16, "cpu", -1, 1), _tensor((d["R"], 2), torch.bfloat16, "cpu", -1, 1)], 0.5), {}
+
+
+_case_scale_rows_0 = _Case(torch.ops.testns.scale_rows.default, "testns::scale_rows", _make_scale_rows_0, [{"R": 2}, {"R": 5}], differentiable=True, fakes=["specs/scale_rows.yaml:12:5: like(x)", "specs/scale_rows.yaml:13:5: empty([x.size(0)], dtype=float32)"], name="scale_rows-0")
 
 
 def _make_scale_rows_1(d):
     return (_tensor((4, 4), torch.float32, "cpu", -1, 1), None, [], 1.0, torch.float16), {}
 
 
+_case_scale_rows_1 = _Case(torch.ops.testns.scale_rows.default, "testns::scale_rows", _make_scale_rows_1, [{}], differentiable=True, fakes=["specs/scale_rows.yaml:12:5: like(x)", "specs/scale_rows.yaml:13:5: empty([x.size(0)], dtype=float32)"], name="scale_rows-1")
+
+
 _CASES = [
-    pytest.param(torch.ops.testns.add_.default, _make_add__0, [{}], False, id="add_-0"),
-    pytest.param(torch.ops.testns.scale_rows.default, _make_scale_rows_0, [{"R": 2}, {"R": 5}], True, id="scale_rows-0"),
-    pytest.param(torch.ops.testns.scale_rows.default, _make_scale_rows_1, [{}], True, id="scale_rows-1"),
+    pytest.param(_case_add__0, id="add_-0"),
+    pytest.param(_case_scale_rows_0, id="scale_rows-0"),
+    pytest.param(_case_scale_rows_1, id="scale_rows-1"),
 ]
 
 
 _INPUT_CHECKS = [
-    pytest.param(torch.ops.testns.scale_rows.default, "testns::scale_rows", _make_scale_rows_0, [{"R": 2}, {"R": 5}], 0, "x", "dtype", ["float32", "bfloat16"], id="scale_rows-0-x-dtype"),
-    pytest.param(torch.ops.testns.scale_rows.default, "testns::scale_rows", _make_scale_rows_0, [{"R": 2}, {"R": 5}], 0, "x", "contiguous", [], id="scale_rows-0-x-contiguous"),
-    pytest.param(torch.ops.testns.scale_rows.default, "testns::scale_rows", _make_scale_rows_0, [{"R": 2}, {"R": 5}], 1, "row_scale", "dim", [], id="scale_rows-0-row_scale-dim"),
-    pytest.param(torch.ops.testns.scale_rows.default, "testns::scale_rows", _make_scale_rows_0, [{"R": 2}, {"R": 5}], 1, "row_scale", "same_device", [], id="scale_rows-0-row_scale-same_device"),
-    pytest.param(torch.ops.testns.scale_rows.default, "testns::scale_rows", _make_scale_rows_1, [{}], 0, "x", "dtype", ["float32", "bfloat16"], id="scale_rows-1-x-dtype"),
-    pytest.param(torch.ops.testns.scale_rows.default, "testns::scale_rows", _make_scale_rows_1, [{}], 0, "x", "contiguous", [], id="scale_rows-1-x-contiguous"),
+    pytest.param(_case_scale_rows_0, 0, "x", "dtype", ["float32", "bfloat16"], id="scale_rows-0-x-dtype"),
+    pytest.param(_case_scale_rows_0, 0, "x", "contiguous", [], id="scale_rows-0-x-contiguous"),
+    pytest.param(_case_scale_rows_0, 1, "row_scale", "dim", [], id="scale_rows-0-row_scale-dim"),
+    pytest.param(_case_scale_rows_0, 1, "row_scale", "same_device", [], id="scale_rows-0-row_scale-same_device"),
+    pytest.param(_case_scale_rows_1, 0, "x", "dtype", ["float32", "bfloat16"], id="scale_rows-1-x-dtype"),
+    pytest.param(_case_scale_rows_1, 0, "x", "contiguous", [], id="scale_rows-1-x-contiguous"),
 ]
 
 
 _GRADCHECKS = []
 
 
-@pytest.mark.parametrize("op, make, sizes, differentiable", _CASES)
-def test_opcheck(op, make, sizes, differentiable):
-    _run_opcheck(op, make, sizes, differentiable)
+@pytest.mark.parametrize("case", _CASES)
+def test_opcheck(case):
+    _testing.check_opcheck(case)
 
 
-@pytest.mark.parametrize("op, make, sizes, differentiable", _CASES)
-def test_compile_static(op, make, sizes, differentiable):
-    _run_compile(op, make, sizes[:1], dynamic=False)
+@pytest.mark.parametrize("case", _CASES)
+def test_compile_static(case):
+    _testing.check_compile(case, dynamic=False)
 
 
-@pytest.mark.parametrize("op, make, sizes, differentiable", _CASES)
-def test_compile_dynamic(op, make, sizes, differentiable):
-    _run_compile(op, make, sizes, dynamic=True)
+@pytest.mark.parametrize("case", _CASES)
+def test_compile_dynamic(case):
+    _testing.check_compile(case, dynamic=True)
 
 
-@pytest.mark.parametrize("op, make, sizes, differentiable", _CASES)
-def test_fake_matches_real(op, make, sizes, differentiable):
-    _run_fake(op, make, sizes)
+@pytest.mark.parametrize("case", _CASES)
+def test_fake_matches_real(case):
+    _testing.check_fake_matches_real(case)
 
 
-@pytest.mark.parametrize("op, qualified, make, sizes, where, name, check, allowed", _INPUT_CHECKS)
-def test_input_check(op, qualified, make, sizes, where, name, check, allowed):
-    _run_input_check(op, qualified, make, sizes, where, name, check, allowed)
+@pytest.mark.parametrize("case, where, name, check, allowed", _INPUT_CHECKS)
+def test_input_check(case, where, name, check, allowed):
+    _testing.check_input_check(case, where, name, check, allowed)
 
 
-@pytest.mark.parametrize("op, make, sizes, inputs, outputs", _GRADCHECKS)
-def test_gradcheck(op, make, sizes, inputs, outputs):
-    _run_gradcheck(op, make, sizes, inputs, outputs)
+@pytest.mark.parametrize("case, inputs, outputs", _GRADCHECKS)
+def test_gradcheck(case, inputs, outputs):
+    _testing.check_gradcheck(case, inputs, outputs)

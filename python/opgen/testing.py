@@ -1,0 +1,208 @@
+"""The checks behind every generated test suite (tests/test_<pkg>_ops.py).
+
+A generated suite holds only what its specs say (a `Case` per op and
+sample: how to make the inputs, the sizes of the named dims, where each
+output's fake comes from) and calls these functions, so a fix here reaches
+every suite without regenerating it. A failure names the op, the sample,
+the sizes and, for a fake that disagrees with its kernel, which side said
+what and the spec line of the fake rule.
+
+CONTRACT is what a generated suite expects of this module: opgen bumps it
+when the two must change together, and a suite checks it on import.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import pytest
+import torch
+import torch._dynamo.testing
+from torch._subclasses.fake_tensor import FakeTensorMode
+from torch.fx.experimental.symbolic_shapes import ShapeEnv
+from torch.utils._pytree import tree_leaves, tree_map_only
+
+CONTRACT = 1
+
+Make = Callable[[dict], tuple]
+
+
+def require_contract(contract: int) -> None:
+    """Called by a generated suite with the CONTRACT it was generated for."""
+    if contract != CONTRACT:
+        raise ImportError(f"this test suite was generated for opgen.testing contract {contract}, but the opgen "
+                          f"installed here has contract {CONTRACT}: regenerate the suite with this opgen, or "
+                          "install the opgen that generated it")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One sample of one op, as its spec gives it."""
+
+    op: torch._ops.OpOverload
+    qualified: str              # "ns::op", as errors name it
+    make: Make                  # dims -> (args, kwargs)
+    sizes: list[dict]           # the named dims' sizes, one dict per run
+    differentiable: bool = False
+    fakes: list[str] = field(default_factory=list)  # per output: where its fake comes from
+    name: str = ""              # "op-0": the op and the sample's index
+
+    def __str__(self) -> str:
+        return self.name or self.qualified
+
+
+def tensor(shape, dtype, device, low, high):
+    """A sample tensor: uniform in [low, high) (integers: randint)."""
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        pytest.skip("this sample needs a CUDA device")
+    if dtype.is_floating_point:
+        return torch.empty(shape, dtype=torch.float32, device=device).uniform_(low, high).to(dtype)
+    if dtype == torch.bool:
+        return torch.randint(0, 2, shape, device=device).bool()
+    return torch.randint(int(low), int(high), shape, device=device).to(dtype)
+
+
+def _clone(value):
+    return tree_map_only(torch.Tensor, lambda t: t.detach().clone(), value)
+
+
+def _call(op, args, kwargs):
+    return op(*args, **kwargs)
+
+
+def check_opcheck(case: Case) -> None:
+    """torch.library.opcheck on the first sizes (with gradients where the op has autograd)."""
+    args, kwargs = case.make(case.sizes[0])
+    if case.differentiable:
+        args, kwargs = tree_map_only(
+            torch.Tensor, lambda t: t.requires_grad_() if t.is_floating_point() else t, (args, kwargs)
+        )
+    torch.library.opcheck(case.op, args, kwargs)
+
+
+def check_compile(case: Case, dynamic: bool) -> None:
+    """torch.compile(fullgraph=True) agrees with eager, mutated arguments too;
+    with dynamic shapes, the later sizes reuse the first compilation."""
+    torch._dynamo.reset()
+    counter = torch._dynamo.testing.CompileCounterWithBackend("aot_eager")
+    compiled = torch.compile(_call, fullgraph=True, dynamic=dynamic, backend=counter)
+    sizes = case.sizes if dynamic else case.sizes[:1]
+    compiles_after_first = None
+    for dims in sizes:
+        args, kwargs = case.make(dims)
+        eager_args, eager_kwargs = _clone((args, kwargs))
+        expected = (_call(case.op, eager_args, eager_kwargs), eager_args, eager_kwargs)
+        got = (compiled(case.op, args, kwargs), args, kwargs)
+        torch.testing.assert_close(got, expected, equal_nan=True,
+                                   msg=lambda m: f"{case.qualified} ({case}, sizes {dims}), compiled vs eager: {m}")
+        if compiles_after_first is None:
+            compiles_after_first = counter.frame_count
+    assert compiles_after_first >= 1, f"{case.qualified} ({case}): nothing was compiled"
+    assert counter.frame_count == compiles_after_first, (
+        f"{case.qualified} ({case}): recompiled for sizes {sizes} (a size of 0 or 1 is specialized; "
+        "use sizes of 2 or more in the sample's dims)")
+
+
+def _same_size(fake, real) -> bool:
+    """A fake size or stride is an int, or, for a data-dependent size (a
+    `dynamic()` rule), an unbacked SymInt, which stands for any real value."""
+    return isinstance(fake, torch.SymInt) or fake == real
+
+
+def _show(sizes) -> str:
+    return "(" + ", ".join(str(s) for s in sizes) + ("," if len(sizes) == 1 else "") + ")"
+
+
+def _disagreement(fake: torch.Tensor, real: torch.Tensor) -> str | None:
+    """What a fake output gets wrong about its kernel's output, or None."""
+    if fake.dtype != real.dtype:
+        return f"dtype: the fake says {fake.dtype}, the kernel returns {real.dtype}"
+    if fake.device != real.device:
+        return f"device: the fake says {fake.device}, the kernel returns {real.device}"
+    if fake.dim() != real.dim() or not all(map(_same_size, fake.shape, real.shape)):
+        return f"shape: the fake says {_show(fake.shape)}, the kernel returns {_show(real.shape)}"
+    if real.numel() > 1 and not all(map(_same_size, fake.stride(), real.stride())):
+        return f"strides: the fake says {_show(fake.stride())}, the kernel returns {_show(real.stride())}"
+    return None
+
+
+def check_fake_matches_real(case: Case) -> None:
+    """For every sizes: the fake's outputs have the kernel's dtype, device,
+    shape and strides (a data-dependent size matches any)."""
+    for dims in case.sizes:
+        args, kwargs = case.make(dims)
+        real = _call(case.op, *_clone((args, kwargs)))
+        # The ShapeEnv lets a fake make data-dependent sizes; the inputs keep int sizes.
+        with FakeTensorMode(shape_env=ShapeEnv(), static_shapes=True) as mode:
+            fake = _call(case.op, *tree_map_only(torch.Tensor, mode.from_tensor, (args, kwargs)))
+        reals = real if isinstance(real, tuple) else (real,)
+        fakes = fake if isinstance(fake, tuple) else (fake,)
+        assert len(reals) == len(fakes), f"{case.qualified}: {len(fakes)} fake outputs, {len(reals)} real ones"
+        for i, (r, f) in enumerate(zip(reals, fakes)):
+            r_leaves = [t for t in tree_leaves(r) if isinstance(t, torch.Tensor)]
+            f_leaves = [t for t in tree_leaves(f) if isinstance(t, torch.Tensor)]
+            source = case.fakes[i] if i < len(case.fakes) else "the registered fake"
+            where = f"{case.qualified}, output {i} ({case}, sizes {dims})"
+            if len(r_leaves) != len(f_leaves):
+                pytest.fail(f"{where}: the fake returns {len(f_leaves)} tensors, the kernel {len(r_leaves)}\n"
+                            f"  the fake: {source}", pytrace=False)
+            for k, (rt, ft) in enumerate(zip(r_leaves, f_leaves)):
+                if (problem := _disagreement(ft, rt)) is not None:
+                    item = f"[{k}]" if len(r_leaves) > 1 or isinstance(r, (list, tuple)) else ""
+                    pytest.fail(f"{where}{item}: the fake and the kernel disagree on the {problem}\n"
+                                f"  the fake: {source}", pytrace=False)
+
+
+def _break(check: str, value: Any, allowed: list[str]):
+    """A variant of `value` that fails `check`."""
+    if check == "dtype":
+        bad = [d for d in (torch.int32, torch.float64, torch.float32, torch.int64) if str(d)[6:] not in allowed]
+        return value.to(bad[0])
+    if check == "dim":
+        return value.unsqueeze(0)
+    if check == "contiguous":
+        if value.numel() < 2:
+            pytest.skip("a tensor of fewer than two elements is always contiguous")
+        wide = torch.empty((*value.shape, 2), dtype=value.dtype, device=value.device)
+        return wide[..., 0].copy_(value)
+    if check == "same_dtype":
+        return value.to(torch.float64 if value.dtype != torch.float64 else torch.float32)
+    if check == "same_device":
+        if not torch.cuda.is_available():
+            pytest.skip("needs a second device")
+        return value.to("cpu" if value.is_cuda else "cuda")
+    raise AssertionError(check)
+
+
+def check_input_check(case: Case, where: int | str, name: str, check: str, allowed: list[str]) -> None:
+    """An input that breaks a declared check is refused, by the kernel's
+    wrapper and by the fake, with an error naming the op and the argument."""
+    args, kwargs = case.make(case.sizes[0])
+    args = list(args)
+    if isinstance(where, int):
+        args[where] = _break(check, args[where], allowed)
+    else:
+        kwargs[where] = _break(check, kwargs[where], allowed)
+    pattern = rf"{case.qualified}.*'{name}'"
+    with pytest.raises(RuntimeError, match=pattern):
+        _call(case.op, args, kwargs)
+    with FakeTensorMode() as mode, pytest.raises(RuntimeError, match=pattern):
+        _call(case.op, *tree_map_only(torch.Tensor, mode.from_tensor, (args, kwargs)))
+
+
+def check_gradcheck(case: Case, inputs: list[int], outputs: list[int]) -> None:
+    """torch.autograd.gradcheck in float64 over the differentiable inputs and outputs."""
+    args, kwargs = case.make(case.sizes[0])
+    args = [a.detach().double() if isinstance(a, torch.Tensor) and a.is_floating_point() else a for a in args]
+    leaves = [args[i].requires_grad_() for i in inputs]
+
+    def fn(*xs):
+        full = list(args)
+        for i, x in zip(inputs, xs):
+            full[i] = x
+        out = _call(case.op, full, kwargs)
+        out = out if isinstance(out, tuple) else (out,)
+        return tuple(out[i] for i in outputs)
+
+    assert torch.autograd.gradcheck(fn, leaves)
