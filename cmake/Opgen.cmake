@@ -159,6 +159,15 @@ function(opgen_add_library target)
   # A kernel the registrations name but nobody defined is a link error here,
   # not a library that fails to load.
   target_link_options(${target} PRIVATE LINKER:--no-undefined)
+  # A kernel whose definition no longer matches its generated declaration
+  # fails to compile with a message that names neither (GCC: "should have
+  # been declared inside"). The compiler runs under `opgen compile`, which
+  # then adds a note naming the declaration, its header and its spec. A
+  # launcher already set (ccache) still runs, after it.
+  foreach(lang CXX CUDA)
+    set_property(TARGET ${target} PROPERTY ${lang}_COMPILER_LAUNCHER
+                 $<TARGET_FILE:${tool}> compile --kernel-headers ${gen_dir}/include -- ${CMAKE_${lang}_COMPILER_LAUNCHER})
+  endforeach()
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>)
   if(OPGEN_WERROR)
     # The generated bindings and the C++ kernels compile warning-free with

@@ -23,6 +23,7 @@
 #include "load/spec_loader.h"
 #include "model/schema.h"
 #include "model/types.h"
+#include "support/compile_notes.h"
 #include "support/diagnostic_codes.h"
 #include "support/diagnostics.h"
 #include "support/file_io.h"
@@ -654,6 +655,15 @@ int main(int argc, char** argv) {
   init->add_option("--json-schema", init_options.json_schema,
                    "Path of spec.schema.json, relative to the spec, for editors' YAML language server");
 
+  std::string kernel_headers;
+  std::vector<std::string> compile_command;
+  auto* compile = app.add_subcommand(
+      "compile", "Run a compiler command; when a kernel no longer matches its generated header, say what the header "
+                 "declares (opgen_add_library's compiler launcher)");
+  compile->add_option("--kernel-headers", kernel_headers, "The generated include directory (<ns>/kernels/<op>.h)")
+      ->required();
+  compile->add_option("command", compile_command, "The compiler and its arguments, after --")->required();
+
   auto* types = app.add_subcommand("types", "Print the table of schema types per ABI and version (docs/types.md)");
 
   ExplainOptions explain_options;
@@ -681,6 +691,7 @@ int main(int argc, char** argv) {
     std::cout << opgen::model::types_markdown();
     return 0;
   }
+  if (compile->parsed()) return opgen::run_compiler_with_notes(compile_command, kernel_headers);
   if (scaffold->parsed()) return run_new(new_options);
   if (init->parsed()) return run_init(init_options);
   if (check->parsed()) return run_check(check_options);

@@ -10,6 +10,7 @@ called against PyTorch and checked with opcheck. About a minute on 2 cores.
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -158,3 +159,27 @@ def test_the_project_builds_one_abi3_wheel_that_installs_and_runs(prefix, projec
         "print('myext ok')\n" % str(venv))
     result = run([python, "-c", caller], cwd=tmp_path)
     assert "myext ok" in result.stdout
+
+
+def test_a_kernel_that_no_longer_matches_its_header_is_named_with_the_expected_signature(prefix, project, tmp_path):
+    """GCC alone says only "should have been declared inside 'myext::kernels'";
+    under opgen_add_library the build also names the declaration, its
+    generated header and the spec."""
+    root = tmp_path / "myext"
+    shutil.copytree(project, root)
+    kernel = root / "kernels" / "scale.cpp"
+    kernel.write_text(kernel.read_text().replace("const torch::stable::Tensor& x, double alpha)",
+                                                 "const torch::stable::Tensor& x, float alpha)"))
+    build = tmp_path / "build"
+    run(["cmake", "-S", root, "-B", build, "-G", "Ninja", f"-DCMAKE_PREFIX_PATH={prefix}",
+         f"-DPython3_EXECUTABLE={sys.executable}"])
+    result = subprocess.run(["cmake", "--build", build], capture_output=True, text=True, env=clean_env())
+    assert result.returncode != 0
+    header = build / "myext_ops_generated" / "include" / "myext" / "kernels" / "scale.h"
+    expected = next(n for n, line in enumerate(header.read_text().splitlines(), 1) if "scale_cpu(" in line
+                    and not line.startswith("//"))
+    assert "should have been declared inside" in result.stdout  # the compiler's own words, passed through
+    assert (f"{header}:{expected}:1: note: opgen: the generated header declares the kernel myext::kernels::scale_cpu as\n"
+            "    torch::stable::Tensor scale_cpu(const torch::stable::Tensor& x, double alpha);\n"
+            "define it with exactly this signature (from schemas/scale.yaml: regenerate after editing the spec, "
+            "not the header)") in result.stdout, result.stdout[-3000:]
