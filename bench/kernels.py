@@ -9,12 +9,16 @@ the same CUDA inputs:
   compile  that PyTorch function under torch.compile (Inductor, static shapes),
 and reports the time per call, the achieved bandwidth (the bytes the
 computation must move at least: every input read once, every output written
-once, divided by the time) and opgen's speedup over eager and compile.
+once, divided by the time), that bandwidth as a fraction of the device's
+copy bandwidth measured in the same run (a large device-to-device copy: the
+roofline a memory-bound kernel can reach), and opgen's speedup over eager and
+compile.
 
 Output: one JSON object per line per (kernel, dtype), then a short table.
 Without a CUDA device it says so and exits 0.
 
-  PYTHONPATH=build/python python3 bench/kernels.py [--dtype bfloat16 ...] [--only layer_norm ...] [--quick]
+  PYTHONPATH=build/python:python python3 bench/kernels.py [--dtype bfloat16 ...] [--only layer_norm ...] [--quick]
+      [--json-out FILE]   # the JSON lines also go to FILE
 """
 
 from __future__ import annotations
@@ -300,6 +304,16 @@ def gbps(nbytes_: int, ms: float | None) -> float | None:
     return None if ms is None else nbytes_ / (ms * 1e-3) / 1e9
 
 
+def copy_bandwidth_gbps(nbytes_: int = 1 << 30) -> float:
+    """The device's achievable memory bandwidth: a device-to-device copy of
+    nbytes_ (read once, written once)."""
+    src = torch.empty(nbytes_, dtype=torch.uint8, device="cuda")
+    dst = torch.empty_like(src)
+    ms = time_ms(lambda: dst.copy_(src))
+    del src, dst
+    return gbps(2 * nbytes_, ms)
+
+
 def run_case(case: Case, dtype_name: str) -> dict:
     result = {"kernel": case.name, "dtype": dtype_name, "shape": case.shape, "bytes": case.bytes}
     result["opgen_ms"] = time_ms(case.opgen)
@@ -325,12 +339,14 @@ def fmt(v, spec):
 
 
 def print_table(rows: list[dict]) -> None:
-    head = f"{'kernel':32} {'dtype':9} {'shape':22} {'opgen ms':>9} {'GB/s':>7} {'eager GB/s':>10} {'compile GB/s':>12} {'x eager':>8} {'x compile':>9}"
+    head = (f"{'kernel':32} {'dtype':9} {'shape':22} {'opgen ms':>9} {'GB/s':>7} {'of copy':>7} {'eager GB/s':>10} "
+            f"{'compile GB/s':>12} {'x eager':>8} {'x compile':>9}")
     print(head, file=sys.stderr)
     print("-" * len(head), file=sys.stderr)
     for r in rows:
         print(f"{r['kernel']:32} {r['dtype']:9} {r['shape']:22} {fmt(r['opgen_ms'], '9.4f')} "
-              f"{fmt(r['opgen_GBps'], '7.0f')} {fmt(r['eager_GBps'], '10.0f')} {fmt(r['compile_GBps'], '12.0f')} "
+              f"{fmt(r['opgen_GBps'], '7.0f')} {fmt(r.get('fraction_of_copy'), '7.0%')} "
+              f"{fmt(r['eager_GBps'], '10.0f')} {fmt(r['compile_GBps'], '12.0f')} "
               f"{fmt(r['speedup_vs_eager'], '8.2f')} {fmt(r['speedup_vs_compile'], '9.2f')}", file=sys.stderr)
 
 
@@ -361,6 +377,7 @@ def main(argv=None) -> int:
     parser.add_argument("--dtype", action="append", choices=sorted(DTYPES), help="default: bfloat16 and float32")
     parser.add_argument("--only", action="append", help="kernel names to run (default: all)")
     parser.add_argument("--quick", action="store_true", help="smaller problems")
+    parser.add_argument("--json-out", help="also write the JSON lines to this file")
     parser.add_argument("--smoke", choices=["cpu", "cuda"],
                         help="no timing: run every case once at toy sizes on this device, opgen vs eager")
     args = parser.parse_args(argv)
@@ -371,16 +388,27 @@ def main(argv=None) -> int:
         print("bench/kernels.py: no CUDA device available; nothing to benchmark (the opgen CUDA kernels need one).")
         return 0
 
+    out = open(args.json_out, "w") if args.json_out else None
+
+    def emit(record):
+        line = json.dumps(record)
+        print(line, flush=True)
+        if out:
+            out.write(line + "\n")
+            out.flush()
+
     props = torch.cuda.get_device_properties(0)
-    print(json.dumps({"device": props.name, "torch": torch.__version__, "cuda": torch.version.cuda}), flush=True)
+    copy = copy_bandwidth_gbps()
+    emit({"device": props.name, "torch": torch.__version__, "cuda": torch.version.cuda, "copy_GBps": copy})
     rows = []
     for dtype_name in args.dtype or ["bfloat16", "float32"]:
         for case in build_cases(DTYPES[dtype_name], args.quick):
             if args.only and case.name not in args.only:
                 continue
             row = run_case(case, dtype_name)
+            row["fraction_of_copy"] = row["opgen_GBps"] / copy
             rows.append(row)
-            print(json.dumps(row), flush=True)
+            emit(row)
     print_table(rows)
     return 0
 

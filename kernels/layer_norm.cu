@@ -327,8 +327,10 @@ std::tuple<torch::stable::Tensor, torch::stable::Tensor, torch::stable::Tensor> 
   }
   const Tensor x = common::contiguous_or_self(input);
   const Tensor w = common::contiguous_or_self(weight);
-  const std::optional<Tensor> b =
-      bias.has_value() ? std::optional<Tensor>(common::contiguous_or_self(*bias)) : std::nullopt;
+  // The bias, contiguous, when given. Held in a Tensor rather than a
+  // std::optional<Tensor>, on which GCC 12 warns falsely (maybe-uninitialized).
+  const bool has_bias = bias.has_value();
+  const Tensor b = has_bias ? common::contiguous_or_self(*bias) : w;
   const cudaStream_t stream = cuda::current_stream(device);
   common::dispatch_floating<cuda::CudaTypes>(x.scalar_type(), kOp, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -337,7 +339,7 @@ std::tuple<torch::stable::Tensor, torch::stable::Tensor, torch::stable::Tensor> 
     const int threads = oc::row_block_threads(shape.rows, shape.hidden, N);
     const int64_t cache_bytes = (shape.hidden + N) * static_cast<int64_t>(sizeof(T));
     const bool cached = cache_bytes <= kMaxCachedBytes;
-    const auto* bp = b ? static_cast<const T*>(b->const_data_ptr()) : nullptr;
+    const auto* bp = has_bias ? static_cast<const T*>(b.const_data_ptr()) : nullptr;
     oc::launch_rows(shape.rows, [&](unsigned int grid, int64_t row_offset) {
       auto args = [&](auto kernel, size_t smem) {
         kernel<<<grid, threads, smem, stream>>>(
