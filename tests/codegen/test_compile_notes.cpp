@@ -72,6 +72,14 @@ TEST_F(CompileNotes, SaysNothingAboutOtherErrors) {
                   .empty());
 }
 
+TEST_F(CompileNotes, ReadsMegabytesOfTemplateErrorsLineByLine) {
+  std::string output(2 << 20, 'x');  // one 2 MiB line, as deep template errors print
+  output += "\nk.cpp:2:21: error: out-of-line definition of 'scale_cpu' does not match any declaration in namespace "
+            "'myext::kernels'\n";
+  for (int i = 0; i < 20000; ++i) output += "k.cpp:1:1: note: in instantiation of ...\n";
+  EXPECT_EQ(opgen::kernel_mismatch_notes(output, root_).size(), 1u);
+}
+
 TEST_F(CompileNotes, RunsTheCommandAndReturnsItsStatus) {
   EXPECT_EQ(opgen::run_compiler_with_notes({"true"}, root_), 0);
   EXPECT_EQ(opgen::run_compiler_with_notes({"sh", "-c", "exit 3"}, root_), 3);

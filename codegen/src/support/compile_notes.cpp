@@ -30,11 +30,24 @@ std::set<std::pair<std::string, std::string>> reported_mismatches(std::string_vi
   static const std::regex clang(R"(out-of-line definition of '(\w+)' does not match any declaration in namespace )"
                                 R"('([A-Za-z_][\w:]*)::kernels')");
   std::set<std::pair<std::string, std::string>> found;
-  const std::string text(diagnostics);
-  for (std::sregex_iterator it(text.begin(), text.end(), gcc), end; it != end; ++it)
-    found.emplace((*it)[1].str(), (*it)[2].str());
-  for (std::sregex_iterator it(text.begin(), text.end(), clang), end; it != end; ++it)
-    found.emplace((*it)[2].str(), (*it)[1].str());
+  // Line by line, and only the lines that report a mismatch: compiler output
+  // can be megabytes of template names, and std::regex backtracks recursively.
+  constexpr size_t kLongestLine = 8192;
+  size_t begin = 0;
+  while (begin < diagnostics.size()) {
+    size_t end = diagnostics.find('\n', begin);
+    if (end == std::string_view::npos) end = diagnostics.size();
+    const std::string_view line = diagnostics.substr(begin, end - begin);
+    begin = end + 1;
+    if (line.size() > kLongestLine) continue;
+    std::match_results<std::string_view::const_iterator> m;
+    if (line.find("should have been declared inside") != std::string_view::npos &&
+        std::regex_search(line.begin(), line.end(), m, gcc))
+      found.emplace(m[1].str(), m[2].str());
+    if (line.find("out-of-line definition of") != std::string_view::npos &&
+        std::regex_search(line.begin(), line.end(), m, clang))
+      found.emplace(m[2].str(), m[1].str());
+  }
   return found;
 }
 
