@@ -92,6 +92,16 @@ step() {
   return $rc
 }
 
+# finish NAME MACHINE_JSON: $OUT/summary-NAME.json from the steps' results,
+# the logs packed into $OUT/logs-NAME.tar.gz; prints the summary.
+finish() {
+  local joined
+  joined=$(IFS=,; echo "${RESULTS[*]}")
+  printf '{"steps": "%s", "machine": %s, "results": [%s]}\n' "$1" "$2" "$joined" >"$OUT/summary-$1.json"
+  tar -czf "$OUT/logs-$1.tar.gz" -C "$OUT" logs && rm -rf "$LOGS"
+  cat "$OUT/summary-$1.json"
+}
+
 DEV_BUILD=$WORK/device
 CUDA_TESTS=(tests/python/test_ops_more.py -k cuda)
 OP_TESTS=(tests/python/test_ops.py tests/python/test_ops_more.py tests/python/test_testing.py)
@@ -100,10 +110,16 @@ device_env() {
   export PYTHONPATH="$DEV_BUILD/python:$REPO/python"
 }
 
-run_build() {
+# The in-tree library as the device builds it: the carried tool, so codegen/
+# (and with it yaml-cpp and fmt) is never configured.
+configure_device_build() {
   step configure 300 cmake -S "$REPO" -B "$DEV_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DOPGEN_EXECUTABLE="$BUNDLE/bin/opgen" -DOPGEN_BUILD_TESTS=OFF -DOPGEN_ENABLE_CUDA=ON \
-    -DCMAKE_CUDA_ARCHITECTURES="$ARCH" -DPython3_EXECUTABLE="$(command -v "$PYTHON")" || return 1
+    -DCMAKE_CUDA_ARCHITECTURES="$ARCH" -DPython3_EXECUTABLE="$(command -v "$PYTHON")"
+}
+
+run_build() {
+  configure_device_build || return 1
   step build 480 cmake --build "$DEV_BUILD" -j "$(nproc)"
 }
 
@@ -162,12 +178,7 @@ run() {
       *) die "unknown step '$s' (steps: $ALL_STEPS)" ;;
     esac
   done
-  local joined
-  joined=$(IFS=,; echo "${RESULTS[*]}")
-  printf '{"steps": "%s", "machine": %s, "results": [%s]}\n' "$steps" "$(json_escape <"$LOGS/machine.log")" \
-    "$joined" >"$OUT/summary-${steps//,/-}.json"
-  tar -czf "$OUT/logs-${steps//,/-}.tar.gz" -C "$OUT" logs && rm -rf "$LOGS"
-  cat "$OUT/summary-${steps//,/-}.json"
+  finish "${steps//,/-}" "$(json_escape <"$LOGS/machine.log")"
   return $failed
 }
 
@@ -185,9 +196,7 @@ rehearse() {
   LOGS=$OUT/logs
   mkdir -p "$LOGS"
   local failed=0
-  step configure 300 cmake -S "$REPO" -B "$DEV_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DOPGEN_EXECUTABLE="$BUNDLE/bin/opgen" -DOPGEN_BUILD_TESTS=OFF -DOPGEN_ENABLE_CUDA=ON \
-    -DCMAKE_CUDA_ARCHITECTURES="$ARCH" -DPython3_EXECUTABLE="$(command -v "$PYTHON")" || failed=1
+  configure_device_build || failed=1
   if grep -q "yaml-cpp_DIR\|fmt_DIR" "$DEV_BUILD/CMakeCache.txt"; then
     echo "device-check: the device build looked for yaml-cpp or fmt" >&2
     failed=1
@@ -203,11 +212,7 @@ rehearse() {
   collected=$(grep -Eo '^[0-9]+(/[0-9]+)? tests? (collected|selected)' "$LOGS/collect-cuda.log" | head -n 1)
   echo "device-check: CUDA tests: ${collected:-none found}" >&2
   case $collected in "" | 0*) failed=1 ;; esac
-  local joined
-  joined=$(IFS=,; echo "${RESULTS[*]}")
-  printf '{"steps": "rehearsal", "results": [%s]}\n' "$joined" >"$OUT/summary-rehearsal.json"
-  tar -czf "$OUT/logs-rehearsal.tar.gz" -C "$OUT" logs && rm -rf "$LOGS"
-  cat "$OUT/summary-rehearsal.json"
+  finish rehearsal null
   return $failed
 }
 

@@ -18,24 +18,12 @@ from pathlib import Path
 
 import pytest
 
+from project_helpers import clean_env, run
+
 SOURCE_DIR = Path(os.environ.get("OPGEN_SOURCE_DIR") or Path(__file__).resolve().parents[2])
 BUILD_DIR = os.environ.get("OPGEN_BUILD_DIR")
 FULL = os.environ.get("OPGEN_PACKAGING_FULL") == "1"
 PROJECT = SOURCE_DIR / "tests" / "external_project"
-
-
-def clean_env(**extra):
-    """The environment without CTest's pointers into the build tree."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH" and not k.startswith("OPGEN_")}
-    env.setdefault("CMAKE_BUILD_PARALLEL_LEVEL", "2")
-    env.update(extra)
-    return env
-
-
-def run(cmd, **kwargs):
-    result = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, env=clean_env(), **kwargs)
-    assert result.returncode == 0, f"{cmd}\n{result.stdout[-6000:]}\n{result.stderr[-6000:]}"
-    return result
 
 
 def cmake_cache(build_dir, name):

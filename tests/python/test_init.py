@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import OPGEN_BIN, requires_opgen, run_opgen
+from project_helpers import clean_env, run
 
 pytestmark = requires_opgen
 
@@ -29,20 +30,6 @@ PROJECT_FILES = {"CMakeLists.txt", "pyproject.toml", "schemas/scale.yaml", "kern
 
 def files_under(root):
     return {str(p.relative_to(root)) for p in Path(root).rglob("*") if p.is_file()}
-
-
-def clean_env(**extra):
-    """The environment without CTest's pointers into opgen's own build tree."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH" and not k.startswith("OPGEN_")}
-    env.setdefault("CMAKE_BUILD_PARALLEL_LEVEL", "2")
-    return env | extra
-
-
-def run(cmd, **kwargs):
-    kwargs.setdefault("env", clean_env())
-    result = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kwargs)
-    assert result.returncode == 0, f"{cmd}\n{result.stdout[-6000:]}\n{result.stderr[-6000:]}"
-    return result
 
 
 def test_init_writes_the_project_and_names_it_after_the_directory(tmp_path):

@@ -28,6 +28,8 @@ from pathlib import Path
 import pytest
 from packaging.utils import canonicalize_name, parse_wheel_filename
 
+from project_helpers import clean_env, run
+
 SOURCE_DIR = Path(os.environ.get("OPGEN_SOURCE_DIR") or Path(__file__).resolve().parents[2])
 BUILD_DIR = os.environ.get("OPGEN_BUILD_DIR")
 OPGEN_BIN = os.environ.get("OPGEN_BIN")
@@ -41,20 +43,6 @@ pytestmark = pytest.mark.skipif(
 PACKAGE = "opgen_ops"
 PACKAGE_FILES = {f"{PACKAGE}/{name}" for name in
                  ("__init__.py", "_fakes.py", "_ops.py", "_ops.pyi", "py.typed", "libopgen_ops.so")}
-
-
-def clean_env(**extra):
-    """The environment without CTest's pointers into the build tree, so that
-    nothing but the installed wheel can provide `opgen_ops`."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH" and not k.startswith("OPGEN_")}
-    env.update(extra)
-    return env
-
-
-def run(cmd, **kwargs):
-    result = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kwargs)
-    assert result.returncode == 0, f"{cmd}\n{result.stdout[-6000:]}\n{result.stderr[-6000:]}"
-    return result
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,6 @@ import filecmp
 import json
 import os
 import re
-import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -25,27 +24,14 @@ from pathlib import Path
 import pytest
 from packaging.utils import parse_wheel_filename
 
+from project_helpers import clean_env, run
+
 SOURCE_DIR = Path(os.environ.get("OPGEN_SOURCE_DIR") or Path(__file__).resolve().parents[2])
 BUILD_DIR = os.environ.get("OPGEN_BUILD_DIR")
 
 pytestmark = pytest.mark.skipif(not BUILD_DIR, reason="run through CTest (OPGEN_BUILD_DIR)")
 
 VERSION = re.search(r"project\(opgen VERSION ([0-9.]+)", (SOURCE_DIR / "CMakeLists.txt").read_text()).group(1)
-
-
-def clean_env(**extra):
-    """Nothing of the CTest tree on the paths: only what was installed counts."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "CMAKE_PREFIX_PATH")
-           and not k.startswith("OPGEN_")}
-    env.setdefault("CMAKE_BUILD_PARALLEL_LEVEL", "2")
-    return env | extra
-
-
-def run(cmd, **kwargs):
-    kwargs.setdefault("env", clean_env())
-    result = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kwargs)
-    assert result.returncode == 0, f"{cmd}\n{result.stdout[-6000:]}\n{result.stderr[-6000:]}"
-    return result
 
 
 @pytest.fixture(scope="module")

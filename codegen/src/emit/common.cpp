@@ -88,6 +88,16 @@ std::string generated_header(const std::string& comment, const model::Library& l
   return out;
 }
 
+std::vector<const model::RuleText*> fake_rule_of_each_result(const model::OpSpec& op) {
+  std::vector<const model::RuleText*> rules;
+  size_t next = 0;
+  for (const auto& ret : op.schema.returns) {
+    const bool bound = model::bound_argument(op.schema, ret) != nullptr;
+    rules.push_back(bound || next >= op.fake.size() ? nullptr : &op.fake[next++]);
+  }
+  return rules;
+}
+
 std::string qualified_name(const model::Library& lib, const model::OpSpec& op) {
   return lib.ns + "::" + op.op_name();
 }

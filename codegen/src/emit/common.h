@@ -29,6 +29,10 @@ struct ResultSources {
 };
 ResultSources result_sources(const model::FunctionSchema& schema);
 
+// Each result's fake rule (the spec's `fake:` list, in order, skipping the
+// results bound to a mutated argument, which are that argument: nullptr).
+std::vector<const model::RuleText*> fake_rule_of_each_result(const model::OpSpec& op);
+
 // One input check, rendered for C++ or Python.
 struct RenderedCheck {
   std::string condition;  // C++ or Python boolean expression

@@ -95,17 +95,18 @@ void emit_fake(Printer& p, const model::Library& lib, const model::OpSpec& op) {
     env.lets[let.name.value] = model::ValueKind::Int;
   }
   std::vector<std::string> outs;
-  size_t rule = 0;
-  for (const auto& ret : op.schema.returns) {
+  const auto rules = fake_rule_of_each_result(op);
+  for (size_t i = 0; i < op.schema.returns.size(); ++i) {
     // A result bound to an argument is the argument (out=, inplace); one
     // aliasing an optional argument is it when given, a new tensor otherwise.
+    const auto& ret = op.schema.returns[i];
     if (const model::Argument* bound = model::bound_argument(op.schema, ret)) {
       outs.push_back(bound->name);
     } else if (const model::Argument* aliased = model::aliased_argument(op.schema, ret)) {
       outs.push_back(fmt::format("{} if {} is not None else {}", aliased->name, aliased->name,
-                                 model::render_python(*op.fake[rule++].expr, env, device)));
+                                 model::render_python(*rules[i]->expr, env, device)));
     } else {
-      outs.push_back(model::render_python(*op.fake[rule++].expr, env, device));
+      outs.push_back(model::render_python(*rules[i]->expr, env, device));
     }
   }
   if (outs.empty()) {

@@ -99,13 +99,13 @@ std::vector<std::string> fake_sources(const model::OpSpec& op) {
                                     op.fake_python->value));
     return sources;
   }
-  size_t rule = 0;
-  for (const auto& ret : op.schema.returns) {
+  const auto rules = fake_rule_of_each_result(op);
+  for (size_t i = 0; i < op.schema.returns.size(); ++i) {
+    const auto& ret = op.schema.returns[i];
     if (const model::Argument* bound = model::bound_argument(op.schema, ret)) {
       sources.push_back(fmt::format("the argument '{}' itself (the op writes into it and returns it)", bound->name));
-    } else if (rule < op.fake.size()) {
-      const auto& r = op.fake[rule++];
-      std::string source = fmt::format("{}: {}", r.loc.to_string(), r.text);
+    } else if (rules[i]) {
+      std::string source = fmt::format("{}: {}", rules[i]->loc.to_string(), rules[i]->text);
       if (const model::Argument* aliased = model::aliased_argument(op.schema, ret))
         source += fmt::format(" (when '{}' is None; otherwise '{}' itself)", aliased->name, aliased->name);
       sources.push_back(source);
