@@ -22,6 +22,23 @@ namespace opgen::kernels {
 // rank reads every peer's input straight from symmetric memory, so `input` must
 // be allocated there (torch.distributed._symmetric_memory.empty, at the same
 // offset on every rank); on the CPU the group's own allreduce (gloo) does it.
+//
+// A collective: every rank of the group makes the same calls on it, in the
+// same order, with the same numel, dtype, reduce_op and offset of `input`. On
+// CUDA, call number k on a group synchronizes on the 24 signal-pad channels
+// from 32 + 24 * (k % 8), past c10d's own (0 to 31): up to 8 calls on a group
+// may be in flight at once on different streams, beside c10d's ops and
+// barriers on the same buffers (more calls wait for each other). Channels 32
+// to 223 are this op's; the pad must hold 224 * world_size slots (c10d's
+// default does, up to the op's 8 ranks). The launch shape depends only on
+// numel and dtype, the same on every rank. Every wait is bounded: after
+// OPGEN_SYMM_MEM_TIMEOUT_MS milliseconds (default 600000, c10d's 10-minute
+// collective timeout; 0: no limit) the kernel prints a "[FATAL]
+// opgen::one_shot_all_reduce" line naming the rank, peer, call, block and
+// channel, and traps: a CUDA error at the host's next synchronization, after
+// which the process's CUDA context is unusable. Ranks whose inputs disagree
+// (numel, dtype, reduce_op, offset) trap at once with such a line; ranks that
+// disagree on the calls themselves trap at the timeout.
 at::Tensor one_shot_all_reduce_cpu(const at::Tensor& input, std::string_view reduce_op, std::string_view group_name);
 at::Tensor one_shot_all_reduce_cuda(const at::Tensor& input, std::string_view reduce_op, std::string_view group_name);
 
