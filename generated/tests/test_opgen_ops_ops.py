@@ -35,7 +35,7 @@ from opgen import testing as _testing
 from opgen.testing import Case as _Case
 from opgen.testing import tensor as _tensor
 
-_testing.require_contract(1)
+_testing.require_contract(2)
 
 
 def _make_compact_rows_0(d):
@@ -350,6 +350,32 @@ _GRADCHECKS = [
 ]
 
 
+_AUTOCASTS = [
+    pytest.param(_case_layer_norm_0, "cuda", torch.float32, id="layer_norm-0-cuda"),
+    pytest.param(_case_layer_norm_0, "cpu", torch.float32, id="layer_norm-0-cpu"),
+    pytest.param(_case_layer_norm_1, "cuda", torch.float32, id="layer_norm-1-cuda"),
+    pytest.param(_case_layer_norm_1, "cpu", torch.float32, id="layer_norm-1-cpu"),
+    pytest.param(_case_rms_norm_0, "cuda", torch.float32, id="rms_norm-0-cuda"),
+    pytest.param(_case_rms_norm_0, "cpu", torch.float32, id="rms_norm-0-cpu"),
+    pytest.param(_case_rms_norm_1, "cuda", torch.float32, id="rms_norm-1-cuda"),
+    pytest.param(_case_rms_norm_1, "cpu", torch.float32, id="rms_norm-1-cpu"),
+    pytest.param(_case_softmax_cross_entropy_0, "cuda", torch.float32, id="softmax_cross_entropy-0-cuda"),
+    pytest.param(_case_softmax_cross_entropy_0, "cpu", torch.float32, id="softmax_cross_entropy-0-cpu"),
+]
+
+
+_FLOPS = [
+    pytest.param(_case_layer_norm_0, [693, 1848], id="layer_norm-0"),
+    pytest.param(_case_layer_norm_1, [960], id="layer_norm-1"),
+    pytest.param(_case_multi_tensor_adam__0, [240, 660], id="multi_tensor_adam_-0"),
+    pytest.param(_case_rms_norm_0, [396, 1056], id="rms_norm-0"),
+    pytest.param(_case_rms_norm_1, [640], id="rms_norm-1"),
+    pytest.param(_case_rotary_embedding_0, [864, 2304], id="rotary_embedding-0"),
+    pytest.param(_case_rotary_embedding_1, [540], id="rotary_embedding-1"),
+    pytest.param(_case_softmax_cross_entropy_0, [150, 400], id="softmax_cross_entropy-0"),
+]
+
+
 @pytest.mark.parametrize("case", _CASES)
 def test_opcheck(case):
     _testing.check_opcheck(case)
@@ -378,3 +404,13 @@ def test_input_check(case, where, name, check, allowed):
 @pytest.mark.parametrize("case, inputs, outputs", _GRADCHECKS)
 def test_gradcheck(case, inputs, outputs):
     _testing.check_gradcheck(case, inputs, outputs)
+
+
+@pytest.mark.parametrize("case, device_type, cast_inputs", _AUTOCASTS)
+def test_autocast(case, device_type, cast_inputs):
+    _testing.check_autocast(case, device_type, cast_inputs)
+
+
+@pytest.mark.parametrize("case, counts", _FLOPS)
+def test_flops(case, counts):
+    _testing.check_flops(case, counts)

@@ -21,9 +21,11 @@ import torch
 import torch._dynamo.testing
 from torch._subclasses.fake_tensor import FakeTensorMode
 from torch.fx.experimental.symbolic_shapes import ShapeEnv
+from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_leaves, tree_map_only
+from torch.utils.flop_counter import FlopCounterMode
 
-CONTRACT = 1
+CONTRACT = 2
 
 Make = Callable[[dict], tuple]
 
@@ -206,3 +208,127 @@ def check_gradcheck(case: Case, inputs: list[int], outputs: list[int]) -> None:
         return tuple(out[i] for i in outputs)
 
     assert torch.autograd.gradcheck(fn, leaves)
+
+
+class _ArgumentDtypes(TorchDispatchMode):
+    """Records the dtypes of the tensors `op` is called with, below autocast
+    (a dispatch mode runs after the Autocast keys): what the kernel sees."""
+
+    def __init__(self, op):
+        super().__init__()
+        self.op = op
+        self.calls: list[list[torch.dtype]] = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if func == self.op:
+            self.calls.append([t.dtype for t in tree_leaves((args, kwargs)) if isinstance(t, torch.Tensor)])
+        return func(*args, **kwargs)
+
+
+def _cast_like_autocast(value, dtype):
+    """What autocast makes of an input: floating-point tensors but float64 cast."""
+    return tree_map_only(
+        torch.Tensor, lambda t: t.to(dtype) if t.is_floating_point() and t.dtype != torch.float64 else t, value)
+
+
+def check_autocast(case: Case, device_type: str, cast_inputs: torch.dtype) -> None:
+    """Under torch.autocast(device_type) the kernel sees every floating-point
+    input as `cast_inputs` (given in another dtype here, so a missing cast
+    shows), and returns exactly what it returns for those inputs cast by hand;
+    torch.compile(fullgraph=True) under autocast agrees; gradients flow back
+    in the inputs' own dtype."""
+    if device_type == "cuda" and not torch.cuda.is_available():
+        pytest.skip("this autocast rule needs a CUDA device")
+    fed = torch.bfloat16 if cast_inputs == torch.float32 else torch.float32
+
+    def given(t: torch.Tensor) -> torch.Tensor:
+        t = t.to(device_type)
+        return t.to(fed) if t.is_floating_point() else t
+
+    for dims in case.sizes:
+        where = f"{case.qualified} ({case}, sizes {dims}) under torch.autocast({device_type!r})"
+        args, kwargs = tree_map_only(torch.Tensor, given, case.make(dims))
+        expected_inputs = _cast_like_autocast(_clone((args, kwargs)), cast_inputs)
+        want = _call(case.op, *expected_inputs)
+        seen = _ArgumentDtypes(case.op)
+        with torch.autocast(device_type), seen:
+            got = _call(case.op, *_clone((args, kwargs)))
+        expected = [t.dtype for t in tree_leaves(expected_inputs) if isinstance(t, torch.Tensor)]
+        assert seen.calls == [expected], (
+            f"{where}: the kernel was called with dtypes {seen.calls}, expected one call with {expected}")
+        torch.testing.assert_close(got, want, rtol=0, atol=0, equal_nan=True,
+                                   msg=lambda m: f"{where} vs the inputs cast by hand: {m}")
+        torch._dynamo.reset()
+        compiled = torch.compile(_call, fullgraph=True, backend="aot_eager")
+        with torch.autocast(device_type):
+            got = compiled(case.op, *_clone((args, kwargs)))
+        torch.testing.assert_close(got, want, equal_nan=True, msg=lambda m: f"{where}, compiled: {m}")
+        if case.differentiable:
+            _check_autocast_gradients(case, args, kwargs, device_type, where)
+
+
+def _check_autocast_gradients(case: Case, args, kwargs, device_type: str, where: str) -> None:
+    args = [a.detach().requires_grad_() if isinstance(a, torch.Tensor) and a.is_floating_point() else a for a in args]
+    with torch.autocast(device_type):
+        out = _call(case.op, args, kwargs)
+    outs = [o for o in tree_leaves(out) if isinstance(o, torch.Tensor) and o.requires_grad]
+    inputs = [a for a in args if isinstance(a, torch.Tensor) and a.requires_grad]
+    grads = torch.autograd.grad(outs, inputs, [torch.ones_like(o) for o in outs], allow_unused=True)
+    for x, g in zip(inputs, grads):
+        if g is not None:
+            assert g.dtype == x.dtype, f"{where}: a gradient came back as {g.dtype} for a {x.dtype} input"
+
+
+def _flops_in_graph(case: Case, dynamic: bool, dims: dict) -> list:
+    """The op's FLOPs as counted while torch.compile traces it: the formula on
+    the graph's fake (with dynamic shapes, symbolic) arguments, as Inductor's
+    estimates count it. One entry per call of the op in the graph."""
+    counted = []
+
+    def backend(gm, example_inputs):
+        for node in gm.graph.nodes:
+            if node.op != "call_function" or node.target != case.op:
+                continue
+            args, kwargs = tree_map_only(torch.fx.Node, lambda n: n.meta["example_value"], (node.args, node.kwargs))
+            mode = next(t.fake_mode for t in tree_leaves((args, kwargs)) if isinstance(t, torch.Tensor))
+            with mode, FlopCounterMode(display=False) as counter:
+                node.target(*args, **kwargs)
+            counted.append(counter.get_total_flops())
+        return gm.forward
+
+    torch._dynamo.reset()
+    compiled = torch.compile(_call, fullgraph=True, dynamic=dynamic, backend=backend)
+    args, kwargs = case.make(dims)
+    compiled(case.op, args, kwargs)
+    return counted
+
+
+def check_flops(case: Case, counts: list[int | None]) -> None:
+    """FlopCounterMode counts, for each sizes, what opgen computed from the
+    spec's `flops` rule (None: opgen could not evaluate it for this sample);
+    the formula also counts on the fake, symbolic arguments torch.compile
+    traces with."""
+    packet = case.op.overloadpacket
+    for dims, expected in zip(case.sizes, counts):
+        args, kwargs = case.make(dims)
+        with FlopCounterMode(display=False) as counter:
+            _call(case.op, args, kwargs)
+        got = counter.get_flop_counts().get("Global", {}).get(packet, 0)
+        where = f"{case.qualified} ({case}, sizes {dims})"
+        if expected is None:
+            assert isinstance(got, int) and got >= 0, f"{where}: FlopCounterMode counted {got!r}"
+        else:
+            assert got == expected, (
+                f"{where}: FlopCounterMode counted {got} FLOPs, the spec's flops rule gives {expected}")
+    expected = counts[0]
+    for dynamic in (False, True):
+        counted = _flops_in_graph(case, dynamic, case.sizes[0])
+        assert len(counted) == 1, f"{case.qualified} ({case}): {len(counted)} calls of the op in the compiled graph"
+        got = counted[0]
+        if isinstance(got, torch.SymInt):
+            got = got.node.hint  # the value at the sizes traced with
+        if expected is not None:
+            assert got == expected, (
+                f"{case.qualified} ({case}, sizes {case.sizes[0]}), compiled with dynamic={dynamic}: the formula "
+                f"counted {got} FLOPs on the traced arguments, the spec's flops rule gives {expected}")

@@ -6,7 +6,9 @@
 //  - diagnostic columns lie within the text (or just past its end);
 //  - the C++ subset is a subset: what check_cpp_expr accepts, check_expr
 //    accepts with the same kind;
-//  - renderers give non-empty text for every checked expression.
+//  - renderers give non-empty text for every checked expression;
+//  - the evaluator (model/expr_eval.h) gives an Int expression an int or no
+//    value, a Bool one a bool or none: never a value of another kind.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "model/expr.h"
+#include "model/expr_eval.h"
 #include "model/schema.h"
 
 namespace {
@@ -56,6 +59,17 @@ std::vector<Env>& envs() {
   return all;
 }
 
+// Values for the first schema's arguments, odd sizes included (0, 1, large).
+const EvalBindings& bindings() {
+  static const EvalBindings values = {
+      {"x", EvalTensor{{3, 0, 1 << 20}, "float32"}}, {"w", EvalTensor{{7}, "bfloat16"}}, {"s", EvalNone{}},
+      {"xs", std::vector<EvalTensor>{{{2, 3}, "float32"}, {{}, "float32"}}}, {"n", int64_t{-5}},
+      {"m", int64_t{INT64_MAX}}, {"eps", 1e-6}, {"b", false}, {"mode", std::string("sum")},
+      {"sz", EvalShape{{4, 1}}}, {"ss", EvalShape{}}, {"dt", EvalDType{"float16"}}, {"d", EvalNone{}},
+      {"u", int64_t{9}}, {"v", int64_t{0}}};
+  return values;
+}
+
 void check_columns(const std::vector<ExprDiagnostic>& diags, std::string_view text) {
   for (const auto& d : diags)
     if (d.column > text.size()) fail("diagnostic column past the end of the text", text);
@@ -80,6 +94,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       continue;
     }
     (void)referenced_names(expr, e.env);
+    if (&e == &envs().front()) {
+      const ValueKind kind = std::get<ValueKind>(checked);
+      const auto value = evaluate(expr, bindings());
+      if (value && kind == ValueKind::Int && !std::holds_alternative<int64_t>(*value))
+        fail("evaluate gave an Int expression a value of another kind", text);
+      if (value && kind == ValueKind::Bool && !std::holds_alternative<bool>(*value))
+        fail("evaluate gave a Bool expression a value of another kind", text);
+    }
     if (render_python(expr, e.env, "").empty() || render_python(expr, e.env, "xs[0]").empty())
       fail("render_python gave nothing", text);
     if (auto* diags = std::get_if<std::vector<ExprDiagnostic>>(&checked_cpp)) {

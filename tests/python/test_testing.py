@@ -114,3 +114,68 @@ def test_a_data_dependent_size_matches_any_real_size():
     testing.check_fake_matches_real(Case(torch.ops.opgen_testing_test.nonzero_rows.default,
                                          "opgen_testing_test::nonzero_rows", make_with_zeros, [{"N": 4}, {"N": 7}],
                                          fakes=["like(x)"]))
+
+
+# Autocast and FLOP counts: a rule that is registered passes, one that is not
+# (or counts wrong) fails with the op, the sample and both sides named.
+
+@torch.library.custom_op("opgen_testing_test::halve", mutates_args=())
+def halve(x: torch.Tensor) -> torch.Tensor:
+    return x * 0.5
+
+
+@halve.register_fake
+def _(x):
+    return torch.empty_like(x)
+
+
+@torch.library.custom_op("opgen_testing_test::halve_cast", mutates_args=())
+def halve_cast(x: torch.Tensor) -> torch.Tensor:
+    return x * 0.5
+
+
+@halve_cast.register_fake
+def _(x):
+    return torch.empty_like(x)
+
+
+halve_cast.register_autocast("cpu", torch.float32)
+
+
+@torch.utils.flop_counter.register_flop_formula(torch.ops.opgen_testing_test.halve_cast, get_raw=True)
+def _(x, **_counter):
+    return x.numel()
+
+
+def halve_case(op, name):
+    return Case(op, f"opgen_testing_test::{name}", make, [{"N": 2}, {"N": 5}], name=f"{name}-0")
+
+
+def test_autocast_passes_where_the_rule_is_registered():
+    testing.check_autocast(halve_case(torch.ops.opgen_testing_test.halve_cast.default, "halve_cast"), "cpu",
+                           torch.float32)
+
+
+def test_autocast_without_a_registration_names_the_dtypes_the_kernel_saw():
+    with pytest.raises(AssertionError) as raised:
+        testing.check_autocast(halve_case(torch.ops.opgen_testing_test.halve.default, "halve"), "cpu", torch.float32)
+    assert str(raised.value).startswith(
+        "opgen_testing_test::halve (halve-0, sizes {'N': 2}) under torch.autocast('cpu'): the kernel was called with "
+        "dtypes [[torch.bfloat16]], expected one call with [torch.float32]")
+
+
+def test_flops_pass_where_the_formula_counts_what_the_rule_gives():
+    testing.check_flops(halve_case(torch.ops.opgen_testing_test.halve_cast.default, "halve_cast"), [6, 15])
+
+
+def test_flops_that_disagree_with_the_rule_name_both_counts():
+    with pytest.raises(AssertionError) as raised:
+        testing.check_flops(halve_case(torch.ops.opgen_testing_test.halve_cast.default, "halve_cast"), [12, 30])
+    assert str(raised.value).startswith(
+        "opgen_testing_test::halve_cast (halve_cast-0, sizes {'N': 2}): FlopCounterMode counted 6 FLOPs, the spec's "
+        "flops rule gives 12")
+
+
+def test_flops_without_a_formula_count_zero_and_fail():
+    with pytest.raises(AssertionError, match="FlopCounterMode counted 0 FLOPs, the spec's flops rule gives 6"):
+        testing.check_flops(halve_case(torch.ops.opgen_testing_test.halve.default, "halve"), [6, 15])

@@ -128,6 +128,7 @@ class OpChecker {
     check_symm_mem();
     check_tensor_checks();
     check_rules();
+    check_autocast();
     check_samples();
   }
 
@@ -613,6 +614,122 @@ class OpChecker {
     for (const auto& rule : op_.require)
       expect_kind(Code::RequireNotBool, rule, env, ValueKind::Bool, "a 'require' rule", true);
     check_fake(env);
+    if (op_.flops) check_flops(*op_.flops, env);
+  }
+
+  // `flops` runs in FlopCounterMode on the op's arguments alone (checked
+  // with the lets in scope, so using one says why it cannot).
+  void check_flops(const model::RuleText& rule, const model::ExprEnv& env) {
+    auto kind = check_rule(rule, env);
+    if (!kind) return;
+    if (*kind != ValueKind::Int) {
+      error(Code::FlopsNotInt, rule.at(0),
+            fmt::format("a 'flops' rule must be Int, but this is {}", model::to_string(*kind)))
+          .notes.push_back({"count from sizes and int arguments, e.g. '2 * a.size(0) * a.size(1) * b.size(1)'"});
+      return;
+    }
+    for (const std::string& name : model::referenced_names(*rule.expr, env))
+      if (env.lets.count(name))
+        error(Code::FlopsNotCountable, rule.at(0), fmt::format("a 'flops' rule cannot read the 'let' binding '{}'", name))
+            .notes.push_back({"the formula sees the op's arguments only: write the count from them"});
+    std::vector<const model::Expr*> stack{rule.expr.get()};
+    while (!stack.empty()) {
+      const model::Expr* e = stack.back();
+      stack.pop_back();
+      if (e->kind == model::Expr::Kind::Call && e->operands[0]->kind == model::Expr::Kind::Name &&
+          e->operands[0]->text == "dynamic")
+        error(Code::FlopsNotCountable, rule.at(e->column), "a 'flops' rule cannot call dynamic()")
+            .notes.push_back({"a data-dependent size is not known before the kernel runs; count from the inputs"});
+      for (const auto& child : e->operands) stack.push_back(child.get());
+      for (const auto& kw : e->keywords) stack.push_back(kw.value.get());
+      for (const auto* child : {e->index.get(), e->slice_lower.get(), e->slice_upper.get()})
+        if (child) stack.push_back(child);
+    }
+    if (const Argument* clash = find_arg(op_.schema, "out_val"))
+      error(Code::FlopsNotCountable, op_.schema_at(clash->column),
+            "an op with a 'flops' rule cannot have an argument named 'out_val'")
+          .notes.push_back({"FlopCounterMode passes the op's output to the formula as out_val="});
+  }
+
+  // Device types torch.library.register_autocast takes, with the dispatch
+  // key of their kernels; dtypes autocast may cast floating inputs to.
+  static const std::map<std::string, std::string>& autocast_devices() {
+    static const std::map<std::string, std::string> devices = {
+        {"cpu", "CPU"}, {"cuda", "CUDA"}, {"mps", "MPS"}, {"xpu", "XPU"}};
+    return devices;
+  }
+  static bool castable(const std::string& dtype) {
+    return dtype == "float16" || dtype == "bfloat16" || dtype == "float32";
+  }
+
+  void check_autocast() {
+    for (const model::AutocastRule& rule : op_.autocast) {
+      const std::string& device = rule.device.value;
+      auto known = autocast_devices().find(device);
+      if (known == autocast_devices().end()) {
+        std::vector<std::string> names;
+        for (const auto& [name, key] : autocast_devices()) names.push_back(name);
+        std::string lower = device;
+        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+        auto& d = error(Code::AutocastUnknownDevice, rule.device.loc,
+                        fmt::format("'autocast' names the device type '{}', which has no autocast", device));
+        if (const std::string guess = closest_match(lower, names); !guess.empty())
+          d.notes.push_back({fmt::format("did you mean '{}'? device types are spelled as torch.device().type", guess)});
+        d.notes.push_back({fmt::format("device types: {}", fmt::join(names, ", "))});
+        continue;
+      }
+      const bool dispatched = std::any_of(op_.dispatch.begin(), op_.dispatch.end(), [&](const auto& key) {
+        return key.value == known->second || key.value == "CompositeExplicitAutograd";
+      });
+      if (!dispatched)
+        error(Code::AutocastDeviceNotDispatched, rule.device.loc,
+              fmt::format("'autocast' has a rule for '{}', but {} has no {} kernel", device, op_.op_name(), known->second))
+            .notes.push_back({fmt::format("add {} to 'dispatch', or drop the rule", known->second)});
+      const std::string& dtype = rule.cast_inputs.value;
+      if (!model::find_dtype(dtype)) {
+        auto& d = error(Code::UnknownDtype, rule.cast_inputs.loc, fmt::format("unknown dtype '{}'", dtype));
+        if (auto guess = closest_match(dtype, model::dtype_names()); !guess.empty())
+          d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
+        continue;
+      }
+      if (!castable(dtype) && dtype != "float64") {
+        error(Code::AutocastBadDtype, rule.cast_inputs.loc,
+              fmt::format("autocast casts floating-point inputs; it cannot cast them to '{}'", dtype))
+            .notes.push_back({"cast_inputs takes float16, bfloat16, float32 or float64"});
+        continue;
+      }
+      // Autocast casts every floating-point input but float64: an argument
+      // whose checks allow a castable dtype must allow the target too.
+      for (const model::TensorCheck& check : op_.checks) {
+        auto allows = [&](const std::string& d) {
+          return std::any_of(check.dtypes.begin(), check.dtypes.end(), [&](const auto& x) { return x.value == d; });
+        };
+        const bool cast = std::any_of(check.dtypes.begin(), check.dtypes.end(), [](const auto& x) { return castable(x.value); });
+        if (!cast || allows(dtype)) continue;
+        std::vector<std::string> allowed;
+        for (const auto& d : check.dtypes) allowed.push_back(d.value);
+        error(Code::AutocastDtypeNotAllowed, rule.cast_inputs.loc,
+              fmt::format("'autocast: {}' casts '{}' to {}, which its checks refuse", device, check.arg.value, dtype))
+            .notes.push_back({fmt::format("{}: '{}' allows {}", check.dtypes.front().loc.to_string(), check.arg.value,
+                                          fmt::join(allowed, ", "))});
+      }
+    }
+    if (op_.autocast.empty()) return;
+    // A cast copies: a kernel writing a cast input would write the copy.
+    for (const Argument& a : op_.schema.arguments) {
+      if (!model::is_mutable(a)) continue;
+      const model::TensorCheck* check = nullptr;
+      for (const auto& c : op_.checks)
+        if (c.arg.value == a.name && !c.dtypes.empty()) check = &c;
+      if (check && std::none_of(check->dtypes.begin(), check->dtypes.end(), [](const auto& d) { return castable(d.value); }))
+        continue;
+      error(Code::AutocastOnMutatingOp, op_.autocast.front().device.loc,
+            fmt::format("{} writes '{}', which autocast would cast to a copy: the write would be lost",
+                        op_.op_name(), a.name))
+          .notes.push_back({fmt::format("cast the inputs before calling the op, or give '{}' a dtype check that "
+                                        "autocast leaves alone (float64 or integer dtypes)", a.name)});
+      break;
+    }
   }
 
   void check_fake(const model::ExprEnv& env) {
@@ -832,6 +949,18 @@ void check_library(model::Library& library, Diagnostics& diags) {
   }
   for (const OpSpec& op : library.ops)
     if (op.autograd) check_autograd(library, op, diags);
+  // FlopCounterMode keys formulas by overload packet, not overload.
+  for (const OpSpec& op : library.ops) {
+    if (!op.flops) continue;
+    for (const OpSpec& other : library.ops) {
+      if (&other == &op || other.schema.name.name != op.schema.name.name) continue;
+      diags.error(Code::FlopsOnOverloadedOp, op.flops->at(0),
+                  fmt::format("'{}' has a 'flops' rule, but '{}' shares its name: FlopCounterMode would count both "
+                              "with it", op.op_name(), other.op_name()))
+          .notes.push_back({fmt::format("'{}' is defined in {}; rename one of them", other.op_name(), other.display_path)});
+      break;
+    }
+  }
   check_generated_names(library, diags);
 }
 

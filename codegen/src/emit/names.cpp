@@ -32,6 +32,7 @@ std::string setup_context_function(const model::OpSpec& op) {
   return fmt::format("_{}_setup_context", op_identifier(op));
 }
 std::string backward_function(const model::OpSpec& op) { return fmt::format("_{}_backward", op_identifier(op)); }
+std::string flops_function(const model::OpSpec& op) { return fmt::format("_{}_flops", op_identifier(op)); }
 std::string ctx_attribute(const std::string& argument) { return "opgen_" + argument; }
 
 const std::vector<std::string>& fixed_module_names() {
@@ -50,6 +51,7 @@ std::vector<BoundName> names_bound_by(const model::OpSpec& op) {
     names.push_back({setup_context_function(op), "its autograd setup_context"});
     names.push_back({backward_function(op), "its autograd backward"});
   }
+  if (op.flops) names.push_back({flops_function(op), "its FLOP formula"});
   for (const auto& key : op.dispatch) names.push_back({"kernels::" + kernel_name(op, key.value), "a kernel function"});
   return names;
 }

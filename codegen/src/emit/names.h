@@ -21,6 +21,8 @@ std::string kernel_name(const model::OpSpec& op, const std::string& dispatch_key
 std::string fake_function(const model::OpSpec& op);
 std::string setup_context_function(const model::OpSpec& op);
 std::string backward_function(const model::OpSpec& op);
+// "_rms_norm_flops": the FLOP formula FlopCounterMode calls (`flops:`).
+std::string flops_function(const model::OpSpec& op);
 // "opgen_<arg>": where autograd's ctx keeps a non-tensor input, a name no
 // ctx attribute (saved_tensors, needs_input_grad, ...) can take, since
 // arguments may not start with `opgen_`.

@@ -1,6 +1,7 @@
 // python/<pkg>/_ops.py: loads the shared library, then registers what
-// PyTorch's Python side needs: fakes, autograd, symm_mem arguments; and
-// binds the typed shims straight to the op overloads (no call overhead).
+// PyTorch's Python side needs: fakes, autograd, autocast, FLOP formulas,
+// symm_mem arguments; and binds the typed shims straight to the op
+// overloads (no call overhead).
 #include <algorithm>
 #include <set>
 
@@ -18,9 +19,9 @@ constexpr const char* kPrologue = R"py(
 """Registrations for the torch.ops.$ns$ operators.
 
 Importing this module loads $library$ (which registers the schemas and
-kernels) and adds the fake implementations, autograd formulas and
-symmetric-memory arguments of every op. Each op is also bound here under its
-own name, straight to its torch.ops overload.
+kernels) and adds the fake implementations, autograd formulas, autocast
+rules, FLOP formulas and symmetric-memory arguments of every op. Each op is
+also bound here under its own name, straight to its torch.ops overload.
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ import os
 import warnings
 
 import torch
+)py";
 
+constexpr const char* kLoader = R"py(
 _LIBRARY_FILE = "$library$"
 
 
@@ -207,6 +210,30 @@ void emit_autograd(Printer& p, const model::Library& lib, const model::OpSpec& o
                      backward_function(op), setup_context_function(op)));
 }
 
+// Under torch.autocast on the device type, floating-point inputs (float64
+// excepted) are cast, then the op runs with autocast off. Python's
+// register_autocast serves both ABIs (the stable ABI has no autocast API).
+void emit_autocast(Printer& p, const model::Library& lib, const model::OpSpec& op) {
+  for (const auto& rule : op.autocast)
+    p.line(fmt::format("torch.library.register_autocast(\"{}\", \"{}\", {})", qualified_name(lib, op),
+                       rule.device.value, model::find_dtype(rule.cast_inputs.value)->python));
+}
+
+// FlopCounterMode calls the formula with the op's arguments as passed
+// (get_raw: tensors, not their shapes) and the output as out_val=, which
+// **opgen_counter takes (arguments cannot start with opgen_). Formulas are
+// keyed by overload packet; the checker allows `flops` on an op only when
+// it is the one overload of its name (E0522).
+void emit_flops(Printer& p, const model::Library& lib, const model::OpSpec& op) {
+  model::ExprEnv env;
+  env.schema = &op.schema;
+  const std::string params = python_params(op.schema);
+  p.line(fmt::format("@torch.utils.flop_counter.register_flop_formula(torch.ops.{}.{}, get_raw=True)", lib.ns,
+                     op.schema.name.name));
+  p.line(fmt::format("def {}({}{}**opgen_counter):", flops_function(op), params, params.empty() ? "" : ", "));
+  p.line(fmt::format("    return {}", model::render_python(*op.flops->expr, env, "")));
+}
+
 void emit_symm_mem(Printer& p, const model::Library& lib) {
   std::vector<const model::OpSpec*> ops;
   for (const auto& op : lib.ops)
@@ -243,7 +270,12 @@ else:
 std::string python_module(const model::Library& lib) {
   Printer p;
   p.emit(generated_header("#", lib));
-  p.emit(kPrologue, {{"ns", lib.ns}, {"library", "lib" + lib.library_name + ".so"}});
+  const std::string library_file = "lib" + lib.library_name + ".so";
+  p.emit(kPrologue, {{"ns", lib.ns}, {"library", library_file}});
+  // Imported only where needed: it costs ~0.15 s (it imports triton).
+  if (std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) { return op.flops.has_value(); }))
+    p.line("import torch.utils.flop_counter");
+  p.emit(kLoader, {{"library", library_file}});
   p.line();
   p.line(python_all_assignment(lib));
   emit_symm_mem(p, lib);
@@ -257,6 +289,15 @@ std::string python_module(const model::Library& lib) {
       p.line();
       p.line();
       emit_autograd(p, lib, op);
+    }
+    if (!op.autocast.empty()) {
+      p.line();
+      emit_autocast(p, lib, op);
+    }
+    if (op.flops) {
+      p.line();
+      p.line();
+      emit_flops(p, lib, op);
     }
     p.line();
     p.line();

@@ -2,14 +2,20 @@
 // sample of its spec: opcheck, torch.compile(fullgraph=True) with static and
 // dynamic shapes (no graph break, no recompilation beyond the expected),
 // fake vs real outputs, the declared input checks as negative tests, and
-// gradcheck where the op has autograd and takes float64.
+// gradcheck where the op has autograd and takes float64, the autocast rules
+// (the dtypes the kernel sees under torch.autocast) and the FLOP formula
+// (FlopCounterMode's count against opgen's own evaluation of the rule).
 #include <algorithm>
+#include <charconv>
+#include <map>
 #include <set>
+#include <sstream>
 
 #include <fmt/format.h>
 
 #include "emit/common.h"
 #include "emit/emit.h"
+#include "model/expr_eval.h"
 #include "model/types.h"
 #include "support/printer.h"
 
@@ -38,7 +44,7 @@ _testing.require_contract($contract$)
 )py";
 
 // The opgen.testing CONTRACT this emitter writes suites for (python/opgen/testing.py).
-constexpr int kTestingContract = 1;
+constexpr int kTestingContract = 2;
 
 std::string python_literal(const model::Argument& arg, const std::string& text) {
   const std::string key = model::type_key(*arg.type);
@@ -115,8 +121,95 @@ std::vector<std::string> fake_sources(const model::OpSpec& op) {
 }
 
 struct CaseLists {
-  std::vector<std::string> cases, input_checks, gradchecks;
+  std::vector<std::string> cases, input_checks, gradchecks, autocasts, flops;
 };
+
+std::optional<int64_t> parse_int(const std::string& text) {
+  int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+// A sample tensor's shape at one set of dim sizes.
+model::EvalTensor eval_tensor(const model::SampleTensor& t, const std::map<std::string, int64_t>& dims) {
+  model::EvalTensor out{{}, t.dtype};
+  for (const auto& d : t.shape) {
+    if (auto it = dims.find(d); it != dims.end()) out.shape.push_back(it->second);
+    else out.shape.push_back(parse_int(d).value_or(0));
+  }
+  return out;
+}
+
+// An argument's value as a literal (a sample's YAML scalar or the schema's
+// default), for the rule evaluator; nullopt where rules cannot read it.
+std::optional<model::EvalValue> eval_literal(const model::Argument& arg, const std::string& text, bool from_default) {
+  const std::string key = model::type_key(*arg.type);
+  const std::string base = key.back() == '?' ? key.substr(0, key.size() - 1) : key;
+  if (text == "None") return model::EvalValue{model::EvalNone{}};
+  if (base == "int" || base == "SymInt") {
+    if (auto v = parse_int(text)) return model::EvalValue{*v};
+  } else if (base == "float") {
+    return model::EvalValue{std::strtod(text.c_str(), nullptr)};
+  } else if (base == "bool") {
+    return model::EvalValue{text == (from_default ? "True" : "true")};
+  } else if (base == "str") {
+    return model::EvalValue{text};
+  } else if (base == "ScalarType") {
+    if (model::find_dtype(text)) return model::EvalValue{model::EvalDType{text}};
+  } else if (base == "int[]" || base == "SymInt[]") {
+    model::EvalShape shape;
+    std::string items = text.size() >= 2 ? text.substr(1, text.size() - 2) : "";
+    std::replace(items.begin(), items.end(), ',', ' ');
+    std::istringstream in(items);
+    for (std::string item; in >> item;) {
+      auto v = parse_int(item);
+      if (!v) return std::nullopt;
+      shape.sizes.push_back(*v);
+    }
+    return model::EvalValue{shape};
+  }
+  return std::nullopt;
+}
+
+// What the op's `flops` rule counts for one sample at each of its sizes,
+// computed here from the spec (not by the formula the suite tests): nullopt
+// where the evaluator cannot (an argument it cannot read).
+std::vector<std::optional<int64_t>> expected_flops(const model::OpSpec& op, const model::Sample& sample) {
+  std::vector<std::optional<int64_t>> counts;
+  const size_t variants = sample.dims.empty() ? 1 : sample.dims.front().second.size();
+  for (size_t i = 0; i < variants; ++i) {
+    std::map<std::string, int64_t> dims;
+    for (const auto& [name, values] : sample.dims) dims[name.value] = values.at(i);
+    model::EvalBindings bindings;
+    for (const auto& arg : op.schema.arguments) {
+      const model::SampleValue* v = nullptr;
+      for (const auto& [name, value] : sample.args)
+        if (name.value == arg.name) v = &value;
+      std::optional<model::EvalValue> value;
+      if (v && v->kind == model::SampleValue::Kind::Tensor) {
+        value = model::EvalValue{eval_tensor(v->tensor, dims)};
+      } else if (v && v->kind == model::SampleValue::Kind::TensorList) {
+        std::vector<model::EvalTensor> list;
+        for (const auto& t : v->list) list.push_back(eval_tensor(t, dims));
+        value = model::EvalValue{std::move(list)};
+      } else if (v && v->kind == model::SampleValue::Kind::None) {
+        value = model::EvalValue{model::EvalNone{}};
+      } else if (v && v->literal == "[]" && model::type_key(*arg.type) == "Tensor[]") {
+        value = model::EvalValue{std::vector<model::EvalTensor>{}};  // `extras: []` reads as a literal
+      } else if (v) {
+        value = eval_literal(arg, v->literal, false);
+      } else if (arg.default_value) {
+        const auto& d = *arg.default_value;
+        const bool string = d.kind == model::DefaultValue::Kind::String;
+        value = eval_literal(arg, string ? d.value : d.to_python(), true);
+      }
+      if (value) bindings.emplace(arg.name, std::move(*value));
+    }
+    counts.push_back(model::evaluate_int(*op.flops->expr, bindings));
+  }
+  return counts;
+}
 
 void emit_op_cases(Printer& p, const model::Library& lib, const model::OpSpec& op, CaseLists& lists) {
   const auto& s = op.schema;
@@ -170,6 +263,15 @@ void emit_op_cases(Printer& p, const model::Library& lib, const model::OpSpec& o
                        qualified_name(lib, op), make, sizes, op.autograd ? "True" : "False", fmt::join(fakes, ", "),
                        case_id));
     lists.cases.push_back(fmt::format("pytest.param({}, id=\"{}\")", case_var, case_id));
+    for (const auto& rule : op.autocast)
+      lists.autocasts.push_back(fmt::format("pytest.param({}, \"{}\", {}, id=\"{}-{}\")", case_var, rule.device.value,
+                                            model::find_dtype(rule.cast_inputs.value)->python, case_id,
+                                            rule.device.value));
+    if (op.flops) {
+      std::vector<std::string> counts;
+      for (const auto& count : expected_flops(op, sample)) counts.push_back(count ? std::to_string(*count) : "None");
+      lists.flops.push_back(fmt::format("pytest.param({}, [{}], id=\"{}\")", case_var, fmt::join(counts, ", "), case_id));
+    }
     for (const auto& check : op.checks) {
       const auto* v = sample_value(sample, check.arg.value);
       if (!v || v->kind != model::SampleValue::Kind::Tensor || !where.count(check.arg.value)) continue;
@@ -239,6 +341,8 @@ std::string python_tests(const model::Library& lib) {
   emit_list(p, "_CASES", lists.cases);
   emit_list(p, "_INPUT_CHECKS", lists.input_checks);
   emit_list(p, "_GRADCHECKS", lists.gradchecks);
+  emit_list(p, "_AUTOCASTS", lists.autocasts);
+  emit_list(p, "_FLOPS", lists.flops);
   p.emit(R"py(
 
 @pytest.mark.parametrize("case", _CASES)
@@ -269,6 +373,16 @@ def test_input_check(case, where, name, check, allowed):
 @pytest.mark.parametrize("case, inputs, outputs", _GRADCHECKS)
 def test_gradcheck(case, inputs, outputs):
     _testing.check_gradcheck(case, inputs, outputs)
+
+
+@pytest.mark.parametrize("case, device_type, cast_inputs", _AUTOCASTS)
+def test_autocast(case, device_type, cast_inputs):
+    _testing.check_autocast(case, device_type, cast_inputs)
+
+
+@pytest.mark.parametrize("case, counts", _FLOPS)
+def test_flops(case, counts):
+    _testing.check_flops(case, counts)
 )py");
   return p.str();
 }

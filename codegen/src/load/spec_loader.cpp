@@ -382,6 +382,31 @@ void read_autograd(Reader& r, const YAML::Node& node, OpSpec& spec) {
   spec.autograd = std::move(autograd);
 }
 
+const std::vector<std::string> kAutocastKeys = {"cast_inputs"};
+
+// `autocast: {<device type>: {cast_inputs: <dtype>}}`; the checker judges
+// the device types and dtypes.
+void read_autocast(Reader& r, const YAML::Node& node, OpSpec& spec) {
+  if (!r.check_keys(node, {}, "'autocast'")) return;
+  for (const auto& entry : node) {
+    if (!entry.first.IsScalar()) continue;
+    model::AutocastRule rule;
+    rule.device = {entry.first.Scalar(), r.loc(entry.first)};
+    rule.loc = r.loc(entry.second);
+    const std::string what = fmt::format("'autocast: {}'", rule.device.value);
+    if (!r.check_keys(entry.second, kAutocastKeys, what)) continue;
+    if (auto n = entry.second["cast_inputs"]) {
+      if (!r.expect_scalar(n, "cast_inputs")) continue;
+      rule.cast_inputs = {n.Scalar(), r.loc(n)};
+    } else {
+      r.diags().error(Code::AutocastBadDtype, rule.loc, fmt::format("{} needs 'cast_inputs'", what))
+          .notes.push_back({"name the dtype the op's floating-point inputs are cast to, e.g. 'cast_inputs: float32'"});
+      continue;
+    }
+    spec.autocast.push_back(std::move(rule));
+  }
+}
+
 const std::vector<std::string> kSampleKeys = {"args", "dims"};
 const std::vector<std::string> kSampleTensorKeys = {"shape", "dtype", "device", "range"};
 
@@ -529,6 +554,8 @@ const std::vector<KeyHandler>& key_handlers() {
       {"let", read_let},
       {"fake", read_fake},
       {"autograd", read_autograd},
+      {"autocast", read_autocast},
+      {"flops", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.flops = r.rule(n, "flops"); }},
       {"samples", read_samples},
   };
   return handlers;

@@ -56,6 +56,15 @@ struct Autograd {
   SourceLoc loc;
 };
 
+// `autocast: {cuda: {cast_inputs: float32}}`: under torch.autocast on that
+// device type, the op's floating-point inputs are cast to `cast_inputs`
+// (float64 ones excepted, as torch.library.register_autocast does).
+struct AutocastRule {
+  Located<std::string> device;       // a device type: "cuda", "cpu", ...
+  Located<std::string> cast_inputs;  // a dtype name; empty value when missing
+  SourceLoc loc;                     // the rule's mapping
+};
+
 // A sample input for the generated test suite (`samples:`). Tensor shapes
 // may name dims whose values come from the sample's `dims`, so one sample
 // runs at several sizes (the dynamic-shape tests need that).
@@ -105,6 +114,8 @@ struct OpSpec {
   std::optional<Located<std::string>> fake_python;  // "module:function" escape hatch
   SourceLoc fake_loc;
   std::optional<Autograd> autograd;
+  std::vector<AutocastRule> autocast;  // in file order
+  std::optional<RuleText> flops;       // an Int: the FLOPs of one call
   std::vector<Sample> samples;
   bool samples_given = false;  // `samples:` is present; `samples: []` says the op has none on purpose
   SourceLoc file_loc;  // the whole file

@@ -539,7 +539,7 @@ tags: [inplace]
 )md"},
 
     // -----------------------------------------------------------------------
-    // E05xx: the rule language, let and fake rules
+    // E05xx: the rule language, let, fake and flops rules
     // -----------------------------------------------------------------------
     {Code::RuleSyntax, "E0501", "a syntax error in a rule",
      R"md(A `fake`, `let` or `require` rule does not parse. Rules are Python
@@ -860,6 +860,68 @@ fake:
   - like(x)
 )md"},
 
+    {Code::FlopsNotInt, "E0520", "a 'flops' rule that is not an Int",
+     R"md(`flops:` is one Int rule: the floating-point operations of one call, which
+`torch.utils.flop_counter.FlopCounterMode` adds to its count (opgen
+registers it with `register_flop_formula`). It reads sizes and int
+arguments (`2 * a.size(0) * a.size(1) * b.size(1)`); a Float or a Bool is
+not a count.)md",
+     R"md(# scale.yaml
+schema: "scale(Tensor x, float alpha) -> Tensor"
+fake: like(x)
+flops: x.numel() * alpha
+)md",
+     R"md(# scale.yaml
+schema: "scale(Tensor x, float alpha) -> Tensor"
+fake: like(x)
+flops: x.numel()
+)md"},
+
+    {Code::FlopsNotCountable, "E0521", "a 'flops' rule FlopCounterMode cannot evaluate",
+     R"md(The formula runs inside `FlopCounterMode` on the op's arguments only:
+it cannot read a `let` binding (those live in the fake), nor call
+`dynamic()` (a count of a data-dependent size is not known before the
+kernel runs). The counter also passes the output as `out_val=`, so an op
+with a `flops` rule cannot have an argument of that name. Write the count
+from the inputs.)md",
+     R"md(# nonzero_rows.yaml
+schema: "nonzero_rows(Tensor x) -> Tensor"
+let:
+  n: dynamic(min=0)
+fake: empty([n], dtype=int64)
+flops: n * x.size(1)
+)md",
+     R"md(# nonzero_rows.yaml
+schema: "nonzero_rows(Tensor x) -> Tensor"
+let:
+  n: dynamic(min=0)
+fake: empty([n], dtype=int64)
+flops: x.numel()
+)md"},
+
+    {Code::FlopsOnOverloadedOp, "E0522", "a 'flops' rule on an op that shares its name with other overloads",
+     R"md(`FlopCounterMode` looks formulas up by the op's overload packet
+(`torch.ops.ns.scale`), not by the overload (`torch.ops.ns.scale.out`), and
+calls the formula without saying which overload ran: one formula would
+count every overload of the name, each with its own arguments. So only an
+op that is the single overload of its name in the library takes a
+`flops` rule. Give the other overload a name of its own, or count the op
+without one.)md",
+     R"md(# scale.yaml
+schema: "scale(Tensor x, float alpha) -> Tensor"
+fake: like(x)
+flops: x.numel()
+# scale.out.yaml
+schema: "scale.out(Tensor x, float alpha, *, Tensor(a!) out) -> Tensor(a!)"
+)md",
+     R"md(# scale.yaml
+schema: "scale(Tensor x, float alpha) -> Tensor"
+fake: like(x)
+flops: x.numel()
+# scale_into.yaml
+schema: "scale_into(Tensor x, float alpha, *, Tensor(a!) out) -> Tensor(a!)"
+)md"},
+
     // -----------------------------------------------------------------------
     // E06xx: checks and require
     // -----------------------------------------------------------------------
@@ -1090,7 +1152,7 @@ fake: like(grad)
 )md"},
 
     // -----------------------------------------------------------------------
-    // E08xx: tags, dispatch and symmetric memory
+    // E08xx: tags, dispatch, symmetric memory and autocast
     // -----------------------------------------------------------------------
     {Code::UnknownTag, "E0801", "unknown tag",
      R"md(`tags` are `torch.Tag` names, which PyTorch checks when the op is
@@ -1168,6 +1230,100 @@ fake: empty([input.size(0) * world_size])
 schema: "all_gather(Tensor input, int world_size, str group_name) -> Tensor"
 symm_mem: [input]
 fake: empty([input.size(0) * world_size])
+)md"},
+
+    {Code::AutocastUnknownDevice, "E0806", "'autocast' for an unknown device type",
+     R"md(The keys of `autocast:` are device types as `torch.device(...).type` spells
+them, lower case: `cpu`, `cuda`, `xpu`, `mps` (the device types with an
+autocast dispatch key among opgen's dispatch keys).)md",
+     R"md(# rms_norm.yaml
+schema: "rms_norm(Tensor input, Tensor weight, float eps=1e-06) -> Tensor"
+fake: like(input)
+autocast:
+  CUDA: {cast_inputs: float32}
+)md",
+     R"md(# rms_norm.yaml
+schema: "rms_norm(Tensor input, Tensor weight, float eps=1e-06) -> Tensor"
+fake: like(input)
+autocast:
+  cuda: {cast_inputs: float32}
+)md"},
+
+    {Code::AutocastDeviceNotDispatched, "E0807", "'autocast' for a device the op has no kernel for",
+     R"md(An autocast rule casts the inputs and then calls the op's kernel for that
+device type; an op whose `dispatch` has no kernel for it would fail there
+anyway, so the rule is a mistake (often a `dispatch` list that forgot the
+device). `CompositeExplicitAutograd` serves every device.)md",
+     R"md(# rms_norm.yaml
+schema: "rms_norm(Tensor input, Tensor weight, float eps=1e-06) -> Tensor"
+dispatch: [CPU]
+fake: like(input)
+autocast:
+  cuda: {cast_inputs: float32}
+)md",
+     R"md(# rms_norm.yaml
+schema: "rms_norm(Tensor input, Tensor weight, float eps=1e-06) -> Tensor"
+dispatch: [CPU, CUDA]
+fake: like(input)
+autocast:
+  cuda: {cast_inputs: float32}
+)md"},
+
+    {Code::AutocastBadDtype, "E0808", "an autocast rule without a floating-point 'cast_inputs'",
+     R"md(Each device's rule names the dtype its floating-point inputs are cast to:
+`cast_inputs: float16`, `bfloat16`, `float32` or `float64`. Autocast casts
+only floating-point tensors, so an integer, boolean, complex or float8 dtype
+is no target for it.)md",
+     R"md(# rms_norm.yaml
+schema: "rms_norm(Tensor input, Tensor weight, float eps=1e-06) -> Tensor"
+fake: like(input)
+autocast:
+  cuda: {cast_inputs: int32}
+)md",
+     R"md(# rms_norm.yaml
+schema: "rms_norm(Tensor input, Tensor weight, float eps=1e-06) -> Tensor"
+fake: like(input)
+autocast:
+  cuda: {cast_inputs: float32}
+)md"},
+
+    {Code::AutocastDtypeNotAllowed, "E0809", "'autocast' casts to a dtype the op's checks refuse",
+     R"md(Under autocast every floating-point input but float64 is cast to
+`cast_inputs`, so an argument whose `checks` allow other floating-point
+dtypes but not that one would be refused on every autocast call. Allow the
+dtype in the argument's `dtype` check, or cast to one it allows.)md",
+     R"md(# rms_norm.yaml
+schema: "rms_norm(Tensor input, Tensor weight, float eps=1e-06) -> Tensor"
+checks:
+  input: {dtype: [float32, bfloat16]}
+fake: like(input)
+autocast:
+  cuda: {cast_inputs: float16}
+)md",
+     R"md(# rms_norm.yaml
+schema: "rms_norm(Tensor input, Tensor weight, float eps=1e-06) -> Tensor"
+checks:
+  input: {dtype: [float32, bfloat16, float16]}
+fake: like(input)
+autocast:
+  cuda: {cast_inputs: float16}
+)md"},
+
+    {Code::AutocastOnMutatingOp, "E0810", "'autocast' on an op that writes a floating-point input",
+     R"md(Autocast casts by copying: an op that writes into a floating-point
+argument would write into the copy, and the caller's tensor would silently
+keep its old values. So an op that mutates an argument which may be
+floating-point (no `dtype` check, or one allowing float16, bfloat16 or
+float32) takes no `autocast` rule; cast its inputs before the call.)md",
+     R"md(# scale_.yaml
+schema: "scale_(Tensor(a!) x, float alpha) -> ()"
+autocast:
+  cuda: {cast_inputs: float32}
+samples: []
+)md",
+     R"md(# scale_.yaml
+schema: "scale_(Tensor(a!) x, float alpha) -> ()"
+samples: []
 )md"},
 
     // -----------------------------------------------------------------------
@@ -1379,10 +1535,10 @@ const Group kGroups[] = {
     {"E02", "Schema syntax"},
     {"E03", "Op names, arguments, types and the ABI"},
     {"E04", "Mutation and aliasing"},
-    {"E05", "The rule language, let and fake rules"},
+    {"E05", "The rule language, let, fake and flops rules"},
     {"E06", "Checks and require"},
     {"E07", "Autograd"},
-    {"E08", "Tags, dispatch and symmetric memory"},
+    {"E08", "Tags, dispatch, symmetric memory and autocast"},
     {"E09", "Files and output"},
     {"E10", "Samples"},
     {"W04", "Warnings: mutation and aliasing"},

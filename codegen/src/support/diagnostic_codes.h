@@ -8,7 +8,7 @@
 // Codes are grouped by what they are about (the hundreds digit pair):
 //   E01xx  YAML and the shape of a spec file   E06xx  checks and require
 //   E02xx  schema syntax                       E07xx  autograd
-//   E03xx  op names, arguments, types, ABI     E08xx  tags, dispatch, symm_mem
+//   E03xx  op names, arguments, types, ABI     E08xx  tags, dispatch, symm_mem, autocast
 //   E04xx  mutation and aliasing               E09xx  files and output
 //   E05xx  the rule language, let and fake     E10xx  samples
 // Warnings take a W with the same grouping (W1001).
@@ -64,7 +64,7 @@ enum class Code : uint16_t {
   MutationNotListed,
   ReturnsAlias,
   BadInplaceOp,
-  // E05xx: the rule language, let and fake rules
+  // E05xx: the rule language, let, fake and flops rules
   RuleSyntax,
   UnknownName,
   UnknownFunction,
@@ -84,6 +84,9 @@ enum class Code : uint16_t {
   BadLetName,
   LetNameTaken,
   ConstantOverflow,
+  FlopsNotInt,
+  FlopsNotCountable,
+  FlopsOnOverloadedOp,
   // E06xx: checks and require
   UnknownDtype,
   NegativeDim,
@@ -96,12 +99,17 @@ enum class Code : uint16_t {
   UnknownBackwardOp,
   GradsCountMismatch,
   UnbindableBackwardArgument,
-  // E08xx: tags, dispatch and symmetric memory
+  // E08xx: tags, dispatch, symmetric memory and autocast
   UnknownTag,
   TagsNeedNewerStableAbi,
   UnknownDispatchKey,
   DuplicateDispatchKey,
   SymmMemWithoutGroupName,
+  AutocastUnknownDevice,
+  AutocastDeviceNotDispatched,
+  AutocastBadDtype,
+  AutocastDtypeNotAllowed,
+  AutocastOnMutatingOp,
   // E09xx: files and output
   CannotReadSpec,
   CannotWriteOutput,

@@ -23,9 +23,9 @@
 """Registrations for the torch.ops.opgen operators.
 
 Importing this module loads libopgen_ops.so (which registers the schemas and
-kernels) and adds the fake implementations, autograd formulas and
-symmetric-memory arguments of every op. Each op is also bound here under its
-own name, straight to its torch.ops overload.
+kernels) and adds the fake implementations, autograd formulas, autocast
+rules, FLOP formulas and symmetric-memory arguments of every op. Each op is
+also bound here under its own name, straight to its torch.ops overload.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ import os
 import warnings
 
 import torch
+import torch.utils.flop_counter
 
 _LIBRARY_FILE = "libopgen_ops.so"
 
@@ -133,6 +134,14 @@ def _layer_norm_backward(ctx, *grads):
 
 torch.library.register_autograd("opgen::layer_norm", _layer_norm_backward, setup_context=_layer_norm_setup_context)
 
+torch.library.register_autocast("opgen::layer_norm", "cuda", torch.float32)
+torch.library.register_autocast("opgen::layer_norm", "cpu", torch.float32)
+
+
+@torch.utils.flop_counter.register_flop_formula(torch.ops.opgen.layer_norm, get_raw=True)
+def _layer_norm_flops(input, weight, bias=None, eps=1e-05, **opgen_counter):
+    return (7 if bias is not None else 6) * input.numel()
+
 
 layer_norm = torch.ops.opgen.layer_norm.default
 
@@ -181,6 +190,11 @@ def _multi_tensor_adam__fake(params, grads, exp_avgs, exp_avg_sqs, lr, beta1, be
     torch._check(len(exp_avg_sqs) == len(params), lambda: f"opgen::multi_tensor_adam_: requires len(exp_avg_sqs) == len(params): {len(exp_avg_sqs)} vs {len(params)}")
     torch._check(step >= 1, lambda: f"opgen::multi_tensor_adam_: requires step >= 1: {step} vs {1}")
     return None
+
+
+@torch.utils.flop_counter.register_flop_formula(torch.ops.opgen.multi_tensor_adam_, get_raw=True)
+def _multi_tensor_adam__flops(params, grads, exp_avgs, exp_avg_sqs, lr, beta1, beta2, eps, weight_decay, step, adamw=True, **opgen_counter):
+    return 15 * sum(t.numel() for t in params)
 
 
 multi_tensor_adam_ = torch.ops.opgen.multi_tensor_adam_.default
@@ -267,6 +281,14 @@ def _rms_norm_backward(ctx, *grads):
 
 torch.library.register_autograd("opgen::rms_norm", _rms_norm_backward, setup_context=_rms_norm_setup_context)
 
+torch.library.register_autocast("opgen::rms_norm", "cuda", torch.float32)
+torch.library.register_autocast("opgen::rms_norm", "cpu", torch.float32)
+
+
+@torch.utils.flop_counter.register_flop_formula(torch.ops.opgen.rms_norm, get_raw=True)
+def _rms_norm_flops(input, weight, eps=1e-06, **opgen_counter):
+    return 4 * input.numel()
+
 
 rms_norm = torch.ops.opgen.rms_norm.default
 
@@ -324,6 +346,11 @@ def _rotary_embedding_backward(ctx, *grads):
 
 
 torch.library.register_autograd("opgen::rotary_embedding", _rotary_embedding_backward, setup_context=_rotary_embedding_setup_context)
+
+
+@torch.utils.flop_counter.register_flop_formula(torch.ops.opgen.rotary_embedding, get_raw=True)
+def _rotary_embedding_flops(q, k, cos, sin, **opgen_counter):
+    return 6 * cos.size(1) * (q.numel() // torch.sym_max(q.size(-1), 1) + k.numel() // torch.sym_max(k.size(-1), 1))
 
 
 rotary_embedding = torch.ops.opgen.rotary_embedding.default
@@ -472,6 +499,14 @@ def _softmax_cross_entropy_backward(ctx, *grads):
 
 
 torch.library.register_autograd("opgen::softmax_cross_entropy", _softmax_cross_entropy_backward, setup_context=_softmax_cross_entropy_setup_context)
+
+torch.library.register_autocast("opgen::softmax_cross_entropy", "cuda", torch.float32)
+torch.library.register_autocast("opgen::softmax_cross_entropy", "cpu", torch.float32)
+
+
+@torch.utils.flop_counter.register_flop_formula(torch.ops.opgen.softmax_cross_entropy, get_raw=True)
+def _softmax_cross_entropy_flops(logits, labels, smoothing=0.0, ignore_index=-100, **opgen_counter):
+    return (5 if smoothing > 0.0 else 4) * logits.numel()
 
 
 softmax_cross_entropy = torch.ops.opgen.softmax_cross_entropy.default

@@ -19,7 +19,7 @@ from opgen import testing as _testing
 from opgen.testing import Case as _Case
 from opgen.testing import tensor as _tensor
 
-_testing.require_contract(1)
+_testing.require_contract(2)
 
 
 def _make_add__0(d):
@@ -63,6 +63,18 @@ _INPUT_CHECKS = [
 _GRADCHECKS = []
 
 
+_AUTOCASTS = [
+    pytest.param(_case_scale_rows_0, "cuda", torch.bfloat16, id="scale_rows-0-cuda"),
+    pytest.param(_case_scale_rows_1, "cuda", torch.bfloat16, id="scale_rows-1-cuda"),
+]
+
+
+_FLOPS = [
+    pytest.param(_case_scale_rows_0, [25, 58], id="scale_rows-0"),
+    pytest.param(_case_scale_rows_1, [16], id="scale_rows-1"),
+]
+
+
 @pytest.mark.parametrize("case", _CASES)
 def test_opcheck(case):
     _testing.check_opcheck(case)
@@ -91,3 +103,13 @@ def test_input_check(case, where, name, check, allowed):
 @pytest.mark.parametrize("case, inputs, outputs", _GRADCHECKS)
 def test_gradcheck(case, inputs, outputs):
     _testing.check_gradcheck(case, inputs, outputs)
+
+
+@pytest.mark.parametrize("case, device_type, cast_inputs", _AUTOCASTS)
+def test_autocast(case, device_type, cast_inputs):
+    _testing.check_autocast(case, device_type, cast_inputs)
+
+
+@pytest.mark.parametrize("case, counts", _FLOPS)
+def test_flops(case, counts):
+    _testing.check_flops(case, counts)

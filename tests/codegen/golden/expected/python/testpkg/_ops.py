@@ -7,9 +7,9 @@
 """Registrations for the torch.ops.testns operators.
 
 Importing this module loads libtestns_ops.so (which registers the schemas and
-kernels) and adds the fake implementations, autograd formulas and
-symmetric-memory arguments of every op. Each op is also bound here under its
-own name, straight to its torch.ops overload.
+kernels) and adds the fake implementations, autograd formulas, autocast
+rules, FLOP formulas and symmetric-memory arguments of every op. Each op is
+also bound here under its own name, straight to its torch.ops overload.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import os
 import warnings
 
 import torch
+import torch.utils.flop_counter
 
 _LIBRARY_FILE = "libtestns_ops.so"
 
@@ -102,6 +103,13 @@ def _scale_rows_backward(ctx, *grads):
 
 
 torch.library.register_autograd("testns::scale_rows", _scale_rows_backward, setup_context=_scale_rows_setup_context)
+
+torch.library.register_autocast("testns::scale_rows", "cuda", torch.bfloat16)
+
+
+@torch.utils.flop_counter.register_flop_formula(torch.ops.testns.scale_rows, get_raw=True)
+def _scale_rows_flops(x, row_scale, extras, alpha=1.0, out_dtype=None, **opgen_counter):
+    return x.size(0) * x.size(1) + sum(t.numel() for t in extras) + (x.size(0) if row_scale is not None else 0)
 
 
 scale_rows = torch.ops.testns.scale_rows.default
