@@ -816,6 +816,16 @@ TEST_F(ExprTest, Pattern19ListOutputs) {
   EXPECT_EQ(python("like_each(xs, dtype=t.dtype)"), "[torch.empty_like(t_, dtype=t.dtype) for t_ in xs]");
 }
 
+// sum_numel: the elements of a whole list, for multi-tensor FLOP counts.
+TEST_F(ExprTest, SumNumelCountsTheElementsOfAList) {
+  use_schema("opgen::adam_(Tensor(a!)[] params, Tensor t, int step) -> ()");
+  EXPECT_EQ(kind("15 * sum_numel(params)"), ValueKind::Int);
+  EXPECT_EQ(python("15 * sum_numel(params)"), "15 * sum(t.numel() for t in params)");
+  // The comprehension's `t` is its own (Python 3 scoping): the `t` outside is the argument.
+  EXPECT_EQ(python("sum_numel(params) + t.numel()"), "sum(t.numel() for t in params) + t.numel()");
+  EXPECT_DIAG(error("sum_numel(t)"), 10u, "argument 'xs' of sum_numel() must be Tensor[], not Tensor");
+}
+
 // 20. Real torch ops on the fake inputs: not expressible; the error says where to go.
 TEST_F(ExprTest, Pattern20RealOpsNeedAPythonFake) {
   use_schema("opgen::channels_last_conv(Tensor x, Tensor w) -> Tensor");

@@ -476,20 +476,24 @@ std::set<std::string> identifiers_in(const Expr& e) {
   return out;
 }
 
-Rendered python_like_each(PythonRenderer& r, const Builtin& fn, const Expr& call) {
-  // The loop variable must not capture a name the rule reads.
+// A comprehension's loop variable: `t`, or `t_`, `t__`... so that it does
+// not capture a name the rule reads.
+std::string loop_variable(const Expr& call) {
   const std::set<std::string> used = identifiers_in(call);
   std::string var = "t";
   while (used.count(var)) var += "_";
+  return var;
+}
+
+Rendered python_like_each(PythonRenderer& r, const Builtin& fn, const Expr& call) {
+  const std::string var = loop_variable(call);
   return {fmt::format("[torch.empty_like({}{}) for {} in {}]", var, r.keywords(call, fn, false), var,
                       call.operands.size() > 1 ? r.at(*call.operands[1], kPyOr) : ""),
           kPyAtom};
 }
 
 Rendered python_sum_numel(PythonRenderer& r, const Builtin&, const Expr& call) {
-  const std::set<std::string> used = identifiers_in(call);
-  std::string var = "t";
-  while (used.count(var)) var += "_";
+  const std::string var = loop_variable(call);
   return {fmt::format("sum({}.numel() for {} in {})", var, var, r.at(*call.operands[1], kPyOr)), kPyAtom};
 }
 
