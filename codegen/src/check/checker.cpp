@@ -422,16 +422,20 @@ class OpChecker {
     }
   }
 
+  // Reports a dtype name torch does not have, with a did-you-mean.
+  bool known_dtype(const Located<std::string>& dtype) {
+    if (model::find_dtype(dtype.value)) return true;
+    auto& d = error(Code::UnknownDtype, dtype.loc, fmt::format("unknown dtype '{}'", dtype.value));
+    if (auto guess = closest_match(dtype.value, model::dtype_names()); !guess.empty())
+      d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
+    return false;
+  }
+
   void check_tensor_checks() {
     for (const auto& check : op_.checks) {
       // A Tensor[] argument's checks hold for each of its tensors.
       check_tensor_arg_ref(check.arg, "'checks'", /*list_ok=*/true);
-      for (const auto& dtype : check.dtypes) {
-        if (model::find_dtype(dtype.value)) continue;
-        auto& d = error(Code::UnknownDtype, dtype.loc, fmt::format("unknown dtype '{}'", dtype.value));
-        if (auto guess = closest_match(dtype.value, model::dtype_names()); !guess.empty())
-          d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
-      }
+      for (const auto& dtype : check.dtypes) known_dtype(dtype);
       if (check.same_dtype_as) check_tensor_arg_ref(*check.same_dtype_as, "'same_dtype'", /*list_ok=*/true);
       if (check.same_device_as) check_tensor_arg_ref(*check.same_device_as, "'same_device'", /*list_ok=*/true);
       if (check.dim && check.dim->value < 0) error(Code::NegativeDim, check.dim->loc, "'dim' must not be negative");
@@ -686,12 +690,7 @@ class OpChecker {
               fmt::format("'autocast' has a rule for '{}', but {} has no {} kernel", device, op_.op_name(), known->second))
             .notes.push_back({fmt::format("add {} to 'dispatch', or drop the rule", known->second)});
       const std::string& dtype = rule.cast_inputs.value;
-      if (!model::find_dtype(dtype)) {
-        auto& d = error(Code::UnknownDtype, rule.cast_inputs.loc, fmt::format("unknown dtype '{}'", dtype));
-        if (auto guess = closest_match(dtype, model::dtype_names()); !guess.empty())
-          d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
-        continue;
-      }
+      if (!known_dtype(rule.cast_inputs)) continue;
       if (!castable(dtype) && dtype != "float64") {
         error(Code::AutocastBadDtype, rule.cast_inputs.loc,
               fmt::format("autocast casts floating-point inputs; it cannot cast them to '{}'", dtype))
