@@ -61,10 +61,20 @@ endfunction()
 # CUDA is optional: kernels/*.cu build whenever nvcc is there. Languages
 # must be enabled at directory scope, so this runs when the file is included.
 option(OPGEN_ENABLE_CUDA "Compile CUDA kernels when a CUDA compiler is found" ON)
+# A build whose point is the CUDA kernels (the device check, a release) sets
+# this: no CUDA compiler is then an error, never a quiet CPU-only library.
+option(OPGEN_REQUIRE_CUDA "Fail the configuration when no CUDA compiler is found" OFF)
+if(OPGEN_REQUIRE_CUDA AND NOT OPGEN_ENABLE_CUDA)
+  message(FATAL_ERROR "OPGEN_REQUIRE_CUDA=ON contradicts OPGEN_ENABLE_CUDA=OFF")
+endif()
 if(OPGEN_ENABLE_CUDA)
   if(NOT CMAKE_CUDA_COMPILER)
     include(CheckLanguage)
     check_language(CUDA)
+  endif()
+  if(OPGEN_REQUIRE_CUDA AND NOT CMAKE_CUDA_COMPILER)
+    message(FATAL_ERROR "OPGEN_REQUIRE_CUDA=ON, but no CUDA compiler was found (CUDACXX, "
+                        "-DCMAKE_CUDA_COMPILER=<path to nvcc>, or nvcc on the PATH)")
   endif()
   if(CMAKE_CUDA_COMPILER)
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)

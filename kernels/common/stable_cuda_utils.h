@@ -12,6 +12,7 @@
 #include <torch/csrc/stable/accelerator.h>
 #include <torch/csrc/stable/macros.h>
 #include <torch/csrc/stable/tensor.h>
+#include <torch/headeronly/util/shim_utils.h>
 
 #include <cstdint>
 
@@ -19,10 +20,14 @@ namespace opgen::kernels::cuda {
 
 // PyTorch's current CUDA stream for `device_index`.
 // (torch::stable::accelerator::Stream::nativeHandle() is 2.13+, so use the
-// AOTI shim, which exists since 2.9.)
+// AOTI shim, which exists since 2.9.) The header-only TORCH_ERROR_CODE_CHECK
+// is in every release from 2.10; STABLE_TORCH_ERROR_CODE_CHECK (its richer
+// message) appeared after 2.11 without a TORCH_FEATURE_VERSION guard, so a
+// build against newer headers would not notice. The ABI matrix and the
+// device-check rehearsal compile these kernels against the older releases.
 inline cudaStream_t current_stream(int32_t device_index) {
   void* stream = nullptr;
-  STABLE_TORCH_ERROR_CODE_CHECK(aoti_torch_get_current_cuda_stream(device_index, &stream));
+  TORCH_ERROR_CODE_CHECK(aoti_torch_get_current_cuda_stream(device_index, &stream));
   return static_cast<cudaStream_t>(stream);
 }
 
