@@ -52,6 +52,13 @@ def _make_compact_rows_1(d):
 _case_compact_rows_1 = _Case(torch.ops.opgen.compact_rows.default, "opgen::compact_rows", _make_compact_rows_1, [{}], differentiable=False, fakes=["schemas/compact_rows.yaml:18:5: empty([n, *input.shape[1:]])"], name="compact_rows-1")
 
 
+def _make_compact_rows_2(d):
+    return (_tensor((d["N"], 3), torch.float32, "cuda", -1, 1), _tensor((d["N"],), torch.bool, "cuda", -1, 1)), {}
+
+
+_case_compact_rows_2 = _Case(torch.ops.opgen.compact_rows.default, "opgen::compact_rows", _make_compact_rows_2, [{"N": 4}, {"N": 9}], differentiable=False, fakes=["schemas/compact_rows.yaml:18:5: empty([n, *input.shape[1:]])"], name="compact_rows-2")
+
+
 def _make_fused_add_rms_norm__0(d):
     return (_tensor((d["N"], 40), torch.float32, "cpu", -1, 1), _tensor((d["N"], 40), torch.float32, "cpu", -1, 1), _tensor((40,), torch.float32, "cpu", -1, 1)), {}
 
@@ -64,6 +71,13 @@ def _make_fused_add_rms_norm__1(d):
 
 
 _case_fused_add_rms_norm__1 = _Case(torch.ops.opgen.fused_add_rms_norm_.default, "opgen::fused_add_rms_norm_", _make_fused_add_rms_norm__1, [{}], differentiable=False, fakes=[], name="fused_add_rms_norm_-1")
+
+
+def _make_fused_add_rms_norm__2(d):
+    return (_tensor((d["N"], 40), torch.float32, "cuda", -1, 1), _tensor((d["N"], 40), torch.float32, "cuda", -1, 1), _tensor((40,), torch.float32, "cuda", -1, 1)), {}
+
+
+_case_fused_add_rms_norm__2 = _Case(torch.ops.opgen.fused_add_rms_norm_.default, "opgen::fused_add_rms_norm_", _make_fused_add_rms_norm__2, [{"N": 2}, {"N": 6}], differentiable=False, fakes=[], name="fused_add_rms_norm_-2")
 
 
 def _make_layer_norm_0(d):
@@ -80,11 +94,25 @@ def _make_layer_norm_1(d):
 _case_layer_norm_1 = _Case(torch.ops.opgen.layer_norm.default, "opgen::layer_norm", _make_layer_norm_1, [{}], differentiable=True, fakes=["schemas/layer_norm.yaml:21:5: like(input)", "schemas/layer_norm.yaml:22:5: empty(input.shape[:-1], dtype=float64 if input.dtype == float64 else float32)", "schemas/layer_norm.yaml:23:5: empty(input.shape[:-1], dtype=float64 if input.dtype == float64 else float32)"], name="layer_norm-1")
 
 
+def _make_layer_norm_2(d):
+    return (_tensor((d["N"], 33), torch.float32, "cuda", -1, 1), _tensor((33,), torch.float32, "cuda", -1, 1), _tensor((33,), torch.float32, "cuda", -1, 1)), {}
+
+
+_case_layer_norm_2 = _Case(torch.ops.opgen.layer_norm.default, "opgen::layer_norm", _make_layer_norm_2, [{"N": 3}, {"N": 8}], differentiable=True, fakes=["schemas/layer_norm.yaml:21:5: like(input)", "schemas/layer_norm.yaml:22:5: empty(input.shape[:-1], dtype=float64 if input.dtype == float64 else float32)", "schemas/layer_norm.yaml:23:5: empty(input.shape[:-1], dtype=float64 if input.dtype == float64 else float32)"], name="layer_norm-2")
+
+
 def _make_layer_norm_backward_0(d):
     return (_tensor((d["N"], 33), torch.float32, "cpu", -1, 1), _tensor((d["N"], 33), torch.float32, "cpu", -1, 1), _tensor((d["N"],), torch.float32, "cpu", -1, 1), _tensor((d["N"],), torch.float32, "cpu", 0.5, 2), _tensor((33,), torch.float32, "cpu", -1, 1)), {}
 
 
 _case_layer_norm_backward_0 = _Case(torch.ops.opgen.layer_norm_backward.default, "opgen::layer_norm_backward", _make_layer_norm_backward_0, [{"N": 3}, {"N": 8}], differentiable=False, fakes=["schemas/layer_norm_backward.yaml:23:5: like(input)", "schemas/layer_norm_backward.yaml:24:5: like(weight)", "schemas/layer_norm_backward.yaml:25:5: like(weight)"], name="layer_norm_backward-0")
+
+
+def _make_layer_norm_backward_1(d):
+    return (_tensor((d["N"], 33), torch.float32, "cuda", -1, 1), _tensor((d["N"], 33), torch.float32, "cuda", -1, 1), _tensor((d["N"],), torch.float32, "cuda", -1, 1), _tensor((d["N"],), torch.float32, "cuda", 0.5, 2), _tensor((33,), torch.float32, "cuda", -1, 1)), {}
+
+
+_case_layer_norm_backward_1 = _Case(torch.ops.opgen.layer_norm_backward.default, "opgen::layer_norm_backward", _make_layer_norm_backward_1, [{"N": 3}, {"N": 8}], differentiable=False, fakes=["schemas/layer_norm_backward.yaml:23:5: like(input)", "schemas/layer_norm_backward.yaml:24:5: like(weight)", "schemas/layer_norm_backward.yaml:25:5: like(weight)"], name="layer_norm_backward-1")
 
 
 def _make_multi_tensor_adam__0(d):
@@ -94,6 +122,13 @@ def _make_multi_tensor_adam__0(d):
 _case_multi_tensor_adam__0 = _Case(torch.ops.opgen.multi_tensor_adam_.default, "opgen::multi_tensor_adam_", _make_multi_tensor_adam__0, [{"N": 4}, {"N": 11}], differentiable=False, fakes=[], name="multi_tensor_adam_-0")
 
 
+def _make_multi_tensor_adam__1(d):
+    return ([_tensor((d["N"],), torch.float32, "cuda", -1, 1), _tensor((d["N"], 3), torch.float32, "cuda", -1, 1)], [_tensor((d["N"],), torch.float32, "cuda", -1, 1), _tensor((d["N"], 3), torch.float32, "cuda", -1, 1)], [_tensor((d["N"],), torch.float32, "cuda", -1, 1), _tensor((d["N"], 3), torch.float32, "cuda", -1, 1)], [_tensor((d["N"],), torch.float32, "cuda", 0, 1), _tensor((d["N"], 3), torch.float32, "cuda", 0, 1)], 0.001, 0.9, 0.999, 1e-8, 0.01, 3), {}
+
+
+_case_multi_tensor_adam__1 = _Case(torch.ops.opgen.multi_tensor_adam_.default, "opgen::multi_tensor_adam_", _make_multi_tensor_adam__1, [{"N": 4}, {"N": 11}], differentiable=False, fakes=[], name="multi_tensor_adam_-1")
+
+
 def _make_multi_tensor_l2norm_0(d):
     return ([_tensor((d["N"],), torch.float32, "cpu", -1, 1), _tensor((2, d["N"]), torch.bfloat16, "cpu", -1, 1)],), {}
 
@@ -101,11 +136,25 @@ def _make_multi_tensor_l2norm_0(d):
 _case_multi_tensor_l2norm_0 = _Case(torch.ops.opgen.multi_tensor_l2norm.default, "opgen::multi_tensor_l2norm", _make_multi_tensor_l2norm_0, [{"N": 3}, {"N": 10}], differentiable=False, fakes=["schemas/multi_tensor_l2norm.yaml:12:5: empty([], dtype=float32, device=tensors[0])", "schemas/multi_tensor_l2norm.yaml:13:5: empty([len(tensors)], dtype=float32, device=tensors[0])"], name="multi_tensor_l2norm-0")
 
 
+def _make_multi_tensor_l2norm_1(d):
+    return ([_tensor((d["N"],), torch.float32, "cuda", -1, 1), _tensor((2, d["N"]), torch.bfloat16, "cuda", -1, 1)],), {}
+
+
+_case_multi_tensor_l2norm_1 = _Case(torch.ops.opgen.multi_tensor_l2norm.default, "opgen::multi_tensor_l2norm", _make_multi_tensor_l2norm_1, [{"N": 3}, {"N": 10}], differentiable=False, fakes=["schemas/multi_tensor_l2norm.yaml:12:5: empty([], dtype=float32, device=tensors[0])", "schemas/multi_tensor_l2norm.yaml:13:5: empty([len(tensors)], dtype=float32, device=tensors[0])"], name="multi_tensor_l2norm-1")
+
+
 def _make_multi_tensor_scale__0(d):
     return ([_tensor((d["N"],), torch.float32, "cpu", -1, 1), _tensor((d["N"], 3), torch.float16, "cpu", -1, 1)], 0.5), {}
 
 
 _case_multi_tensor_scale__0 = _Case(torch.ops.opgen.multi_tensor_scale_.default, "opgen::multi_tensor_scale_", _make_multi_tensor_scale__0, [{"N": 4}, {"N": 11}], differentiable=False, fakes=[], name="multi_tensor_scale_-0")
+
+
+def _make_multi_tensor_scale__1(d):
+    return ([_tensor((d["N"],), torch.float32, "cuda", -1, 1), _tensor((d["N"], 3), torch.float16, "cuda", -1, 1)], 0.5), {}
+
+
+_case_multi_tensor_scale__1 = _Case(torch.ops.opgen.multi_tensor_scale_.default, "opgen::multi_tensor_scale_", _make_multi_tensor_scale__1, [{"N": 4}, {"N": 11}], differentiable=False, fakes=[], name="multi_tensor_scale_-1")
 
 
 def _make_quantize_fp8_0(d):
@@ -122,6 +171,13 @@ def _make_quantize_fp8_1(d):
 _case_quantize_fp8_1 = _Case(torch.ops.opgen.quantize_fp8.default, "opgen::quantize_fp8", _make_quantize_fp8_1, [{}], differentiable=False, fakes=["schemas/quantize_fp8.yaml:15:5: empty(input.shape, dtype=float8_e4m3fn)", "schemas/quantize_fp8.yaml:16:5: empty([], dtype=float32)"], name="quantize_fp8-1")
 
 
+def _make_quantize_fp8_2(d):
+    return (_tensor((d["N"], 16), torch.float32, "cuda", -8, 8),), {}
+
+
+_case_quantize_fp8_2 = _Case(torch.ops.opgen.quantize_fp8.default, "opgen::quantize_fp8", _make_quantize_fp8_2, [{"N": 2}, {"N": 5}], differentiable=False, fakes=["schemas/quantize_fp8.yaml:15:5: empty(input.shape, dtype=float8_e4m3fn)", "schemas/quantize_fp8.yaml:16:5: empty([], dtype=float32)"], name="quantize_fp8-2")
+
+
 def _make_rms_norm_0(d):
     return (_tensor((d["N"], 33), torch.float32, "cpu", -1, 1), _tensor((33,), torch.float32, "cpu", -1, 1)), {}
 
@@ -136,11 +192,25 @@ def _make_rms_norm_1(d):
 _case_rms_norm_1 = _Case(torch.ops.opgen.rms_norm.default, "opgen::rms_norm", _make_rms_norm_1, [{}], differentiable=True, fakes=["schemas/rms_norm.yaml:15:5: like(input)"], name="rms_norm-1")
 
 
+def _make_rms_norm_2(d):
+    return (_tensor((d["N"], 33), torch.float32, "cuda", -1, 1), _tensor((33,), torch.float32, "cuda", -1, 1)), {}
+
+
+_case_rms_norm_2 = _Case(torch.ops.opgen.rms_norm.default, "opgen::rms_norm", _make_rms_norm_2, [{"N": 3}, {"N": 8}], differentiable=True, fakes=["schemas/rms_norm.yaml:15:5: like(input)"], name="rms_norm-2")
+
+
 def _make_rms_norm_backward_0(d):
     return (_tensor((d["N"], 20), torch.float32, "cpu", -1, 1), _tensor((d["N"], 20), torch.float32, "cpu", -1, 1), _tensor((20,), torch.float32, "cpu", -1, 1), 1e-6), {}
 
 
 _case_rms_norm_backward_0 = _Case(torch.ops.opgen.rms_norm_backward.default, "opgen::rms_norm_backward", _make_rms_norm_backward_0, [{"N": 3}, {"N": 7}], differentiable=False, fakes=["schemas/rms_norm_backward.yaml:14:5: like(input)", "schemas/rms_norm_backward.yaml:15:5: like(weight)"], name="rms_norm_backward-0")
+
+
+def _make_rms_norm_backward_1(d):
+    return (_tensor((d["N"], 20), torch.float32, "cuda", -1, 1), _tensor((d["N"], 20), torch.float32, "cuda", -1, 1), _tensor((20,), torch.float32, "cuda", -1, 1), 1e-6), {}
+
+
+_case_rms_norm_backward_1 = _Case(torch.ops.opgen.rms_norm_backward.default, "opgen::rms_norm_backward", _make_rms_norm_backward_1, [{"N": 3}, {"N": 7}], differentiable=False, fakes=["schemas/rms_norm_backward.yaml:14:5: like(input)", "schemas/rms_norm_backward.yaml:15:5: like(weight)"], name="rms_norm_backward-1")
 
 
 def _make_rotary_embedding_0(d):
@@ -157,11 +227,25 @@ def _make_rotary_embedding_1(d):
 _case_rotary_embedding_1 = _Case(torch.ops.opgen.rotary_embedding.default, "opgen::rotary_embedding", _make_rotary_embedding_1, [{}], differentiable=True, fakes=["schemas/rotary_embedding.yaml:30:5: like(q)", "schemas/rotary_embedding.yaml:31:5: like(k)"], name="rotary_embedding-1")
 
 
+def _make_rotary_embedding_2(d):
+    return (_tensor((d["S"], 4, 16), torch.float32, "cuda", -1, 1), _tensor((d["S"], 2, 16), torch.float32, "cuda", -1, 1), _tensor((d["S"], 8), torch.float32, "cuda", -1, 1), _tensor((d["S"], 8), torch.float32, "cuda", -1, 1)), {}
+
+
+_case_rotary_embedding_2 = _Case(torch.ops.opgen.rotary_embedding.default, "opgen::rotary_embedding", _make_rotary_embedding_2, [{"S": 3}, {"S": 8}], differentiable=True, fakes=["schemas/rotary_embedding.yaml:30:5: like(q)", "schemas/rotary_embedding.yaml:31:5: like(k)"], name="rotary_embedding-2")
+
+
 def _make_rotary_embedding_backward_0(d):
     return (_tensor((d["S"], 4, 16), torch.float32, "cpu", -1, 1), _tensor((d["S"], 2, 16), torch.float32, "cpu", -1, 1), _tensor((d["S"], 8), torch.float32, "cpu", -1, 1), _tensor((d["S"], 8), torch.float32, "cpu", -1, 1)), {}
 
 
 _case_rotary_embedding_backward_0 = _Case(torch.ops.opgen.rotary_embedding_backward.default, "opgen::rotary_embedding_backward", _make_rotary_embedding_backward_0, [{"S": 3}, {"S": 8}], differentiable=False, fakes=["schemas/rotary_embedding_backward.yaml:24:5: like(grad_0)", "schemas/rotary_embedding_backward.yaml:25:5: like(grad_1)"], name="rotary_embedding_backward-0")
+
+
+def _make_rotary_embedding_backward_1(d):
+    return (_tensor((d["S"], 4, 16), torch.float32, "cuda", -1, 1), _tensor((d["S"], 2, 16), torch.float32, "cuda", -1, 1), _tensor((d["S"], 8), torch.float32, "cuda", -1, 1), _tensor((d["S"], 8), torch.float32, "cuda", -1, 1)), {}
+
+
+_case_rotary_embedding_backward_1 = _Case(torch.ops.opgen.rotary_embedding_backward.default, "opgen::rotary_embedding_backward", _make_rotary_embedding_backward_1, [{"S": 3}, {"S": 8}], differentiable=False, fakes=["schemas/rotary_embedding_backward.yaml:24:5: like(grad_0)", "schemas/rotary_embedding_backward.yaml:25:5: like(grad_1)"], name="rotary_embedding_backward-1")
 
 
 def _make_scaled_masked_softmax_0(d):
@@ -178,11 +262,25 @@ def _make_scaled_masked_softmax_1(d):
 _case_scaled_masked_softmax_1 = _Case(torch.ops.opgen.scaled_masked_softmax.default, "opgen::scaled_masked_softmax", _make_scaled_masked_softmax_1, [{}], differentiable=True, fakes=["schemas/scaled_masked_softmax.yaml:23:5: like(input)"], name="scaled_masked_softmax-1")
 
 
+def _make_scaled_masked_softmax_2(d):
+    return (_tensor((2, 2, d["S"], 16), torch.float32, "cuda", -1, 1), _tensor((2, 1, d["S"], 16), torch.bool, "cuda", -1, 1), 0.5), {}
+
+
+_case_scaled_masked_softmax_2 = _Case(torch.ops.opgen.scaled_masked_softmax.default, "opgen::scaled_masked_softmax", _make_scaled_masked_softmax_2, [{"S": 3}, {"S": 8}], differentiable=True, fakes=["schemas/scaled_masked_softmax.yaml:23:5: like(input)"], name="scaled_masked_softmax-2")
+
+
 def _make_scaled_masked_softmax_backward_0(d):
     return (_tensor((2, 2, d["S"], 16), torch.float32, "cpu", -1, 1), _tensor((2, 2, d["S"], 16), torch.float32, "cpu", 0, 1), _tensor((1, 2, d["S"], 16), torch.uint8, "cpu", 0, 2), 0.5), {}
 
 
 _case_scaled_masked_softmax_backward_0 = _Case(torch.ops.opgen.scaled_masked_softmax_backward.default, "opgen::scaled_masked_softmax_backward", _make_scaled_masked_softmax_backward_0, [{"S": 3}, {"S": 8}], differentiable=False, fakes=["schemas/scaled_masked_softmax_backward.yaml:20:5: like(output)"], name="scaled_masked_softmax_backward-0")
+
+
+def _make_scaled_masked_softmax_backward_1(d):
+    return (_tensor((2, 2, d["S"], 16), torch.float32, "cuda", -1, 1), _tensor((2, 2, d["S"], 16), torch.float32, "cuda", 0, 1), _tensor((1, 2, d["S"], 16), torch.uint8, "cuda", 0, 2), 0.5), {}
+
+
+_case_scaled_masked_softmax_backward_1 = _Case(torch.ops.opgen.scaled_masked_softmax_backward.default, "opgen::scaled_masked_softmax_backward", _make_scaled_masked_softmax_backward_1, [{"S": 3}, {"S": 8}], differentiable=False, fakes=["schemas/scaled_masked_softmax_backward.yaml:20:5: like(output)"], name="scaled_masked_softmax_backward-1")
 
 
 def _make_softmax_cross_entropy_0(d):
@@ -192,6 +290,13 @@ def _make_softmax_cross_entropy_0(d):
 _case_softmax_cross_entropy_0 = _Case(torch.ops.opgen.softmax_cross_entropy.default, "opgen::softmax_cross_entropy", _make_softmax_cross_entropy_0, [{"N": 3}, {"N": 8}], differentiable=True, fakes=["schemas/softmax_cross_entropy.yaml:23:5: empty([logits.size(0)])", "schemas/softmax_cross_entropy.yaml:24:5: empty([logits.size(0)], dtype=float64 if logits.dtype == float64 else float32)"], name="softmax_cross_entropy-0")
 
 
+def _make_softmax_cross_entropy_1(d):
+    return (_tensor((d["N"], 10), torch.float32, "cuda", -1, 1), _tensor((d["N"],), torch.int64, "cuda", 0, 10), 0.1), {}
+
+
+_case_softmax_cross_entropy_1 = _Case(torch.ops.opgen.softmax_cross_entropy.default, "opgen::softmax_cross_entropy", _make_softmax_cross_entropy_1, [{"N": 3}, {"N": 8}], differentiable=True, fakes=["schemas/softmax_cross_entropy.yaml:23:5: empty([logits.size(0)])", "schemas/softmax_cross_entropy.yaml:24:5: empty([logits.size(0)], dtype=float64 if logits.dtype == float64 else float32)"], name="softmax_cross_entropy-1")
+
+
 def _make_softmax_cross_entropy_backward_0(d):
     return (_tensor((d["N"],), torch.float32, "cpu", -1, 1), _tensor((d["N"], 10), torch.float32, "cpu", -1, 1), _tensor((d["N"],), torch.float32, "cpu", -1, 1), _tensor((d["N"],), torch.int64, "cpu", 0, 10), 0.1, -100), {}
 
@@ -199,30 +304,53 @@ def _make_softmax_cross_entropy_backward_0(d):
 _case_softmax_cross_entropy_backward_0 = _Case(torch.ops.opgen.softmax_cross_entropy_backward.default, "opgen::softmax_cross_entropy_backward", _make_softmax_cross_entropy_backward_0, [{"N": 3}, {"N": 8}], differentiable=False, fakes=["schemas/softmax_cross_entropy_backward.yaml:20:5: like(logits)"], name="softmax_cross_entropy_backward-0")
 
 
+def _make_softmax_cross_entropy_backward_1(d):
+    return (_tensor((d["N"],), torch.float32, "cuda", -1, 1), _tensor((d["N"], 10), torch.float32, "cuda", -1, 1), _tensor((d["N"],), torch.float32, "cuda", -1, 1), _tensor((d["N"],), torch.int64, "cuda", 0, 10), 0.1, -100), {}
+
+
+_case_softmax_cross_entropy_backward_1 = _Case(torch.ops.opgen.softmax_cross_entropy_backward.default, "opgen::softmax_cross_entropy_backward", _make_softmax_cross_entropy_backward_1, [{"N": 3}, {"N": 8}], differentiable=False, fakes=["schemas/softmax_cross_entropy_backward.yaml:20:5: like(logits)"], name="softmax_cross_entropy_backward-1")
+
+
 _CASES = [
     pytest.param(_case_compact_rows_0, id="compact_rows-0"),
     pytest.param(_case_compact_rows_1, id="compact_rows-1"),
+    pytest.param(_case_compact_rows_2, id="compact_rows-2"),
     pytest.param(_case_fused_add_rms_norm__0, id="fused_add_rms_norm_-0"),
     pytest.param(_case_fused_add_rms_norm__1, id="fused_add_rms_norm_-1"),
+    pytest.param(_case_fused_add_rms_norm__2, id="fused_add_rms_norm_-2"),
     pytest.param(_case_layer_norm_0, id="layer_norm-0"),
     pytest.param(_case_layer_norm_1, id="layer_norm-1"),
+    pytest.param(_case_layer_norm_2, id="layer_norm-2"),
     pytest.param(_case_layer_norm_backward_0, id="layer_norm_backward-0"),
+    pytest.param(_case_layer_norm_backward_1, id="layer_norm_backward-1"),
     pytest.param(_case_multi_tensor_adam__0, id="multi_tensor_adam_-0"),
+    pytest.param(_case_multi_tensor_adam__1, id="multi_tensor_adam_-1"),
     pytest.param(_case_multi_tensor_l2norm_0, id="multi_tensor_l2norm-0"),
+    pytest.param(_case_multi_tensor_l2norm_1, id="multi_tensor_l2norm-1"),
     pytest.param(_case_multi_tensor_scale__0, id="multi_tensor_scale_-0"),
+    pytest.param(_case_multi_tensor_scale__1, id="multi_tensor_scale_-1"),
     pytest.param(_case_quantize_fp8_0, id="quantize_fp8-0"),
     pytest.param(_case_quantize_fp8_1, id="quantize_fp8-1"),
+    pytest.param(_case_quantize_fp8_2, id="quantize_fp8-2"),
     pytest.param(_case_rms_norm_0, id="rms_norm-0"),
     pytest.param(_case_rms_norm_1, id="rms_norm-1"),
+    pytest.param(_case_rms_norm_2, id="rms_norm-2"),
     pytest.param(_case_rms_norm_backward_0, id="rms_norm_backward-0"),
+    pytest.param(_case_rms_norm_backward_1, id="rms_norm_backward-1"),
     pytest.param(_case_rotary_embedding_0, id="rotary_embedding-0"),
     pytest.param(_case_rotary_embedding_1, id="rotary_embedding-1"),
+    pytest.param(_case_rotary_embedding_2, id="rotary_embedding-2"),
     pytest.param(_case_rotary_embedding_backward_0, id="rotary_embedding_backward-0"),
+    pytest.param(_case_rotary_embedding_backward_1, id="rotary_embedding_backward-1"),
     pytest.param(_case_scaled_masked_softmax_0, id="scaled_masked_softmax-0"),
     pytest.param(_case_scaled_masked_softmax_1, id="scaled_masked_softmax-1"),
+    pytest.param(_case_scaled_masked_softmax_2, id="scaled_masked_softmax-2"),
     pytest.param(_case_scaled_masked_softmax_backward_0, id="scaled_masked_softmax_backward-0"),
+    pytest.param(_case_scaled_masked_softmax_backward_1, id="scaled_masked_softmax_backward-1"),
     pytest.param(_case_softmax_cross_entropy_0, id="softmax_cross_entropy-0"),
+    pytest.param(_case_softmax_cross_entropy_1, id="softmax_cross_entropy-1"),
     pytest.param(_case_softmax_cross_entropy_backward_0, id="softmax_cross_entropy_backward-0"),
+    pytest.param(_case_softmax_cross_entropy_backward_1, id="softmax_cross_entropy_backward-1"),
 ]
 
 
@@ -233,6 +361,9 @@ _INPUT_CHECKS = [
     pytest.param(_case_compact_rows_1, 1, "mask", "dtype", ["bool"], id="compact_rows-1-mask-dtype"),
     pytest.param(_case_compact_rows_1, 1, "mask", "dim", [], id="compact_rows-1-mask-dim"),
     pytest.param(_case_compact_rows_1, 1, "mask", "same_device", [], id="compact_rows-1-mask-same_device"),
+    pytest.param(_case_compact_rows_2, 1, "mask", "dtype", ["bool"], id="compact_rows-2-mask-dtype"),
+    pytest.param(_case_compact_rows_2, 1, "mask", "dim", [], id="compact_rows-2-mask-dim"),
+    pytest.param(_case_compact_rows_2, 1, "mask", "same_device", [], id="compact_rows-2-mask-same_device"),
     pytest.param(_case_fused_add_rms_norm__0, 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="fused_add_rms_norm_-0-input-dtype"),
     pytest.param(_case_fused_add_rms_norm__0, 0, "input", "contiguous", [], id="fused_add_rms_norm_-0-input-contiguous"),
     pytest.param(_case_fused_add_rms_norm__0, 1, "residual", "contiguous", [], id="fused_add_rms_norm_-0-residual-contiguous"),
@@ -249,6 +380,14 @@ _INPUT_CHECKS = [
     pytest.param(_case_fused_add_rms_norm__1, 2, "weight", "dim", [], id="fused_add_rms_norm_-1-weight-dim"),
     pytest.param(_case_fused_add_rms_norm__1, 2, "weight", "same_dtype", [], id="fused_add_rms_norm_-1-weight-same_dtype"),
     pytest.param(_case_fused_add_rms_norm__1, 2, "weight", "same_device", [], id="fused_add_rms_norm_-1-weight-same_device"),
+    pytest.param(_case_fused_add_rms_norm__2, 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="fused_add_rms_norm_-2-input-dtype"),
+    pytest.param(_case_fused_add_rms_norm__2, 0, "input", "contiguous", [], id="fused_add_rms_norm_-2-input-contiguous"),
+    pytest.param(_case_fused_add_rms_norm__2, 1, "residual", "contiguous", [], id="fused_add_rms_norm_-2-residual-contiguous"),
+    pytest.param(_case_fused_add_rms_norm__2, 1, "residual", "same_dtype", [], id="fused_add_rms_norm_-2-residual-same_dtype"),
+    pytest.param(_case_fused_add_rms_norm__2, 1, "residual", "same_device", [], id="fused_add_rms_norm_-2-residual-same_device"),
+    pytest.param(_case_fused_add_rms_norm__2, 2, "weight", "dim", [], id="fused_add_rms_norm_-2-weight-dim"),
+    pytest.param(_case_fused_add_rms_norm__2, 2, "weight", "same_dtype", [], id="fused_add_rms_norm_-2-weight-same_dtype"),
+    pytest.param(_case_fused_add_rms_norm__2, 2, "weight", "same_device", [], id="fused_add_rms_norm_-2-weight-same_device"),
     pytest.param(_case_layer_norm_0, 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="layer_norm-0-input-dtype"),
     pytest.param(_case_layer_norm_0, 1, "weight", "dim", [], id="layer_norm-0-weight-dim"),
     pytest.param(_case_layer_norm_0, 1, "weight", "same_dtype", [], id="layer_norm-0-weight-same_dtype"),
@@ -260,6 +399,13 @@ _INPUT_CHECKS = [
     pytest.param(_case_layer_norm_1, 1, "weight", "dim", [], id="layer_norm-1-weight-dim"),
     pytest.param(_case_layer_norm_1, 1, "weight", "same_dtype", [], id="layer_norm-1-weight-same_dtype"),
     pytest.param(_case_layer_norm_1, 1, "weight", "same_device", [], id="layer_norm-1-weight-same_device"),
+    pytest.param(_case_layer_norm_2, 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="layer_norm-2-input-dtype"),
+    pytest.param(_case_layer_norm_2, 1, "weight", "dim", [], id="layer_norm-2-weight-dim"),
+    pytest.param(_case_layer_norm_2, 1, "weight", "same_dtype", [], id="layer_norm-2-weight-same_dtype"),
+    pytest.param(_case_layer_norm_2, 1, "weight", "same_device", [], id="layer_norm-2-weight-same_device"),
+    pytest.param(_case_layer_norm_2, 2, "bias", "dim", [], id="layer_norm-2-bias-dim"),
+    pytest.param(_case_layer_norm_2, 2, "bias", "same_dtype", [], id="layer_norm-2-bias-same_dtype"),
+    pytest.param(_case_layer_norm_2, 2, "bias", "same_device", [], id="layer_norm-2-bias-same_device"),
     pytest.param(_case_layer_norm_backward_0, 0, "grad_output", "same_dtype", [], id="layer_norm_backward-0-grad_output-same_dtype"),
     pytest.param(_case_layer_norm_backward_0, 0, "grad_output", "same_device", [], id="layer_norm_backward-0-grad_output-same_device"),
     pytest.param(_case_layer_norm_backward_0, 1, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="layer_norm_backward-0-input-dtype"),
@@ -269,10 +415,20 @@ _INPUT_CHECKS = [
     pytest.param(_case_layer_norm_backward_0, 4, "weight", "dim", [], id="layer_norm_backward-0-weight-dim"),
     pytest.param(_case_layer_norm_backward_0, 4, "weight", "same_dtype", [], id="layer_norm_backward-0-weight-same_dtype"),
     pytest.param(_case_layer_norm_backward_0, 4, "weight", "same_device", [], id="layer_norm_backward-0-weight-same_device"),
+    pytest.param(_case_layer_norm_backward_1, 0, "grad_output", "same_dtype", [], id="layer_norm_backward-1-grad_output-same_dtype"),
+    pytest.param(_case_layer_norm_backward_1, 0, "grad_output", "same_device", [], id="layer_norm_backward-1-grad_output-same_device"),
+    pytest.param(_case_layer_norm_backward_1, 1, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="layer_norm_backward-1-input-dtype"),
+    pytest.param(_case_layer_norm_backward_1, 2, "mean", "same_device", [], id="layer_norm_backward-1-mean-same_device"),
+    pytest.param(_case_layer_norm_backward_1, 3, "rstd", "same_dtype", [], id="layer_norm_backward-1-rstd-same_dtype"),
+    pytest.param(_case_layer_norm_backward_1, 3, "rstd", "same_device", [], id="layer_norm_backward-1-rstd-same_device"),
+    pytest.param(_case_layer_norm_backward_1, 4, "weight", "dim", [], id="layer_norm_backward-1-weight-dim"),
+    pytest.param(_case_layer_norm_backward_1, 4, "weight", "same_dtype", [], id="layer_norm_backward-1-weight-same_dtype"),
+    pytest.param(_case_layer_norm_backward_1, 4, "weight", "same_device", [], id="layer_norm_backward-1-weight-same_device"),
     pytest.param(_case_quantize_fp8_0, 0, "input", "dtype", ["float32", "float16", "bfloat16"], id="quantize_fp8-0-input-dtype"),
     pytest.param(_case_quantize_fp8_1, 0, "input", "dtype", ["float32", "float16", "bfloat16"], id="quantize_fp8-1-input-dtype"),
     pytest.param(_case_quantize_fp8_1, 1, "scale", "dtype", ["float32"], id="quantize_fp8-1-scale-dtype"),
     pytest.param(_case_quantize_fp8_1, 1, "scale", "same_device", [], id="quantize_fp8-1-scale-same_device"),
+    pytest.param(_case_quantize_fp8_2, 0, "input", "dtype", ["float32", "float16", "bfloat16"], id="quantize_fp8-2-input-dtype"),
     pytest.param(_case_rms_norm_0, 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="rms_norm-0-input-dtype"),
     pytest.param(_case_rms_norm_0, 1, "weight", "dim", [], id="rms_norm-0-weight-dim"),
     pytest.param(_case_rms_norm_0, 1, "weight", "same_dtype", [], id="rms_norm-0-weight-same_dtype"),
@@ -281,12 +437,22 @@ _INPUT_CHECKS = [
     pytest.param(_case_rms_norm_1, 1, "weight", "dim", [], id="rms_norm-1-weight-dim"),
     pytest.param(_case_rms_norm_1, 1, "weight", "same_dtype", [], id="rms_norm-1-weight-same_dtype"),
     pytest.param(_case_rms_norm_1, 1, "weight", "same_device", [], id="rms_norm-1-weight-same_device"),
+    pytest.param(_case_rms_norm_2, 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="rms_norm-2-input-dtype"),
+    pytest.param(_case_rms_norm_2, 1, "weight", "dim", [], id="rms_norm-2-weight-dim"),
+    pytest.param(_case_rms_norm_2, 1, "weight", "same_dtype", [], id="rms_norm-2-weight-same_dtype"),
+    pytest.param(_case_rms_norm_2, 1, "weight", "same_device", [], id="rms_norm-2-weight-same_device"),
     pytest.param(_case_rms_norm_backward_0, 0, "grad", "same_dtype", [], id="rms_norm_backward-0-grad-same_dtype"),
     pytest.param(_case_rms_norm_backward_0, 0, "grad", "same_device", [], id="rms_norm_backward-0-grad-same_device"),
     pytest.param(_case_rms_norm_backward_0, 1, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="rms_norm_backward-0-input-dtype"),
     pytest.param(_case_rms_norm_backward_0, 2, "weight", "dim", [], id="rms_norm_backward-0-weight-dim"),
     pytest.param(_case_rms_norm_backward_0, 2, "weight", "same_dtype", [], id="rms_norm_backward-0-weight-same_dtype"),
     pytest.param(_case_rms_norm_backward_0, 2, "weight", "same_device", [], id="rms_norm_backward-0-weight-same_device"),
+    pytest.param(_case_rms_norm_backward_1, 0, "grad", "same_dtype", [], id="rms_norm_backward-1-grad-same_dtype"),
+    pytest.param(_case_rms_norm_backward_1, 0, "grad", "same_device", [], id="rms_norm_backward-1-grad-same_device"),
+    pytest.param(_case_rms_norm_backward_1, 1, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="rms_norm_backward-1-input-dtype"),
+    pytest.param(_case_rms_norm_backward_1, 2, "weight", "dim", [], id="rms_norm_backward-1-weight-dim"),
+    pytest.param(_case_rms_norm_backward_1, 2, "weight", "same_dtype", [], id="rms_norm_backward-1-weight-same_dtype"),
+    pytest.param(_case_rms_norm_backward_1, 2, "weight", "same_device", [], id="rms_norm_backward-1-weight-same_device"),
     pytest.param(_case_rotary_embedding_0, 0, "q", "dtype", ["float32", "float16", "bfloat16", "float64"], id="rotary_embedding-0-q-dtype"),
     pytest.param(_case_rotary_embedding_0, 1, "k", "same_dtype", [], id="rotary_embedding-0-k-same_dtype"),
     pytest.param(_case_rotary_embedding_0, 1, "k", "same_device", [], id="rotary_embedding-0-k-same_device"),
@@ -303,6 +469,14 @@ _INPUT_CHECKS = [
     pytest.param(_case_rotary_embedding_1, 3, "sin", "dim", [], id="rotary_embedding-1-sin-dim"),
     pytest.param(_case_rotary_embedding_1, 3, "sin", "same_dtype", [], id="rotary_embedding-1-sin-same_dtype"),
     pytest.param(_case_rotary_embedding_1, 3, "sin", "same_device", [], id="rotary_embedding-1-sin-same_device"),
+    pytest.param(_case_rotary_embedding_2, 0, "q", "dtype", ["float32", "float16", "bfloat16", "float64"], id="rotary_embedding-2-q-dtype"),
+    pytest.param(_case_rotary_embedding_2, 1, "k", "same_dtype", [], id="rotary_embedding-2-k-same_dtype"),
+    pytest.param(_case_rotary_embedding_2, 1, "k", "same_device", [], id="rotary_embedding-2-k-same_device"),
+    pytest.param(_case_rotary_embedding_2, 2, "cos", "dim", [], id="rotary_embedding-2-cos-dim"),
+    pytest.param(_case_rotary_embedding_2, 2, "cos", "same_device", [], id="rotary_embedding-2-cos-same_device"),
+    pytest.param(_case_rotary_embedding_2, 3, "sin", "dim", [], id="rotary_embedding-2-sin-dim"),
+    pytest.param(_case_rotary_embedding_2, 3, "sin", "same_dtype", [], id="rotary_embedding-2-sin-same_dtype"),
+    pytest.param(_case_rotary_embedding_2, 3, "sin", "same_device", [], id="rotary_embedding-2-sin-same_device"),
     pytest.param(_case_rotary_embedding_backward_0, 0, "grad_0", "dtype", ["float32", "float16", "bfloat16", "float64"], id="rotary_embedding_backward-0-grad_0-dtype"),
     pytest.param(_case_rotary_embedding_backward_0, 1, "grad_1", "same_dtype", [], id="rotary_embedding_backward-0-grad_1-same_dtype"),
     pytest.param(_case_rotary_embedding_backward_0, 1, "grad_1", "same_device", [], id="rotary_embedding_backward-0-grad_1-same_device"),
@@ -311,22 +485,45 @@ _INPUT_CHECKS = [
     pytest.param(_case_rotary_embedding_backward_0, 3, "sin", "dim", [], id="rotary_embedding_backward-0-sin-dim"),
     pytest.param(_case_rotary_embedding_backward_0, 3, "sin", "same_dtype", [], id="rotary_embedding_backward-0-sin-same_dtype"),
     pytest.param(_case_rotary_embedding_backward_0, 3, "sin", "same_device", [], id="rotary_embedding_backward-0-sin-same_device"),
+    pytest.param(_case_rotary_embedding_backward_1, 0, "grad_0", "dtype", ["float32", "float16", "bfloat16", "float64"], id="rotary_embedding_backward-1-grad_0-dtype"),
+    pytest.param(_case_rotary_embedding_backward_1, 1, "grad_1", "same_dtype", [], id="rotary_embedding_backward-1-grad_1-same_dtype"),
+    pytest.param(_case_rotary_embedding_backward_1, 1, "grad_1", "same_device", [], id="rotary_embedding_backward-1-grad_1-same_device"),
+    pytest.param(_case_rotary_embedding_backward_1, 2, "cos", "dim", [], id="rotary_embedding_backward-1-cos-dim"),
+    pytest.param(_case_rotary_embedding_backward_1, 2, "cos", "same_device", [], id="rotary_embedding_backward-1-cos-same_device"),
+    pytest.param(_case_rotary_embedding_backward_1, 3, "sin", "dim", [], id="rotary_embedding_backward-1-sin-dim"),
+    pytest.param(_case_rotary_embedding_backward_1, 3, "sin", "same_dtype", [], id="rotary_embedding_backward-1-sin-same_dtype"),
+    pytest.param(_case_rotary_embedding_backward_1, 3, "sin", "same_device", [], id="rotary_embedding_backward-1-sin-same_device"),
     pytest.param(_case_scaled_masked_softmax_0, 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="scaled_masked_softmax-0-input-dtype"),
     pytest.param(_case_scaled_masked_softmax_0, 1, "mask", "dtype", ["bool", "uint8"], id="scaled_masked_softmax-0-mask-dtype"),
     pytest.param(_case_scaled_masked_softmax_0, 1, "mask", "dim", [], id="scaled_masked_softmax-0-mask-dim"),
     pytest.param(_case_scaled_masked_softmax_0, 1, "mask", "same_device", [], id="scaled_masked_softmax-0-mask-same_device"),
     pytest.param(_case_scaled_masked_softmax_1, 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="scaled_masked_softmax-1-input-dtype"),
+    pytest.param(_case_scaled_masked_softmax_2, 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="scaled_masked_softmax-2-input-dtype"),
+    pytest.param(_case_scaled_masked_softmax_2, 1, "mask", "dtype", ["bool", "uint8"], id="scaled_masked_softmax-2-mask-dtype"),
+    pytest.param(_case_scaled_masked_softmax_2, 1, "mask", "dim", [], id="scaled_masked_softmax-2-mask-dim"),
+    pytest.param(_case_scaled_masked_softmax_2, 1, "mask", "same_device", [], id="scaled_masked_softmax-2-mask-same_device"),
     pytest.param(_case_scaled_masked_softmax_backward_0, 0, "grad", "same_dtype", [], id="scaled_masked_softmax_backward-0-grad-same_dtype"),
     pytest.param(_case_scaled_masked_softmax_backward_0, 0, "grad", "same_device", [], id="scaled_masked_softmax_backward-0-grad-same_device"),
     pytest.param(_case_scaled_masked_softmax_backward_0, 1, "output", "dtype", ["float32", "float16", "bfloat16", "float64"], id="scaled_masked_softmax_backward-0-output-dtype"),
     pytest.param(_case_scaled_masked_softmax_backward_0, 2, "mask", "dtype", ["bool", "uint8"], id="scaled_masked_softmax_backward-0-mask-dtype"),
     pytest.param(_case_scaled_masked_softmax_backward_0, 2, "mask", "dim", [], id="scaled_masked_softmax_backward-0-mask-dim"),
     pytest.param(_case_scaled_masked_softmax_backward_0, 2, "mask", "same_device", [], id="scaled_masked_softmax_backward-0-mask-same_device"),
+    pytest.param(_case_scaled_masked_softmax_backward_1, 0, "grad", "same_dtype", [], id="scaled_masked_softmax_backward-1-grad-same_dtype"),
+    pytest.param(_case_scaled_masked_softmax_backward_1, 0, "grad", "same_device", [], id="scaled_masked_softmax_backward-1-grad-same_device"),
+    pytest.param(_case_scaled_masked_softmax_backward_1, 1, "output", "dtype", ["float32", "float16", "bfloat16", "float64"], id="scaled_masked_softmax_backward-1-output-dtype"),
+    pytest.param(_case_scaled_masked_softmax_backward_1, 2, "mask", "dtype", ["bool", "uint8"], id="scaled_masked_softmax_backward-1-mask-dtype"),
+    pytest.param(_case_scaled_masked_softmax_backward_1, 2, "mask", "dim", [], id="scaled_masked_softmax_backward-1-mask-dim"),
+    pytest.param(_case_scaled_masked_softmax_backward_1, 2, "mask", "same_device", [], id="scaled_masked_softmax_backward-1-mask-same_device"),
     pytest.param(_case_softmax_cross_entropy_0, 0, "logits", "dtype", ["float32", "float16", "bfloat16", "float64"], id="softmax_cross_entropy-0-logits-dtype"),
     pytest.param(_case_softmax_cross_entropy_0, 0, "logits", "dim", [], id="softmax_cross_entropy-0-logits-dim"),
     pytest.param(_case_softmax_cross_entropy_0, 1, "labels", "dtype", ["int64"], id="softmax_cross_entropy-0-labels-dtype"),
     pytest.param(_case_softmax_cross_entropy_0, 1, "labels", "dim", [], id="softmax_cross_entropy-0-labels-dim"),
     pytest.param(_case_softmax_cross_entropy_0, 1, "labels", "same_device", [], id="softmax_cross_entropy-0-labels-same_device"),
+    pytest.param(_case_softmax_cross_entropy_1, 0, "logits", "dtype", ["float32", "float16", "bfloat16", "float64"], id="softmax_cross_entropy-1-logits-dtype"),
+    pytest.param(_case_softmax_cross_entropy_1, 0, "logits", "dim", [], id="softmax_cross_entropy-1-logits-dim"),
+    pytest.param(_case_softmax_cross_entropy_1, 1, "labels", "dtype", ["int64"], id="softmax_cross_entropy-1-labels-dtype"),
+    pytest.param(_case_softmax_cross_entropy_1, 1, "labels", "dim", [], id="softmax_cross_entropy-1-labels-dim"),
+    pytest.param(_case_softmax_cross_entropy_1, 1, "labels", "same_device", [], id="softmax_cross_entropy-1-labels-same_device"),
     pytest.param(_case_softmax_cross_entropy_backward_0, 0, "grad_losses", "dim", [], id="softmax_cross_entropy_backward-0-grad_losses-dim"),
     pytest.param(_case_softmax_cross_entropy_backward_0, 0, "grad_losses", "same_dtype", [], id="softmax_cross_entropy_backward-0-grad_losses-same_dtype"),
     pytest.param(_case_softmax_cross_entropy_backward_0, 0, "grad_losses", "same_device", [], id="softmax_cross_entropy_backward-0-grad_losses-same_device"),
@@ -337,16 +534,29 @@ _INPUT_CHECKS = [
     pytest.param(_case_softmax_cross_entropy_backward_0, 3, "labels", "dtype", ["int64"], id="softmax_cross_entropy_backward-0-labels-dtype"),
     pytest.param(_case_softmax_cross_entropy_backward_0, 3, "labels", "dim", [], id="softmax_cross_entropy_backward-0-labels-dim"),
     pytest.param(_case_softmax_cross_entropy_backward_0, 3, "labels", "same_device", [], id="softmax_cross_entropy_backward-0-labels-same_device"),
+    pytest.param(_case_softmax_cross_entropy_backward_1, 0, "grad_losses", "dim", [], id="softmax_cross_entropy_backward-1-grad_losses-dim"),
+    pytest.param(_case_softmax_cross_entropy_backward_1, 0, "grad_losses", "same_dtype", [], id="softmax_cross_entropy_backward-1-grad_losses-same_dtype"),
+    pytest.param(_case_softmax_cross_entropy_backward_1, 0, "grad_losses", "same_device", [], id="softmax_cross_entropy_backward-1-grad_losses-same_device"),
+    pytest.param(_case_softmax_cross_entropy_backward_1, 1, "logits", "dtype", ["float32", "float16", "bfloat16", "float64"], id="softmax_cross_entropy_backward-1-logits-dtype"),
+    pytest.param(_case_softmax_cross_entropy_backward_1, 1, "logits", "dim", [], id="softmax_cross_entropy_backward-1-logits-dim"),
+    pytest.param(_case_softmax_cross_entropy_backward_1, 2, "max_log_sum_exp", "dim", [], id="softmax_cross_entropy_backward-1-max_log_sum_exp-dim"),
+    pytest.param(_case_softmax_cross_entropy_backward_1, 2, "max_log_sum_exp", "same_device", [], id="softmax_cross_entropy_backward-1-max_log_sum_exp-same_device"),
+    pytest.param(_case_softmax_cross_entropy_backward_1, 3, "labels", "dtype", ["int64"], id="softmax_cross_entropy_backward-1-labels-dtype"),
+    pytest.param(_case_softmax_cross_entropy_backward_1, 3, "labels", "dim", [], id="softmax_cross_entropy_backward-1-labels-dim"),
+    pytest.param(_case_softmax_cross_entropy_backward_1, 3, "labels", "same_device", [], id="softmax_cross_entropy_backward-1-labels-same_device"),
 ]
 
 
 _GRADCHECKS = [
     pytest.param(_case_layer_norm_0, [0, 1, 2], [0], id="layer_norm-0"),
     pytest.param(_case_layer_norm_1, [0, 1], [0], id="layer_norm-1"),
+    pytest.param(_case_layer_norm_2, [0, 1, 2], [0], id="layer_norm-2"),
     pytest.param(_case_rms_norm_0, [0, 1], [0], id="rms_norm-0"),
     pytest.param(_case_rms_norm_1, [0, 1], [0], id="rms_norm-1"),
+    pytest.param(_case_rms_norm_2, [0, 1], [0], id="rms_norm-2"),
     pytest.param(_case_rotary_embedding_0, [0, 1], [0, 1], id="rotary_embedding-0"),
     pytest.param(_case_rotary_embedding_1, [0, 1], [0, 1], id="rotary_embedding-1"),
+    pytest.param(_case_rotary_embedding_2, [0, 1], [0, 1], id="rotary_embedding-2"),
 ]
 
 
@@ -355,24 +565,35 @@ _AUTOCASTS = [
     pytest.param(_case_layer_norm_0, "cpu", torch.float32, id="layer_norm-0-cpu"),
     pytest.param(_case_layer_norm_1, "cuda", torch.float32, id="layer_norm-1-cuda"),
     pytest.param(_case_layer_norm_1, "cpu", torch.float32, id="layer_norm-1-cpu"),
+    pytest.param(_case_layer_norm_2, "cuda", torch.float32, id="layer_norm-2-cuda"),
+    pytest.param(_case_layer_norm_2, "cpu", torch.float32, id="layer_norm-2-cpu"),
     pytest.param(_case_rms_norm_0, "cuda", torch.float32, id="rms_norm-0-cuda"),
     pytest.param(_case_rms_norm_0, "cpu", torch.float32, id="rms_norm-0-cpu"),
     pytest.param(_case_rms_norm_1, "cuda", torch.float32, id="rms_norm-1-cuda"),
     pytest.param(_case_rms_norm_1, "cpu", torch.float32, id="rms_norm-1-cpu"),
+    pytest.param(_case_rms_norm_2, "cuda", torch.float32, id="rms_norm-2-cuda"),
+    pytest.param(_case_rms_norm_2, "cpu", torch.float32, id="rms_norm-2-cpu"),
     pytest.param(_case_softmax_cross_entropy_0, "cuda", torch.float32, id="softmax_cross_entropy-0-cuda"),
     pytest.param(_case_softmax_cross_entropy_0, "cpu", torch.float32, id="softmax_cross_entropy-0-cpu"),
+    pytest.param(_case_softmax_cross_entropy_1, "cuda", torch.float32, id="softmax_cross_entropy-1-cuda"),
+    pytest.param(_case_softmax_cross_entropy_1, "cpu", torch.float32, id="softmax_cross_entropy-1-cpu"),
 ]
 
 
 _FLOPS = [
     pytest.param(_case_layer_norm_0, [693, 1848], id="layer_norm-0"),
     pytest.param(_case_layer_norm_1, [960], id="layer_norm-1"),
+    pytest.param(_case_layer_norm_2, [693, 1848], id="layer_norm-2"),
     pytest.param(_case_multi_tensor_adam__0, [240, 660], id="multi_tensor_adam_-0"),
+    pytest.param(_case_multi_tensor_adam__1, [240, 660], id="multi_tensor_adam_-1"),
     pytest.param(_case_rms_norm_0, [396, 1056], id="rms_norm-0"),
     pytest.param(_case_rms_norm_1, [640], id="rms_norm-1"),
+    pytest.param(_case_rms_norm_2, [396, 1056], id="rms_norm-2"),
     pytest.param(_case_rotary_embedding_0, [864, 2304], id="rotary_embedding-0"),
     pytest.param(_case_rotary_embedding_1, [540], id="rotary_embedding-1"),
+    pytest.param(_case_rotary_embedding_2, [864, 2304], id="rotary_embedding-2"),
     pytest.param(_case_softmax_cross_entropy_0, [150, 400], id="softmax_cross_entropy-0"),
+    pytest.param(_case_softmax_cross_entropy_1, [150, 400], id="softmax_cross_entropy-1"),
 ]
 
 
