@@ -27,6 +27,7 @@
 #include "support/diagnostic_codes.h"
 #include "support/diagnostics.h"
 #include "support/file_io.h"
+#include "support/new_files.h"
 #include "support/stamp.h"
 #include "support/terminal.h"
 #include "support/version.h"
@@ -154,7 +155,7 @@ std::vector<SpecSource> read_specs(const LibraryOptions& o, opgen::Diagnostics& 
     if (auto text = opgen::read_file(file)) {
       sources.push_back({file.string(), std::move(display), std::move(*text)});
     } else {
-      diags.error(opgen::Code::CannotReadSpec, {display, 0, 0}, "cannot read the file");
+      diags.error(opgen::Code::CannotReadSpec, {display, 0, 0}, "cannot read the file (unreadable, or past the limit of 64 MiB)");
     }
   }
   if (sources.empty() && !diags.has_errors()) {
@@ -298,7 +299,7 @@ int run_generate(const LibraryOptions& o, const fs::path& out_dir, bool verbose)
   }
   const std::string key = input_key(o, sources);
   if (lock && !key.empty()) {
-    if (auto stamp = opgen::find_current_stamp(out_dir, key)) {
+    if (auto stamp = opgen::find_current_stamp(lock->dir(), key)) {
       // The same inputs made exactly this tree: nothing to parse, render or write.
       std::cerr << stamp->diagnostics;
       if (verbose)
@@ -317,12 +318,12 @@ int run_generate(const LibraryOptions& o, const fs::path& out_dir, bool verbose)
   if (diags.has_errors()) return 1;
   if (!lock && !(lock = lock_output())) return 1;
   opgen::WriteStats stats;
-  if (!tree->commit(out_dir, write_diags, &stats, opgen::read_manifest(out_dir))) {
+  if (!tree->commit(lock->dir(), write_diags, &stats, opgen::read_manifest(lock->dir()))) {
     write_diags.print(std::cerr);
     print_explain_hint(write_diags, "opgen");
     return 1;
   }
-  if (!key.empty()) opgen::write_stamp(out_dir, key, *tree, printed);
+  if (!key.empty()) opgen::write_stamp(lock->dir(), key, *tree, printed);
   if (verbose)
     std::cerr << fmt::format("opgen: {} written, {} unchanged, {} removed\n", stats.written, stats.unchanged,
                              stats.removed);
@@ -358,34 +359,24 @@ std::vector<std::string> default_fake_rules(const opgen::model::FunctionSchema& 
   return rules;
 }
 
-// Writes files that must not exist yet (`opgen new`, `opgen init`): when any
-// of them does, nothing is written.
-int write_new_files(const std::vector<std::pair<std::string, std::string>>& files, std::string_view command) {
-  for (const auto& [path, contents] : files) {
-    std::error_code ec;
-    if (fs::exists(fs::symlink_status(path, ec))) {
-      opgen::Diagnostics exists;
-      exists.error(opgen::Code::OutputFileExists, {path, 0, 0},
+// Writes files that must not exist yet (`opgen new`, `opgen init`): all of
+// them, or none (support/new_files.h).
+int write_new_files(const std::vector<opgen::NewFile>& files, std::string_view command) {
+  opgen::IoStatus status = opgen::create_new_files(files);
+  if (!status) {
+    const opgen::IoError& error = status.error();
+    opgen::Diagnostics failed;
+    if (error.os_errno == EEXIST)
+      failed.error(opgen::Code::OutputFileExists, {error.path, 0, 0},
                    fmt::format("already exists; {} writes only new files", command));
-      exists.print(std::cerr);
-      print_explain_hint(exists, command);
-      return 1;
-    }
+    else
+      failed.error(opgen::Code::CannotWriteOutput, {error.path, 0, 0}, error.reason);
+    failed.print(std::cerr);
+    std::cerr << command << ": nothing was written\n";
+    print_explain_hint(failed, command);
+    return 1;
   }
-  for (const auto& [path, contents] : files) {
-    std::error_code ec;
-    fs::create_directories(fs::path(path).parent_path(), ec);
-    std::ofstream out(path, std::ios::binary);
-    out << contents;
-    if (!out) {
-      opgen::Diagnostics failed;
-      failed.error(opgen::Code::CannotWriteOutput, {path, 0, 0}, "cannot write the file");
-      failed.print(std::cerr);
-      print_explain_hint(failed, command);
-      return 1;
-    }
-    std::cout << "wrote " << path << '\n';
-  }
+  for (const opgen::NewFile& file : files) std::cout << "wrote " << opgen::new_file_path(file) << '\n';
   return 0;
 }
 
@@ -461,9 +452,9 @@ int run_new(const NewOptions& o) {
     print_explain_hint(diags, "opgen new");
     return 1;
   }
-  auto kernels = opgen::emit::scaffold_kernels(lib, lib.ops.front(), o.kernels_dir);
-  std::vector<std::pair<std::string, std::string>> files = {{spec_path, spec_text}};
-  files.insert(files.end(), kernels.begin(), kernels.end());
+  std::vector<opgen::NewFile> files = {{o.schemas_dir, op_name + ".yaml", spec_text}};
+  for (auto& [path, contents] : opgen::emit::scaffold_kernels(lib, lib.ops.front(), o.kernels_dir))
+    files.push_back({o.kernels_dir, fs::path(path).filename().string(), std::move(contents)});
   return write_new_files(files, "opgen new");
 }
 
@@ -482,8 +473,13 @@ int run_init(const InitOptions& o) {
                              o.torch_target);
     return 2;
   }
+  if (o.dir.empty()) {
+    std::cerr << "opgen init: error: the project directory is an empty path; name one ('.' for this one)\n";
+    return 2;
+  }
   opgen::model::Library lib;
-  fs::path dir = fs::absolute(o.dir).lexically_normal();  // "x/", "." and ".." name a directory too
+  std::error_code ec;
+  fs::path dir = fs::absolute(o.dir, ec).lexically_normal();  // "x/", "." and ".." name a directory too
   if (!dir.has_filename()) dir = dir.parent_path();
   lib.ns = o.ns.empty() ? dir.filename().string() : o.ns;
   lib.python_package = opgen::model::default_python_package(lib.ns);
@@ -497,15 +493,15 @@ int run_init(const InitOptions& o) {
     std::cerr << "opgen init: nothing was written\n";
     return 1;
   }
-  auto files = opgen::emit::project_files(lib, o.json_schema);
-  for (auto& [path, contents] : files) {
+  std::vector<opgen::NewFile> files;
+  for (auto& [path, contents] : opgen::emit::project_files(lib, o.json_schema)) {
     if (path.starts_with("schemas/")) {
       // The example goes through the same loader and checker as any spec.
       opgen::model::Library check = lib;
       if (auto spec = opgen::load::load_spec_text(contents, path, diags)) check.ops.push_back(std::move(*spec));
       opgen::check::check_library(check, diags);
     }
-    path = (fs::path(o.dir) / path).string();
+    files.push_back({o.dir, path, std::move(contents)});
   }
   if (diags.has_errors()) {  // a bug in the template, not in the user's input
     diags.print(std::cerr);

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -70,6 +71,19 @@ TEST_F(CompileNotes, SaysNothingAboutOtherErrors) {
                   "'myext::kernels'\n",
                   root_)
                   .empty());
+}
+
+TEST_F(CompileNotes, ReadsOnlyRegularHeadersAndNeverBlocks) {
+  // A FIFO among the headers (no writer: an open for reading would block
+  // forever) and a directory named like a header are skipped.
+  ASSERT_EQ(::mkfifo((root_ / "myext" / "kernels" / "a_fifo.h").c_str(), 0600), 0);
+  fs::create_directories(root_ / "myext" / "kernels" / "dir.h");
+  const auto notes = opgen::kernel_mismatch_notes(
+      "k.cpp:3:1: error: 'torch::stable::Tensor myext::kernels::scale_cpu(torch::stable::Tensor&, float)' should "
+      "have been declared inside 'myext::kernels'\n",
+      root_);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("scale.h:4:1"), std::string::npos) << notes[0];
 }
 
 TEST_F(CompileNotes, ReadsMegabytesOfTemplateErrorsLineByLine) {

@@ -262,8 +262,9 @@ def test_new_never_overwrites_a_file(tmp_path):
     before = snapshot(tmp_path)
     proc = run_opgen("new", "opgen::foo", "--schema", "(Tensor x) -> Tensor", cwd=tmp_path)
     assert proc.returncode == 1
-    assert proc.stderr.splitlines()[-2:] == [
+    assert proc.stderr.splitlines()[-3:] == [
         "schemas/foo.yaml: error[E0903]: already exists; opgen new writes only new files",
+        "opgen new: nothing was written",
         "opgen new: for more about this error, run 'opgen explain E0903'",
     ]
     assert snapshot(tmp_path) == before

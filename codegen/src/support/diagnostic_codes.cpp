@@ -1360,12 +1360,15 @@ $ opgen generate -o out schemas
 )md",
      "console"},
 
-    {Code::OutputFileExists, "E0903", "'opgen new' would overwrite a file",
-     R"md(`opgen new` writes only new files: the spec and kernel sources it scaffolds
-must not exist yet. Edit the existing spec instead, or choose another op
-name.)md",
+    {Code::OutputFileExists, "E0903", "'opgen new' or 'opgen init' would overwrite a file",
+     R"md(`opgen new` and `opgen init` write only new files: the spec, kernel sources
+and project files they scaffold must not exist yet. They write all of their
+files or none: when one exists (or cannot be written), nothing is written,
+and no directory they would have made is left behind. Edit the existing
+spec instead, or choose another op name or directory.)md",
      R"md($ opgen new mylib::rms_norm --schema "(Tensor x) -> Tensor"
 schemas/rms_norm.yaml: error[E0903]: already exists; opgen new writes only new files
+opgen new: nothing was written
 opgen new: for more about this error, run 'opgen explain E0903'
 )md",
      R"md($ opgen new mylib::rms_norm2 --schema "(Tensor x) -> Tensor"
@@ -1414,6 +1417,22 @@ op with the most sample cases; give it fewer.)md",
      R"md($ opgen generate -o out schemas
 out/tests/test_mylib_ops.py: error[E0906]: would be 239 MB, past the limit of 16 MiB
 out/tests/test_mylib_ops.py: note: the op with the most sample cases is mylib::foo (schemas/foo.yaml): 1048576
+)md",
+     R"md($ opgen generate -o out schemas
+)md",
+     "console"},
+
+    {Code::OutputLocked, "E0907", "another process holds the output directory",
+     R"md(Runs of `opgen generate` on one output directory take turns: each holds a
+lock on the directory (`flock`) from its first look at the stamp to its last
+write, so a parallel build's second run waits and then finds the tree up to
+date. A run that waits more than 2 s says who holds the lock; one that has
+waited `OPGEN_LOCK_TIMEOUT` seconds (600 by default) gives up with this
+error, naming the process, rather than hang. Wait for that process to
+finish, or stop it if it is stuck.)md",
+     R"md($ OPGEN_LOCK_TIMEOUT=5 opgen generate -o out schemas
+out: error[E0907]: another process has held the output directory's lock for 5 s: pid 4242 (opgen generate -o out schemas)
+out: note: wait for it to finish, or stop it; OPGEN_LOCK_TIMEOUT sets how many seconds to wait
 )md",
      R"md($ opgen generate -o out schemas
 )md",

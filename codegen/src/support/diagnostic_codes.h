@@ -117,6 +117,7 @@ enum class Code : uint16_t {
   NoSpecFiles,
   InvalidLibraryName,
   OutputTooLarge,
+  OutputLocked,
   // E10xx: samples
   SampleValueMismatch,
   SampleMissingArgument,

@@ -1,5 +1,6 @@
 #include "support/file_io.h"
 
+#include <algorithm>
 #include <cerrno>
 
 #include <fcntl.h>
@@ -8,21 +9,26 @@
 
 namespace opgen {
 
-std::optional<std::string> read_file(const std::filesystem::path& path) {
+std::optional<std::string> read_file(const std::filesystem::path& path, size_t limit) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // a FIFO must not block the open
   if (fd < 0) return std::nullopt;
   std::optional<std::string> contents;
   struct stat st {};
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<unsigned long long>(st.st_size) <= limit) {
     // Reads the size fstat gives, without a last read to see the end: a
     // file that shrinks meanwhile still reads whole, one that grows reads as
-    // it was. (So not for /proc's files, whose size reads as 0.)
-    const size_t size = static_cast<size_t>(st.st_size);
+    // it was. A size of 0 (what /proc's files say) reads to the end, bounded.
+    const bool to_end = st.st_size == 0;
+    const size_t size = to_end ? std::min<size_t>(limit, 64 << 10) : static_cast<size_t>(st.st_size);
     std::string buffer(size, '\0');
     size_t used = 0;
     bool failed = false;
-    while (used < size) {
-      ssize_t n = ::read(fd, buffer.data() + used, size - used);
+    for (;;) {
+      if (used == buffer.size()) {
+        if (!to_end || buffer.size() >= limit) break;
+        buffer.resize(std::min(limit, buffer.size() * 2));
+      }
+      ssize_t n = ::read(fd, buffer.data() + used, buffer.size() - used);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) failed = true;
       if (n <= 0) break;

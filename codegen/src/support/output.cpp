@@ -1,8 +1,13 @@
 #include "support/output.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <set>
+#include <sstream>
+#include <thread>
 #include <system_error>
 #include <vector>
 
@@ -10,10 +15,12 @@
 #include <fmt/format.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #define XXH_INLINE_ALL  // header-only: the tool gains no shared-library dependency
 #include <xxhash.h>
 
+#include "support/confined_dir.h"
 #include "support/file_io.h"
 #include "support/stamp.h"
 
@@ -22,81 +29,27 @@ namespace fs = std::filesystem;
 namespace opgen {
 namespace {
 
-std::string join(const fs::path& dir, std::string_view relative) {
-  std::string path = dir.native();
-  if (!path.empty() && path.back() != '/') path += '/';
-  path += relative;
-  return path;
-}
-
 // Why `relative` cannot be written under `dir` as a regular file, or nullopt
-// when it can: every component must be a plain name, every directory on the
-// way a real directory (not a link to one), and the file itself a regular
-// file or absent. `where` is set to the path at fault.
-std::optional<std::string> blocked(const fs::path& dir, const std::string& relative, std::string& where) {
-  where = join(dir, relative);
-  for (size_t start = 0;;) {
-    const size_t slash = relative.find('/', start);
-    const std::string_view component = std::string_view(relative).substr(start, slash - start);
-    if (component.empty() || component == "." || component == "..")
-      return "is not a plain path under the output directory";
-    if (slash == std::string::npos) break;
-    start = slash + 1;
-  }
-  std::string path = dir.native();
-  size_t start = 0;
-  for (;;) {
-    const size_t slash = relative.find('/', start);
+// when it can: a plain path (ConfinedDir::invalid_relative), every directory
+// on the way a real directory (not a link to one), and the file itself a
+// regular file or absent. `where` is set to the path at fault.
+std::optional<std::string> blocked(const ConfinedDir& dir, const std::string& relative, std::string& where) {
+  where = dir.display(relative);
+  if (auto why = ConfinedDir::invalid_relative(relative)) return "is not a plain path under the output directory";
+  for (size_t slash = 0;; ++slash) {
+    slash = relative.find('/', slash);
     const bool last = slash == std::string::npos;
-    const std::string_view component = std::string_view(relative).substr(start, last ? std::string::npos : slash - start);
-    path += '/';
-    path += component;
-    struct stat st {};
-    if (::lstat(path.c_str(), &st) != 0) {
-      if (errno == ENOENT) return std::nullopt;  // created when written
-      where = path;
-      return std::strerror(errno);
-    }
-    if (S_ISLNK(st.st_mode)) {
-      where = path;
-      return "is a symbolic link; opgen writes nothing through a link inside its output directory";
-    }
-    if (!last && !S_ISDIR(st.st_mode)) {
-      where = path;
-      return "is not a directory, and one must stand here for the output";
-    }
+    const std::string prefix = relative.substr(0, slash);
+    const auto st = dir.lstat(prefix);
+    if (!st) return std::nullopt;  // created when written
+    where = dir.display(prefix);
+    if (S_ISLNK(st->st_mode)) return "is a symbolic link; opgen writes nothing through a link inside its output directory";
+    if (!last && !S_ISDIR(st->st_mode)) return "is not a directory, and one must stand here for the output";
     if (last) {
-      if (S_ISREG(st.st_mode)) return std::nullopt;
-      return S_ISDIR(st.st_mode) ? "is a directory where an output file goes" : "is not a regular file";
+      if (S_ISREG(st->st_mode)) return std::nullopt;
+      return S_ISDIR(st->st_mode) ? "is a directory where an output file goes" : "is not a regular file";
     }
-    start = slash + 1;
   }
-}
-
-bool write_all(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    bytes.remove_prefix(static_cast<size_t>(n));
-  }
-  return true;
-}
-
-// Whether `relative` (possibly empty: `dir` itself) names a directory under
-// `dir` with no symbolic link on the way.
-bool is_real_directory(const fs::path& dir, const std::string& relative) {
-  std::string path = dir.native();
-  for (size_t start = 0; start < relative.size();) {
-    size_t slash = relative.find('/', start);
-    if (slash == std::string::npos) slash = relative.size();
-    path += '/';
-    path.append(relative, start, slash - start);
-    struct stat st {};
-    if (::lstat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return false;
-    start = slash + 1;
-  }
-  return true;
 }
 
 bool is_temp_of(std::string_view name, const std::set<std::string, std::less<>>& outputs) {
@@ -108,30 +61,56 @@ bool is_temp_of(std::string_view name, const std::set<std::string, std::less<>>&
 }
 
 // Removes the temporaries a killed run left beside the outputs (and the
-// stamp): only files named `<output>.opgen-tmp-<digits>`, which nothing but
-// opgen makes. Safe only under the OutputLock, when no other run is writing.
-void remove_leftover_temporaries(const fs::path& dir, const std::vector<std::string>& outputs) {
+// stamp): only regular files named `<output>.opgen-tmp-<digits>`, which
+// nothing but opgen makes, in directories beneath `dir`. Safe only under the
+// OutputLock, when no other run is writing.
+void remove_leftover_temporaries(const ConfinedDir& dir, const std::vector<std::string>& outputs) {
   std::map<std::string, std::set<std::string, std::less<>>> by_directory;
   by_directory[""].insert(kStampFile);
   for (const std::string& relative : outputs) {
+    if (ConfinedDir::invalid_relative(relative)) continue;  // a crafted manifest names nothing outside
     const size_t slash = relative.rfind('/');
     by_directory[slash == std::string::npos ? "" : relative.substr(0, slash)].insert(
         slash == std::string::npos ? relative : relative.substr(slash + 1));
   }
   for (const auto& [sub, names] : by_directory) {
-    if (!is_real_directory(dir, sub)) continue;
-    std::error_code ec;
-    const fs::path directory = sub.empty() ? dir : fs::path(join(dir, sub));
-    std::vector<fs::path> leftovers;
-    for (auto it = fs::directory_iterator(directory, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
-      if (is_temp_of(it->path().filename().native(), names) && it->is_regular_file(ec) && !it->is_symlink(ec))
-        leftovers.push_back(it->path());
+    auto entries = dir.list(sub);  // nullopt for anything but a real directory beneath dir
+    if (!entries) continue;
+    for (const std::string& name : *entries) {
+      if (!is_temp_of(name, names)) continue;
+      const std::string relative = sub.empty() ? name : sub + "/" + name;
+      if (auto st = dir.lstat(relative); st && S_ISREG(st->st_mode)) (void)dir.remove_file(relative);
     }
-    for (const fs::path& path : leftovers) fs::remove(path, ec);
   }
 }
 
+// The /proc/locks entry of whoever holds a flock on the file open at `fd`:
+// "pid <n> (<command line>)", or "" when it cannot be told.
+std::string lock_holder(int fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return "";
+  const std::string inode = fmt::format("{:02x}:{:02x}:{}", major(st.st_dev), minor(st.st_dev), st.st_ino);
+  auto locks = read_file("/proc/locks", 1 << 20);
+  if (!locks) return "";
+  std::istringstream lines(*locks);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream fields(line);
+    std::string number, kind, mode, access, pid, id;
+    if (!(fields >> number >> kind >> mode >> access >> pid >> id) || kind != "FLOCK" || id != inode) continue;
+    std::string command;
+    if (auto cmdline = read_file("/proc/" + pid + "/cmdline", 4096)) {
+      command = *cmdline;
+      std::replace(command.begin(), command.end(), '\0', ' ');
+      while (!command.empty() && command.back() == ' ') command.pop_back();
+    }
+    return command.empty() ? "pid " + pid : fmt::format("pid {} ({})", pid, command);
+  }
+  return "";
+}
+
 }  // namespace
+
+std::string temp_name(std::string_view relative) { return fmt::format("{}{}{}", relative, kTempSuffix, ::getpid()); }
 
 std::string content_digest(std::string_view bytes) {
   return fmt::format("{:016x}", XXH3_64bits(bytes.data(), bytes.size()));
@@ -146,6 +125,15 @@ Manifest OutputTree::manifest() const {
 }
 
 bool OutputTree::commit(const fs::path& dir, Diagnostics& diags, WriteStats* stats, const Manifest& previous) const {
+  auto opened = ConfinedDir::open(dir, /*create=*/true, "the output directory");
+  if (auto* error = std::get_if<IoError>(&opened)) {
+    diags.error(Code::CannotWriteOutput, {error->path, 0, 0}, error->reason);
+    return false;
+  }
+  return commit(std::get<ConfinedDir>(opened), diags, stats, previous);
+}
+
+bool OutputTree::commit(const ConfinedDir& dir, Diagnostics& diags, WriteStats* stats, const Manifest& previous) const {
   WriteStats local;
 
   // Everything that can be checked is checked before the first write, so a
@@ -169,35 +157,28 @@ bool OutputTree::commit(const fs::path& dir, Diagnostics& diags, WriteStats* sta
     std::string temp, dest;
   };
   std::vector<Staged> staged;
-  auto fail = [&](const std::string& path, const std::string& what) {
-    diags.error(Code::CannotWriteOutput, {path, 0, 0}, what);
-    for (const Staged& s : staged) ::unlink(s.temp.c_str());
+  auto fail = [&](const IoError& error) {
+    diags.error(Code::CannotWriteOutput, {error.path, 0, 0}, error.reason);
+    for (const Staged& s : staged) (void)dir.remove_file(s.temp);
     return false;
   };
   for (const auto& [relative, contents] : files_) {
-    const std::string dest = join(dir, relative);
-    if (auto existing = read_file(dest); existing && *existing == contents) {
+    if (auto existing = dir.read(relative); std::holds_alternative<std::string>(existing) &&
+                                            std::get<std::string>(existing) == contents) {
       ++local.unchanged;
       continue;
     }
-    std::error_code ec;
-    const fs::path parent = fs::path(dest).parent_path();
-    fs::create_directories(parent, ec);
-    if (ec) return fail(parent.string(), fmt::format("cannot create the output directory: {}", ec.message()));
-    const std::string temp = fmt::format("{}{}{}", dest, kTempSuffix, ::getpid());
-    ::unlink(temp.c_str());  // a dead run's, with our pid
-    int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (fd < 0) return fail(dest, fmt::format("cannot write the output file: {}", std::strerror(errno)));
-    staged.push_back({temp, dest});
-    const bool written = write_all(fd, contents);
-    if (::close(fd) != 0 || !written) return fail(dest, "writing the output file failed");
+    const std::string temp = temp_name(relative);
+    (void)dir.remove_file(temp);  // a dead run's, with our pid
+    if (IoStatus created = dir.create_file(temp, contents); !created) return fail(created.error());
+    staged.push_back({temp, relative});
   }
   // Everything is staged: now the renames, which do not fail halfway for
   // files in the same directory short of a vanished directory.
   for (size_t i = 0; i < staged.size(); ++i) {
-    if (::rename(staged[i].temp.c_str(), staged[i].dest.c_str()) != 0) {
+    if (IoStatus renamed = dir.rename(staged[i].temp, staged[i].dest); !renamed) {
       staged.erase(staged.begin(), staged.begin() + static_cast<std::ptrdiff_t>(i));
-      return fail(staged.front().dest, fmt::format("cannot replace the output file: {}", std::strerror(errno)));
+      return fail(renamed.error());
     }
     ++local.written;
   }
@@ -207,42 +188,59 @@ bool OutputTree::commit(const fs::path& dir, Diagnostics& diags, WriteStats* sta
   for (const auto& [relative, digest] : previous) {
     if (files_.count(relative)) continue;
     std::string where;
-    struct stat st {};
-    const std::string path = join(dir, relative);
-    if (blocked(dir, relative, where) || ::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
-    if (auto bytes = read_file(path); bytes && content_digest(*bytes) == digest && ::unlink(path.c_str()) == 0)
+    if (blocked(dir, relative, where)) continue;  // not a plain path beneath dir, or a link on the way
+    auto bytes = dir.read(relative);
+    if (auto* text = std::get_if<std::string>(&bytes); text && content_digest(*text) == digest &&
+                                                        dir.remove_file(relative).ok())
       ++local.removed;
   }
   if (stats) *stats = local;
   return true;
 }
 
-std::optional<OutputLock> OutputLock::acquire(const fs::path& dir, Diagnostics& diags) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) {
-    diags.error(Code::CannotWriteOutput, {dir.string(), 0, 0},
-                fmt::format("cannot create the output directory: {}", ec.message()));
+std::optional<OutputLock> OutputLock::acquire(const fs::path& path, Diagnostics& diags, std::ostream& progress) {
+  auto opened = ConfinedDir::open(path, /*create=*/true, "the output directory");
+  if (auto* error = std::get_if<IoError>(&opened)) {
+    diags.error(Code::CannotWriteOutput, {error->path, 0, 0}, error->reason);
     return std::nullopt;
   }
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) {
-    diags.error(Code::CannotWriteOutput, {dir.string(), 0, 0},
-                fmt::format("cannot open the output directory: {}", std::strerror(errno)));
-    return std::nullopt;
+  ConfinedDir dir = std::move(std::get<ConfinedDir>(opened));
+  const double timeout_s = lock_timeout_seconds();
+  const auto start = std::chrono::steady_clock::now();
+  bool said = false;
+  for (auto delay = std::chrono::milliseconds(1);; delay = std::min(delay * 2, std::chrono::milliseconds(100))) {
+    if (::flock(dir.fd(), LOCK_EX | LOCK_NB) == 0) break;
+    if (errno != EWOULDBLOCK && errno != EINTR) {
+      diags.error(Code::CannotWriteOutput, {dir.display(""), 0, 0},
+                  fmt::format("cannot lock the output directory: {}", std::strerror(errno)));
+      return std::nullopt;
+    }
+    const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (waited >= timeout_s) {
+      const std::string holder = lock_holder(dir.fd());
+      auto& d = diags.error(Code::OutputLocked, {dir.display(""), 0, 0},
+                            fmt::format("another process has held the output directory's lock for {:.0f} s{}",
+                                        waited, holder.empty() ? "" : ": " + holder));
+      d.notes.push_back({"wait for it to finish, or stop it; OPGEN_LOCK_TIMEOUT sets how many seconds to wait"});
+      return std::nullopt;
+    }
+    if (!said && waited >= 2.0) {
+      const std::string holder = lock_holder(dir.fd());
+      progress << fmt::format("opgen: waiting for the lock on {}, held by {} (at most {:.0f} s)\n", dir.display(""),
+                              holder.empty() ? "another process" : holder, timeout_s);
+      said = true;
+    }
+    std::this_thread::sleep_for(delay);
   }
-  while (::flock(fd, LOCK_EX) != 0) {
-    if (errno == EINTR) continue;
-    diags.error(Code::CannotWriteOutput, {dir.string(), 0, 0},
-                fmt::format("cannot lock the output directory: {}", std::strerror(errno)));
-    ::close(fd);
-    return std::nullopt;
-  }
-  return OutputLock(fd);
+  return OutputLock(std::move(dir));
 }
 
-OutputLock::~OutputLock() {
-  if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+double OutputLock::lock_timeout_seconds() {
+  const char* text = std::getenv("OPGEN_LOCK_TIMEOUT");
+  if (!text || !*text) return kDefaultLockTimeoutSeconds;
+  char* end = nullptr;
+  const double seconds = std::strtod(text, &end);
+  return end && *end == '\0' && seconds >= 0 && seconds <= 86400 ? seconds : kDefaultLockTimeoutSeconds;
 }
 
 }  // namespace opgen

@@ -8,21 +8,25 @@
 // What opgen may do to the directory, and nothing more:
 //   - write the files of the tree, at paths it made from validated names,
 //     never through a symbolic link and never over anything but a regular
-//     file (each is checked before the first write);
+//     file (each is checked before the first write), every path resolved
+//     beneath the directory by a ConfinedDir (support/confined_dir.h);
 //   - remove a file only when the previous run's manifest lists it, the tree
 //     no longer has it, and it still holds the bytes opgen wrote there;
 //   - remove its own temporaries (`<output>.opgen-tmp-<pid>`) that a killed
 //     run left behind.
-// Concurrent runs on one directory are serialized by OutputLock.
+// Concurrent runs on one directory are serialized by OutputLock, whose wait
+// is bounded.
 #pragma once
 
 #include <filesystem>
+#include <iostream>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 
+#include "support/confined_dir.h"
 #include "support/diagnostics.h"
 
 namespace opgen {
@@ -52,6 +56,9 @@ class OutputTree {
   // that run wrote are removed. Reports a diagnostic and returns false on any
   // problem, having written nothing when it could tell beforehand and rolled
   // back what it staged otherwise.
+  bool commit(const ConfinedDir& dir, Diagnostics& diags, WriteStats* stats = nullptr,
+              const Manifest& previous = {}) const;
+  // The same, into `dir` (created when missing).
   bool commit(const std::filesystem::path& dir, Diagnostics& diags, WriteStats* stats = nullptr,
               const Manifest& previous = {}) const;
 
@@ -61,24 +68,27 @@ class OutputTree {
 
 // An exclusive lock on an output directory (flock on the directory itself,
 // so no lock file is left behind), held for the lifetime of the object: a
-// second `opgen generate` on the same directory waits for the first.
+// second `opgen generate` on the same directory waits for the first, saying
+// so after 2 s and naming the holder, and gives up after
+// OPGEN_LOCK_TIMEOUT seconds (default 600) with an error that names it.
 class OutputLock {
  public:
   // Creates `dir` when missing. On failure reports a diagnostic and returns nullopt.
-  static std::optional<OutputLock> acquire(const std::filesystem::path& dir, Diagnostics& diags);
-  OutputLock(OutputLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
-  OutputLock(const OutputLock&) = delete;
-  OutputLock& operator=(const OutputLock&) = delete;
-  OutputLock& operator=(OutputLock&& other) noexcept {
-    std::swap(fd_, other.fd_);
-    return *this;
-  }
-  ~OutputLock();
+  static std::optional<OutputLock> acquire(const std::filesystem::path& dir, Diagnostics& diags,
+                                           std::ostream& progress = std::cerr);
+  static constexpr double kDefaultLockTimeoutSeconds = 600;
+  static double lock_timeout_seconds();
+
+  // The locked directory: everything written under the lock goes through it.
+  const ConfinedDir& dir() const { return dir_; }
 
  private:
-  explicit OutputLock(int fd) : fd_(fd) {}
-  int fd_ = -1;
+  explicit OutputLock(ConfinedDir dir) : dir_(std::move(dir)) {}
+  ConfinedDir dir_;  // closing its descriptor releases the lock
 };
+
+// The name of this process's temporary for `relative` (beside it).
+std::string temp_name(std::string_view relative);
 
 // The marker every generated file carries in its first lines.
 inline constexpr const char* kGeneratedMarker = "@generated";

@@ -34,18 +34,9 @@ struct FileId {
   bool operator==(const FileId&) const = default;
 };
 
-std::optional<FileId> file_id(const std::string& path) {
-  struct stat st {};
-  if (::lstat(path.c_str(), &st) != 0) return std::nullopt;
+FileId file_id(const struct stat& st) {
   auto ns = [](const timespec& t) { return int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec; };
   return FileId{st.st_size, ns(st.st_mtim), ns(st.st_ctim), st.st_ino};
-}
-
-std::string join(const fs::path& dir, std::string_view relative) {
-  std::string path = dir.native();
-  if (!path.empty() && path.back() != '/') path += '/';
-  path += relative;
-  return path;
 }
 
 // Every entry under `dir` but directories and the stamp: what a full run may
@@ -189,32 +180,31 @@ std::string tool_digest() {
   return digest;
 }
 
-std::optional<Stamp> find_current_stamp(const fs::path& dir, const std::string& key) {
-  auto text = read_file(dir / kStampFile);
-  if (!text) return std::nullopt;
-  auto record = parse_stamp(*text);
+std::optional<Stamp> find_current_stamp(const ConfinedDir& dir, const std::string& key) {
+  auto text = dir.read(kStampFile);
+  if (!std::holds_alternative<std::string>(text)) return std::nullopt;
+  auto record = parse_stamp(std::get<std::string>(text));
   if (!record || record->stamp.key != key) return std::nullopt;
   for (size_t i = 0; i < record->ids.size(); ++i) {
-    auto id = file_id(join(dir, record->stamp.outputs[i]));
-    if (!id || *id != record->ids[i]) return std::nullopt;
+    // Through the confined directory: a stamp's path never reaches outside it.
+    auto st = dir.lstat(record->stamp.outputs[i]);
+    if (!st || file_id(*st) != record->ids[i]) return std::nullopt;
   }
-  if (count_entries(dir) != record->entries) return std::nullopt;
+  if (count_entries(dir.root()) != record->entries) return std::nullopt;
   return std::move(record->stamp);
 }
 
-Manifest read_manifest(const fs::path& dir) {
-  auto text = read_file(dir / kStampFile);
-  if (!text) return {};
-  auto record = parse_stamp(*text);
+Manifest read_manifest(const ConfinedDir& dir) {
+  auto text = dir.read(kStampFile);
+  if (!std::holds_alternative<std::string>(text)) return {};
+  auto record = parse_stamp(std::get<std::string>(text));
   return record ? std::move(record->stamp.manifest) : Manifest{};
 }
 
-void write_stamp(const fs::path& dir, const std::string& key, const OutputTree& tree,
+void write_stamp(const ConfinedDir& dir, const std::string& key, const OutputTree& tree,
                  std::string_view diagnostics) {
-  const fs::path stamp_path = dir / kStampFile;
-  std::error_code ec;
-  auto give_up = [&] { fs::remove(stamp_path, ec); };
-  auto entries = count_entries(dir);
+  auto give_up = [&] { (void)dir.remove_file(kStampFile); };
+  auto entries = count_entries(dir.root());
   if (!entries) return give_up();
 
   std::string text(kMagic);
@@ -222,25 +212,45 @@ void write_stamp(const fs::path& dir, const std::string& key, const OutputTree& 
                       tool_version());
   text += fmt::format("key {}\nentries {}\noutputs {}\n", key, *entries, tree.files().size());
   for (const auto& [relative, contents] : tree.files()) {
-    auto id = file_id(join(dir, relative));
-    if (!id) return give_up();
-    text += fmt::format("{} {} {} {} {} {}\n", id->size, id->mtime_ns, id->ctime_ns, id->inode,
+    auto st = dir.lstat(relative);
+    if (!st) return give_up();
+    const FileId id = file_id(*st);
+    text += fmt::format("{} {} {} {} {} {}\n", id.size, id.mtime_ns, id.ctime_ns, id.inode,
                         content_digest(contents), relative);
   }
   text += fmt::format("diagnostics {}\n", diagnostics.size());
   text += diagnostics;
 
-  if (read_file(stamp_path) == text) return;  // as the build wants: nothing touched
-  fs::path temp = stamp_path;
-  temp += fmt::format(".opgen-tmp-{}", ::getpid());
-  FILE* out = std::fopen(temp.c_str(), "wb");
-  bool ok = out && std::fwrite(text.data(), 1, text.size(), out) == text.size();
-  if (out) ok = std::fclose(out) == 0 && ok;
-  if (ok) fs::rename(temp, stamp_path, ec);
-  if (!ok || ec) {
-    fs::remove(temp, ec);
+  if (auto old = dir.read(kStampFile); std::holds_alternative<std::string>(old) && std::get<std::string>(old) == text)
+    return;  // as the build wants: nothing touched
+  // The temporary is created O_EXCL | O_NOFOLLOW: whatever was planted at its
+  // name (a link to a file outside) is removed, not followed.
+  const std::string temp = temp_name(kStampFile);
+  (void)dir.remove_file(temp);
+  if (!dir.create_file(temp, text).ok() || !dir.rename(temp, kStampFile).ok()) {
+    (void)dir.remove_file(temp);
     give_up();
   }
+}
+
+template <typename F>
+static auto with_dir(const fs::path& path, F f) -> decltype(f(std::declval<const ConfinedDir&>())) {
+  auto opened = ConfinedDir::open(path, /*create=*/false);
+  if (!std::holds_alternative<ConfinedDir>(opened)) return {};
+  return f(std::get<ConfinedDir>(opened));
+}
+
+std::optional<Stamp> find_current_stamp(const fs::path& dir, const std::string& key) {
+  return with_dir(dir, [&](const ConfinedDir& d) { return find_current_stamp(d, key); });
+}
+
+Manifest read_manifest(const fs::path& dir) {
+  return with_dir(dir, [&](const ConfinedDir& d) { return read_manifest(d); });
+}
+
+void write_stamp(const fs::path& dir, const std::string& key, const OutputTree& tree, std::string_view diagnostics) {
+  auto opened = ConfinedDir::open(dir, /*create=*/false);
+  if (auto* d = std::get_if<ConfinedDir>(&opened)) write_stamp(*d, key, tree, diagnostics);
 }
 
 }  // namespace opgen

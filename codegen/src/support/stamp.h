@@ -27,6 +27,7 @@
 #include <string_view>
 #include <vector>
 
+#include "support/confined_dir.h"
 #include "support/output.h"
 
 namespace opgen {
@@ -62,15 +63,19 @@ struct Stamp {
 
 // The stamp in `dir` when it was written for `key` and every output it names
 // is as that run left it, with no other file beside them; else nullopt.
+std::optional<Stamp> find_current_stamp(const ConfinedDir& dir, const std::string& key);
 std::optional<Stamp> find_current_stamp(const std::filesystem::path& dir, const std::string& key);
 
 // What the last run in `dir` wrote, from its stamp whatever its key; empty
 // when there is no readable stamp (then no file is ever removed as stale).
+Manifest read_manifest(const ConfinedDir& dir);
 Manifest read_manifest(const std::filesystem::path& dir);
 
 // Records a successful run over `tree`, after OutputTree::commit. Best effort:
 // when it cannot be written, an older stamp is removed, so that the next run
 // simply does all the work.
+void write_stamp(const ConfinedDir& dir, const std::string& key, const OutputTree& tree,
+                 std::string_view diagnostics);
 void write_stamp(const std::filesystem::path& dir, const std::string& key, const OutputTree& tree,
                  std::string_view diagnostics);
 
