@@ -10,9 +10,21 @@
 // Invariants, beyond "no crash, leak or undefined behaviour": a spec that is
 // not returned comes with an error; every emitted file carries the
 // generated-file marker.
+//
+// The mutator is structure-aware half of the time (LLVMFuzzerCustomMutator):
+// it parses one file of the input as YAML and changes the tree, not the
+// bytes: a scalar becomes an edge value ("", "0", "-1", "null", a huge
+// number, another scalar of the file), a node becomes null, {} or [], a key
+// goes, a list item is repeated or dropped, a spec key is added with a node
+// taken from elsewhere. So mutants stay YAML and reach the checker and the
+// emitters, where a byte flip mostly stops at the parser. Seeded by
+// libFuzzer, so a fixed-seed run (CI) mutates the same way every time.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <random>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -24,6 +36,7 @@
 #include "model/spec.h"
 #include "support/diagnostics.h"
 #include "support/output.h"
+#include <yaml-cpp/yaml.h>
 
 namespace {
 
@@ -49,7 +62,128 @@ std::vector<std::string> split_files(std::string_view input) {
   return files;
 }
 
+std::string join_files(const std::vector<std::string>& files) {
+  std::string joined;
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (i) joined += kSeparator;
+    joined += files[i];
+  }
+  return joined;
+}
+
+// Every node of the tree, parents before children.
+void collect(const YAML::Node& node, std::vector<YAML::Node>& out) {
+  out.push_back(node);
+  if (node.IsMap()) {
+    for (auto it = node.begin(); it != node.end(); ++it) collect(it->second, out);
+  } else if (node.IsSequence()) {
+    for (auto it = node.begin(); it != node.end(); ++it) collect(*it, out);
+  }
+}
+
+constexpr const char* kEdgeScalars[] = {"", "0", "-1", "1", "null", "~", "true", "1e309", "-9223372036854775809",
+                                        "x", "x.size(0) % 0", "like(x)", "cuda", "CUDA", "Tensor", "float64",
+                                        "[]", "{}", "a b", "dynamic()"};
+constexpr const char* kSpecKeys[] = {"schema", "doc", "abi", "dispatch", "tags", "mutates", "symm_mem", "checks",
+                                     "require", "let", "fake", "autograd", "autocast", "flops", "samples"};
+
+// One tree mutation of `text`; nullopt when it does not parse as a YAML map or sequence.
+std::optional<std::string> mutate_tree(const std::string& text, std::minstd_rand& rng) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (!root.IsMap() && !root.IsSequence()) return std::nullopt;
+  std::vector<YAML::Node> nodes;
+  collect(root, nodes);
+  std::vector<YAML::Node> scalars;
+  for (const auto& n : nodes)
+    if (n.IsScalar()) scalars.push_back(n);
+  auto pick = [&](size_t n) { return static_cast<size_t>(rng() % n); };
+  const size_t target_index = pick(nodes.size());
+  YAML::Node target = nodes[target_index];  // a handle: assigning to it changes the tree
+  switch (pick(7)) {
+    case 0:  // a scalar: an edge value
+      if (!scalars.empty()) scalars[pick(scalars.size())] = kEdgeScalars[pick(std::size(kEdgeScalars))];
+      break;
+    case 1:  // a scalar: another scalar of the file
+      if (scalars.size() > 1) scalars[pick(scalars.size())] = scalars[pick(scalars.size())].Scalar();
+      break;
+    case 2:  // a node: empty
+      if (target_index != 0) {  // not the root
+        const size_t kind = pick(3);
+        target = kind == 0 ? YAML::Node(YAML::NodeType::Null)
+                           : YAML::Node(kind == 1 ? YAML::NodeType::Map : YAML::NodeType::Sequence);
+      }
+      break;
+    case 3: {  // a map: one key less
+      std::vector<YAML::Node> maps;
+      for (const auto& n : nodes)
+        if (n.IsMap() && n.size()) maps.push_back(n);
+      if (maps.empty()) break;
+      YAML::Node map = maps[pick(maps.size())];
+      auto it = map.begin();
+      std::advance(it, pick(map.size()));
+      map.remove(it->first.Scalar());
+      break;
+    }
+    case 4: {  // a list: an item repeated, or dropped
+      std::vector<YAML::Node> seqs;
+      for (const auto& n : nodes)
+        if (n.IsSequence() && n.size()) seqs.push_back(n);
+      if (seqs.empty()) break;
+      YAML::Node seq = seqs[pick(seqs.size())];
+      const size_t index = pick(seq.size());
+      if (pick(2)) {
+        seq.push_back(YAML::Clone(seq[index]));
+      } else {
+        YAML::Node shorter(YAML::NodeType::Sequence);
+        for (size_t i = 0; i < seq.size(); ++i)
+          if (i != index) shorter.push_back(seq[i]);
+        seq = shorter;
+      }
+      break;
+    }
+    case 5:  // a spec key, set to a node from elsewhere in the file
+      if (root.IsMap()) root[kSpecKeys[pick(std::size(kSpecKeys))]] = YAML::Clone(nodes[pick(nodes.size())]);
+      break;
+    default:  // a scalar: a long one
+      if (!scalars.empty()) scalars[pick(scalars.size())] = std::string(1 + pick(300), 'a');
+      break;
+  }
+  YAML::Emitter out;
+  out << root;
+  if (!out.good()) return std::nullopt;
+  return std::string(out.c_str());
+}
+
 }  // namespace
+
+extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
+
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size, unsigned int seed) {
+  std::minstd_rand rng(seed);
+  if (rng() % 2) {
+    std::vector<std::string> files = split_files({reinterpret_cast<const char*>(data), size});
+    std::string& file = files[rng() % files.size()];
+    std::optional<std::string> mutated;
+    try {
+      mutated = mutate_tree(file, rng);
+    } catch (const std::exception&) {  // yaml-cpp refuses some trees it parsed: leave it to the byte mutator
+    }
+    if (mutated) {
+      file = *mutated;
+      const std::string joined = join_files(files);
+      if (joined.size() <= max_size) {
+        std::memcpy(data, joined.data(), joined.size());
+        return joined.size();
+      }
+    }
+  }
+  return LLVMFuzzerMutate(data, size, max_size);
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::vector<std::string> files = split_files({reinterpret_cast<const char*>(data), size});

@@ -189,3 +189,26 @@ def test_a_huge_sparse_stamp_or_spec_is_refused_not_read(tmp_path):
         f.truncate(1 << 40)
     proc = run_opgen("check", *IN_TREE_OPTIONS, specs)
     assert proc.returncode == 1 and "error[E0901]" in proc.stderr, proc.stderr
+
+
+# ----------------------------------------------------------------- class 4: what check accepts compiles
+
+
+@pytest.mark.parametrize("abi", ["stable", "unstable"])
+def test_a_require_dividing_by_a_non_literal_compiles_and_checks(tmp_path, abi):
+    """`%` and `//` by a value of unknown sign render as a lambda with Python's semantics; inside
+    a require it sits in the check macro's argument, where a nested check macro never expands."""
+    torch = pytest.importorskip("torch")
+    from torch.utils.cpp_extension import include_paths
+
+    (tmp_path / "foo.yaml").write_text(
+        f'schema: "foo(Tensor x, int n) -> Tensor"\nabi: {abi}\ndispatch: [CPU]\nfake: [like(x)]\n'
+        "require:\n  - x.size(0) % n == 0\n  - x.size(0) // n >= 1\n  - (x.size(0) - n) % (n - 3) >= 0\n")
+    out = tmp_path / "out"
+    proc = run_opgen("generate", "--namespace", "mylib", "-o", out, tmp_path / "foo.yaml")
+    assert proc.returncode == 0, proc.stderr
+    includes = [f"-I{p}" for p in [out / "include", *include_paths()]]
+    compile_ = subprocess.run(["g++", "-std=c++20", "-fsyntax-only", "-Wall", "-Werror", *includes,
+                               out / "csrc" / "foo.cpp"], capture_output=True, text=True)
+    assert compile_.returncode == 0, compile_.stderr[-3000:]
+    assert torch.__version__  # the headers are this torch's

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "check/names.h"
 #include "emit/names.h"
 #include "model/types.h"
 
@@ -30,27 +31,6 @@ const std::vector<std::string> kTagList = {
     "pt2_compliant_tag", "reduction"};
 const std::vector<std::string>& kTags = kTagList;
 
-// Python's keywords: never a name in the generated Python.
-const std::set<std::string> kPythonKeywords = {
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
-    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in",
-    "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield"};
-
-// C++'s keywords and alternative tokens: never a name in the generated C++.
-const std::set<std::string> kCppKeywords = {
-    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case",
-    "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const",
-    "consteval", "constexpr", "constinit", "const_cast", "continue", "co_await", "co_return",
-    "co_yield", "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum",
-    "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int",
-    "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
-    "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "requires", "return",
-    "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch",
-    "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
-    "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq"};
-
-bool is_keyword(const std::string& name) { return kCppKeywords.count(name) || kPythonKeywords.count(name); }
-
 // Names an argument may not take: keywords, which would not compile in the
 // generated C++ or Python, and names the generated code uses.
 const std::set<std::string> kGeneratedNames = {"stack", "num_args", "num_outputs", "kernel", "ctx", "torch"};
@@ -62,12 +42,6 @@ std::optional<int64_t> parse_int64(std::string_view s) {
   if (s.empty() || ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
   if (s.size() > 1 && (s[0] == '0' || (s[0] == '-' && s[1] == '0'))) return std::nullopt;  // Python rejects 007
   return value;
-}
-
-bool is_identifier(std::string_view s) {
-  auto start = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
-  auto rest = [&](char c) { return start(c) || std::isdigit(static_cast<unsigned char>(c)); };
-  return !s.empty() && start(s[0]) && std::all_of(s.begin() + 1, s.end(), rest);
 }
 
 // "pkg.module:function", each part a Python identifier.
@@ -155,9 +129,15 @@ class OpChecker {
     // The op and overload names become Python identifiers in the generated
     // module (`foo = torch.ops.ns.foo.default`), where `torch` is the module.
     for (const std::string& part : {s.name.name, s.name.overload}) {
-      if (kPythonKeywords.count(part) || part == "torch")
+      if (is_python_keyword(part) || part == "torch")
         error(Code::ReservedOpName, op_.schema_at(0),
               fmt::format("'{}' cannot name an op: it is reserved in the generated Python", part));
+      else if (auto why = cpp_name_problem(part))
+        error(Code::ReservedOpName, op_.schema_at(0), fmt::format("'{}' cannot name an op: {}", part, *why));
+      else if (part.size() > kMaxNameLength)
+        error(Code::ReservedOpName, op_.schema_at(0),
+              fmt::format("'{}...' cannot name an op: it is longer than {} characters, and names files",
+                          part.substr(0, 20), kMaxNameLength));
     }
     if (!s.name.ns.empty() && s.name.ns != lib_.ns) {
       error(Code::NamespaceMismatch, op_.schema_at(0),
@@ -182,6 +162,10 @@ class OpChecker {
         error(Code::ReservedArgumentName, op_.schema_at(a.column),
               fmt::format("argument name '{}' is reserved in C++, Python or the generated code", a.name))
             .notes.push_back({fmt::format("rename it, for example to '{}_'", a.name)});
+      else if (auto why = cpp_name_problem(a.name))
+        error(Code::ReservedArgumentName, op_.schema_at(a.column),
+              fmt::format("argument name '{}' cannot be used: {}", a.name, *why))
+            .notes.push_back({fmt::format("rename it, for example to '{}'", usable_cpp_name(a.name))});
     }
   }
 
@@ -599,7 +583,7 @@ class OpChecker {
     for (const auto& let : op_.lets) {
       const std::string& name = let.name.value;
       // The name becomes a local variable of the generated fake.
-      if (!is_identifier(name) || kPythonKeywords.count(name) || name == "torch")
+      if (!is_identifier(name) || is_python_keyword(name) || name == "torch")
         error(Code::BadLetName, let.name.loc,
               fmt::format("'let' name '{}' cannot name a variable in the generated fake", name))
             .notes.push_back({"use a Python identifier that is not a keyword or 'torch', e.g. 'n_rows'"});
@@ -873,17 +857,12 @@ void check_generated_names(const model::Library& library, Diagnostics& diags) {
   for (const std::string& name : emit::fixed_module_names()) claimed.emplace(name, Owner{nullptr, nullptr});
   std::set<std::string> op_names;
   for (const OpSpec& op : library.ops) {
-    const std::string id = emit::op_identifier(op);
-    // Reported already: an op defined twice (E0312), a reserved op name (E0302).
-    if (!op_names.insert(op.op_name()).second || kPythonKeywords.count(op.schema.name.name) ||
-        kPythonKeywords.count(op.schema.name.overload) || op.schema.name.name == "torch")
+    // Reported already: an op defined twice (E0312), a reserved op name (E0302;
+    // which includes every __dunder__, reserved in C++ as in Python).
+    const auto& name = op.schema.name;
+    if (!op_names.insert(op.op_name()).second || is_python_keyword(name.name) || is_python_keyword(name.overload) ||
+        name.name == "torch" || cpp_name_problem(name.name) || cpp_name_problem(name.overload))
       continue;
-    if (id.size() > 4 && id.starts_with("__") && id.ends_with("__")) {
-      diags.error(Code::GeneratedNameCollision, op.schema_at(0),
-                  fmt::format("op '{}' would bind '{}', a name Python reserves (__dunder__)", op.op_name(), id))
-          .notes.push_back({"rename the op"});
-      continue;
-    }
     for (const emit::BoundName& bound : emit::names_bound_by(op)) {
       auto [it, inserted] = claimed.emplace(bound.name, Owner{&op, bound.what});
       if (inserted || it->second.op == &op) continue;
@@ -900,40 +879,6 @@ void check_generated_names(const model::Library& library, Diagnostics& diags) {
 }
 
 }  // namespace
-
-void check_library_names(const model::Library& lib, Diagnostics& diags) {
-  // Namespaces PyTorch itself defines with TORCH_LIBRARY: a second definition aborts the load.
-  static const std::set<std::string, std::less<>> kTorchNamespaces = {
-      "aten", "prim", "prims", "torch", "c10", "cuda", "quantized", "_quantized", "profiler", "inductor",
-      "_c10d_functional", "c10d", "symm_mem", "mkldnn", "_test", "fbgemm", "_inductor_test", "higher_order"};
-  auto invalid = [&](std::string_view option, std::string_view what, const std::string& name, std::string why) {
-    diags.error(Code::InvalidLibraryName, {std::string(option), 0, 0},
-                fmt::format("'{}' is not a valid {}: {}", name, what, why));
-  };
-  const std::string kIdentifier = "use letters, digits and '_', not starting with a digit";
-  if (!is_identifier(lib.ns)) {
-    invalid("--namespace", "namespace", lib.ns, kIdentifier);
-  } else if (is_keyword(lib.ns)) {
-    invalid("--namespace", "namespace", lib.ns, "it is a keyword of C++ or Python");
-  } else if (kTorchNamespaces.count(lib.ns)) {
-    invalid("--namespace", "namespace", lib.ns, "PyTorch defines it; name the library's own namespace");
-  }
-  if (!is_identifier(lib.python_package)) {
-    invalid("--python-package", "Python package", lib.python_package, kIdentifier);
-  } else if (kPythonKeywords.count(lib.python_package) || lib.python_package == "torch") {
-    invalid("--python-package", "Python package", lib.python_package, "it is a Python keyword or 'torch'");
-  } else if (lib.python_package == "opgen") {
-    // The generated test suite imports opgen.testing, which a package of that name would hide.
-    invalid("--python-package", "Python package", lib.python_package,
-            "it is the opgen tool's own package; name the library's package (--python-package)");
-  }
-  const bool plain_file_name =
-      !lib.library_name.empty() && lib.library_name[0] != '-' &&
-      std::all_of(lib.library_name.begin(), lib.library_name.end(),
-                  [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '-'; });
-  if (!plain_file_name)
-    invalid("--library-name", "library name", lib.library_name, "use letters, digits, '_' and '-', not starting with '-'");
-}
 
 void check_library(model::Library& library, Diagnostics& diags) {
   std::sort(library.ops.begin(), library.ops.end(),

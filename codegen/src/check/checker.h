@@ -4,6 +4,7 @@
 // Fills in what the schema leaves implicit (missing `(a!)` annotations).
 #pragma once
 
+#include "check/names.h"  // check_library_names
 #include "model/spec.h"
 #include "support/diagnostics.h"
 
@@ -18,10 +19,6 @@ inline constexpr uint64_t kStableOutTagSince = 0x020d000000000000ULL;  // 2.13
 // Dispatch keys and torch.Tag names a spec may name.
 const std::vector<std::string>& dispatch_keys();
 const std::vector<std::string>& known_tags();
-
-// The library's own names (--namespace, --python-package, --library-name),
-// which become C++ and Python identifiers and paths of the output.
-void check_library_names(const model::Library& library, Diagnostics& diags);
 
 void check_library(model::Library& library, Diagnostics& diags);
 

@@ -48,7 +48,7 @@ opgen_add_library($ns$_ops
   SCHEMAS $${schemas}
   KERNELS $${kernels}
   TORCH_TARGET_VERSION $torch_target$
-  # cmake --install (and so the wheel) puts the package $ns$/ at the top.
+  # cmake --install (and so the wheel) puts the package $pkg$/ at the top.
   INSTALL_DIR .)
 )cmake";
 
@@ -59,7 +59,7 @@ requires = ["scikit-build-core>=0.10", "opgen==$opgen_version$.*", "torch>=$torc
 build-backend = "scikit_build_core.build"
 
 [project]
-name = "$ns$"
+name = "$pkg$"
 version = "0.1.0"
 requires-python = ">=3.10"
 # Every op is `abi: stable`, so one wheel loads in every torch from
@@ -147,9 +147,9 @@ test suite.
 
 ```python
 import torch
-import $ns$
+import $pkg$
 
-$ns$.scale(torch.randn(4, 5), 2.0)         # or torch.ops.$ns$.scale
+$pkg$.scale(torch.randn(4, 5), 2.0)         # or torch.ops.$ns$.scale
 ```
 
 ## Build and test
@@ -158,7 +158,7 @@ $ns$.scale(torch.randn(4, 5), 2.0)         # or torch.ops.$ns$.scale
 cmake -S . -B build -G Ninja -Dopgen_DIR=$$(python -m opgen --cmake-dir)
 cmake --build build
 ctest --test-dir build                      # the generated suite: opcheck, torch.compile, fake vs real
-PYTHONPATH=build/python python -c "import torch, $ns$; print($ns$.scale(torch.ones(3), 2.0))"
+PYTHONPATH=build/python python -c "import torch, $pkg$; print($pkg$.scale(torch.ones(3), 2.0))"
 ```
 
 ## The wheel
@@ -202,14 +202,16 @@ std::vector<std::pair<std::string, std::string>> project_files(const model::Libr
   const std::string opgen_version(version.substr(0, version.rfind('.')));
   std::string spec = substitute(kSpec, {{"ns", lib.ns}});
   if (!json_schema_ref.empty()) spec = "# yaml-language-server: $schema=" + json_schema_ref + "\n" + spec;
+  // The distribution is named after the Python package (check_library_names keeps
+  // it from replacing the tool, torch or what they need), the build after the namespace.
   return {
-      {"CMakeLists.txt",
-       substitute(kCMakeLists, {{"ns", lib.ns}, {"torch_target", target}, {"opgen_version", opgen_version}})},
-      {"pyproject.toml",
-       substitute(kPyproject, {{"ns", lib.ns}, {"torch_target", target}, {"opgen_version", opgen_version}})},
+      {"CMakeLists.txt", substitute(kCMakeLists, {{"ns", lib.ns}, {"pkg", lib.python_package}, {"torch_target", target},
+                                                  {"opgen_version", opgen_version}})},
+      {"pyproject.toml", substitute(kPyproject, {{"ns", lib.ns}, {"pkg", lib.python_package}, {"torch_target", target},
+                                                 {"opgen_version", opgen_version}})},
       {"schemas/scale.yaml", spec},
       {"kernels/scale.cpp", substitute(kKernel, {{"ns", lib.ns}})},
-      {"README.md", substitute(kReadme, {{"ns", lib.ns}, {"torch_target", target}})},
+      {"README.md", substitute(kReadme, {{"ns", lib.ns}, {"pkg", lib.python_package}, {"torch_target", target}})},
       {".gitignore", std::string(kGitignore)},
   };
 }

@@ -375,6 +375,8 @@ void read_autograd(Reader& r, const YAML::Node& node, OpSpec& spec) {
   autograd.loc = r.loc(node);
   if (auto n = node["backward"]; n && r.expect_scalar(n, "backward")) {
     autograd.backward = {n.Scalar(), r.loc(n)};
+    if (n.Scalar().empty())  // an op name, never empty (the emitters look the op up by it)
+      r.diags().error(Code::AutogradWithoutBackward, r.loc(n), "'backward' is empty: name the backward op");
   } else if (!n && r.diags().error_count() == errors_before) {  // not after a misspelled 'backward'
     r.diags().error(Code::AutogradWithoutBackward, r.loc(node), "'autograd' needs a 'backward' op");
   }

@@ -287,14 +287,16 @@ bool is_int_constant(const Expr& e) {
   return false;
 }
 
-// Python's floor division and modulo for operands of unknown sign. `{0}` is
-// the ABI's check macro, so a zero divisor is an error, not a crash.
+// Python's floor division and modulo for operands of unknown sign. A zero
+// divisor throws (PyTorch reports a std::exception as a RuntimeError on both
+// ABIs), with no check macro: the expression is itself often the argument of
+// one (a `require:`), and a macro does not expand inside its own argument.
 constexpr std::string_view kCppFloorDiv =
-    "[](int64_t a, int64_t b) {{ {0}(b != 0, \"integer division by zero\"); "
-    "return a / b - (a % b != 0 && (a < 0) != (b < 0)); }}";
+    "[](int64_t a, int64_t b) { if (b == 0) throw std::runtime_error(\"integer division by zero\"); "
+    "return a / b - (a % b != 0 && (a < 0) != (b < 0)); }";
 constexpr std::string_view kCppFloorMod =
-    "[](int64_t a, int64_t b) {{ {0}(b != 0, \"integer modulo by zero\"); "
-    "const int64_t r = a % b; return r != 0 && (r < 0) != (b < 0) ? r + b : r; }}";
+    "[](int64_t a, int64_t b) { if (b == 0) throw std::runtime_error(\"integer modulo by zero\"); "
+    "const int64_t r = a % b; return r != 0 && (r < 0) != (b < 0) ? r + b : r; }";
 
 }  // namespace
 
@@ -430,8 +432,7 @@ class CppRenderer {
       auto l = lower_bound(left);
       auto r = lower_bound(right);
       if (!l || *l < 0 || !r || *r < 1) {
-        const std::string_view macro = abi_ == CppAbi::Stable ? "STD_TORCH_CHECK" : "TORCH_CHECK";
-        return {fmt::format(fmt::runtime(e.text == "//" ? kCppFloorDiv : kCppFloorMod), macro) +
+        return {std::string(e.text == "//" ? kCppFloorDiv : kCppFloorMod) +
                     fmt::format("({}, {})", at(left, kCppCond), at(right, kCppCond)),
                 kCppAtom};
       }

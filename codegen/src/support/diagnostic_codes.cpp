@@ -245,8 +245,14 @@ fake: like(x)
 
     {Code::ReservedOpName, "E0302", "the op's name is reserved",
      R"md(The op's name and overload name become names in the generated Python module
-(`foo = torch.ops.opgen.foo.default`), so they cannot be Python keywords,
-nor `torch`, which the module imports.)md",
+(`foo = torch.ops.opgen.foo.default`) and in the generated C++, so they
+cannot be Python keywords, nor `torch`, which the module imports. Nor can
+they be names C++ reserves to the implementation (`__` anywhere, or `_` and
+an uppercase letter, as every `__dunder__`), or a macro that GNU C++, the C
+library, PyTorch or CUDA defines (`errno`, `linux`, `EOF`, `stdin`, ...: the
+preprocessor would replace the name and the generated C++ would not
+compile; `scripts/name_tables.py` lists them from the compilers themselves).
+No name may be longer than 100 characters: names become file names.)md",
      R"md(# lambda.yaml
 schema: "lambda(Tensor x) -> Tensor"
 fake: like(x)
@@ -313,7 +319,10 @@ fake: like(x)
      R"md(Argument names become parameter names in the generated C++ and Python, so
 they cannot be C++ or Python keywords (`double`, `lambda`, `class`, ...),
 names the generated code itself uses (`stack`, `ctx`, `kernel`, `torch`,
-...), or start with `opgen_`.)md",
+...), or start with `opgen_`. Nor can they be names C++ reserves to the
+implementation (`__n`, `_N`) or a macro of GNU C++, the C library, PyTorch
+or CUDA (`EOF`, `stdin`, `errno`, `linux`, ...), which the preprocessor
+would replace.)md",
      R"md(# foo.yaml
 schema: "foo(Tensor x, float lambda) -> Tensor"
 fake: like(x)
@@ -1398,8 +1407,14 @@ not a keyword of C++ or Python. The namespace may not be one PyTorch owns
 (`aten`, `prim`, `prims`, `torch`, ...), and the package may not be `torch`,
 nor `opgen`: that is the tool's own package, whose `opgen.testing` the
 generated test suite imports (namespace `opgen` gets package `opgen_ops` by
-default). A name such as `../x` would otherwise write outside the output
-directory.)md",
+default). The namespace may not be a name C++ reserves (`__x`, `_X`) or a
+macro of GNU C++, the C library, PyTorch or CUDA (`linux`, `errno`, ...).
+The package may not shadow a module of the standard library (`typing`), or
+torch, opgen or a distribution they depend on (`sympy`): on the test path it
+would hide that module, and `opgen init` names the project's distribution
+after the package, whose `pip install` would replace it. No name may be
+longer than 100 characters. A name such as `../x` would otherwise write
+outside the output directory.)md",
      R"md($ opgen generate -o out --namespace my-lib schemas
 --namespace: error[E0905]: 'my-lib' is not a valid namespace: use letters, digits and '_', not starting with a digit
 opgen: 1 error; nothing was written
