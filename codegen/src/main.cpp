@@ -19,8 +19,10 @@
 
 #include "check/checker.h"
 #include "check/explain.h"
+#include "check/output_size.h"
 #include "emit/emit.h"
 #include "load/spec_loader.h"
+#include "load/spec_sources.h"
 #include "model/schema.h"
 #include "model/types.h"
 #include "support/compile_notes.h"
@@ -67,103 +69,9 @@ std::optional<uint64_t> parse_version(const std::string& text) {
   return (uint64_t{major} << 56) | (uint64_t{minor} << 48);
 }
 
-// Expands directories to their *.yaml files, sorted, so the order of the
-// command line never changes the output. A file reached twice (`schemas`
-// and `./schemas/foo.yaml`) is read once, under its first spelling.
-struct SpecFile {
-  fs::path path;       // as reached from the command line
-  fs::path canonical;  // weakly canonical; empty when that failed
-};
-
 // After the errors of a failed run: where to read more about their codes.
 void print_explain_hint(const opgen::Diagnostics& diags, std::string_view prefix, std::ostream& out = std::cerr) {
   if (std::string hint = diags.explain_hint(); !hint.empty()) out << prefix << ": " << hint << '\n';
-}
-
-std::vector<SpecFile> spec_files(const std::vector<std::string>& inputs, opgen::Diagnostics& diags) {
-  // Canonicalizing costs a system call per path component, so a directory is
-  // canonicalized once and its files extend that; a file named on the command
-  // line, or a symbolic link, is canonicalized on its own.
-  auto canonical_of = [](const fs::path& path) {
-    std::error_code ec;
-    fs::path canonical = fs::weakly_canonical(path, ec);
-    return ec ? fs::path() : canonical;
-  };
-  // Only regular files are read: a FIFO would block, a device never end.
-  auto not_a_spec = [&](const fs::path& path, const std::error_code& ec) {
-    diags.error(opgen::Code::CannotReadSpec, {path.string(), 0, 0},
-                ec ? fmt::format("cannot read it: {}", ec.message()) : "not a regular file");
-  };
-  std::vector<SpecFile> paths;
-  for (const auto& input : inputs) {
-    std::error_code ec;
-    const fs::file_status status = fs::status(input, ec);
-    if (fs::is_directory(status)) {
-      const fs::path dir = canonical_of(input);
-      auto it = fs::directory_iterator(input, ec);
-      for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
-        const fs::directory_entry& entry = *it;
-        if (entry.path().extension() != ".yaml") continue;
-        std::error_code entry_ec;
-        if (!entry.is_regular_file(entry_ec)) {
-          not_a_spec(entry.path(), entry_ec);
-          continue;
-        }
-        fs::path canonical = dir.empty()                    ? fs::path()
-                             : entry.is_symlink(entry_ec)   ? canonical_of(entry.path())
-                                                            : dir / entry.path().filename();
-        paths.push_back({entry.path(), std::move(canonical)});
-      }
-      if (ec) diags.error(opgen::Code::CannotReadSpec, {input, 0, 0}, "cannot list the directory: " + ec.message());
-    } else if (fs::is_regular_file(status)) {
-      paths.push_back({input, canonical_of(input)});
-    } else if (fs::exists(status)) {
-      not_a_spec(input, {});
-    } else if (ec && ec != std::errc::no_such_file_or_directory) {
-      not_a_spec(input, ec);
-    } else {
-      diags.error(opgen::Code::CannotReadSpec, {input, 0, 0}, "no such file or directory");
-    }
-  }
-  std::sort(paths.begin(), paths.end(), [](const SpecFile& a, const SpecFile& b) { return a.path < b.path; });
-  std::vector<SpecFile> files;
-  std::set<fs::path> seen;
-  for (SpecFile& file : paths) {
-    if (seen.insert(file.canonical.empty() ? file.path : file.canonical).second) files.push_back(std::move(file));
-  }
-  return files;
-}
-
-// A spec file read from disk, before any parsing.
-struct SpecSource {
-  std::string path;     // as reached from the command line
-  std::string display;  // relative to --source-root when under it: diagnostics and generated headers name this
-  std::string text;
-};
-
-// Resolves the command line's spec paths and reads every file. A file that
-// cannot be read is an error in `diags`.
-std::vector<SpecSource> read_specs(const LibraryOptions& o, opgen::Diagnostics& diags) {
-  // fs::relative(file, source_root), with the root canonicalized once.
-  std::error_code root_ec;
-  const fs::path root = fs::weakly_canonical(o.source_root, root_ec);
-  std::vector<SpecSource> sources;
-  for (const auto& [file, canonical] : spec_files(o.inputs, diags)) {
-    std::string display = file.lexically_normal().string();
-    fs::path relative = canonical.empty() || root_ec ? fs::path() : canonical.lexically_relative(root);
-    if (!relative.empty() && relative.native().rfind("..", 0) != 0) display = relative.generic_string();
-    if (auto text = opgen::read_file(file)) {
-      sources.push_back({file.string(), std::move(display), std::move(*text)});
-    } else {
-      diags.error(opgen::Code::CannotReadSpec, {display, 0, 0}, "cannot read the file (unreadable, or past the limit of 64 MiB)");
-    }
-  }
-  if (sources.empty() && !diags.has_errors()) {
-    // An empty library is never meant, and generating one would remove every output of the last run.
-    diags.error(opgen::Code::NoSpecFiles, {o.inputs.empty() ? "" : o.inputs.front(), 0, 0},
-                "no spec files: the paths given hold no *.yaml file");
-  }
-  return sources;
 }
 
 // The library's name and settings from the options; exits with status 2 on
@@ -186,8 +94,8 @@ opgen::model::Library library_settings(const LibraryOptions& o) {
 // adding to `diags` (which may already hold the errors of reading them).
 // Returns nullopt when there is any error.
 std::optional<opgen::model::Library> load_library(const LibraryOptions& o, opgen::model::Library lib,
-                                                  const std::vector<SpecSource>& sources, opgen::Diagnostics& diags) {
-  for (const SpecSource& source : sources) {
+                                                  const std::vector<opgen::load::SpecSource>& sources, opgen::Diagnostics& diags) {
+  for (const opgen::load::SpecSource& source : sources) {
     if (auto spec = opgen::load::load_spec_text(source.text, source.display, diags)) {
       spec->path = source.path;
       lib.ops.push_back(std::move(*spec));
@@ -202,35 +110,6 @@ std::optional<opgen::model::Library> load_library(const LibraryOptions& o, opgen
   }
   if (diags.has_errors()) return std::nullopt;
   return lib;
-}
-
-// Every generated file stays under this size: a small spec can expand to
-// gigabytes through YAML aliases and sample dims.
-constexpr size_t kMaxGeneratedFileBytes = size_t{16} << 20;
-
-// Reports each file of `tree` past kMaxGeneratedFileBytes (as under `out_dir`).
-void check_output_size(const opgen::OutputTree& tree, const opgen::model::Library& lib, const fs::path& out_dir,
-                       opgen::Diagnostics& diags) {
-  for (const auto& [relative, contents] : tree.files()) {
-    if (contents.size() <= kMaxGeneratedFileBytes) continue;
-    const std::string where = (out_dir / relative).string();
-    auto& d = diags.error(opgen::Code::OutputTooLarge, {where, 0, 0},
-                          fmt::format("would be {} MB, past the limit of 16 MiB", contents.size() / 1'000'000));
-    const opgen::model::OpSpec* most = nullptr;
-    size_t most_cases = 0;
-    for (const auto& op : lib.ops) {
-      size_t cases = 0;
-      for (const auto& sample : op.samples) {
-        size_t product = 1;
-        for (const auto& [name, values] : sample.dims) product *= std::max<size_t>(values.size(), 1);
-        cases += product;
-      }
-      if (cases > most_cases) most = &op, most_cases = cases;
-    }
-    if (most)
-      d.notes.push_back({fmt::format("the op with the most sample cases is {}::{} ({}): {}", lib.ns, most->op_name(),
-                                     most->display_path, most_cases)});
-  }
 }
 
 // What a run prints about its input: every diagnostic, then, when there were
@@ -250,23 +129,23 @@ int run_check(const LibraryOptions& o) {
   opgen::model::Library settings = library_settings(o);
   opgen::Diagnostics diags;
   opgen::check::check_library_names(settings, diags);
-  auto sources = read_specs(o, diags);
+  auto sources = opgen::load::read_spec_sources(o.inputs, o.source_root, diags);
   // Rendered in memory too: what check passes, generate writes.
   if (auto lib = load_library(o, std::move(settings), sources, diags))
-    check_output_size(opgen::emit::emit_library(*lib), *lib, "<output>", diags);
+    opgen::check::check_output_size(opgen::emit::emit_library(*lib), *lib, "<output>", diags);
   std::cerr << report(diags);
   return diags.has_errors() ? 1 : 0;
 }
 
 // Everything the generated tree depends on, hashed: the tool itself, the
 // options that reach the output, and each spec's name and bytes.
-std::string input_key(const LibraryOptions& o, const std::vector<SpecSource>& sources) {
+std::string input_key(const LibraryOptions& o, const std::vector<opgen::load::SpecSource>& sources) {
   std::string tool = opgen::tool_digest();
   if (tool.empty()) return "";
   opgen::InputKey key;
   key.add("generate").add(tool).add(o.ns).add(o.python_package).add(o.library_name).add(o.torch_target);
   for (const auto& excluded : o.excluded_dispatch_keys) key.add("exclude").add(excluded);
-  for (const SpecSource& source : sources) key.add("spec").add(source.display).add(source.text);
+  for (const opgen::load::SpecSource& source : sources) key.add("spec").add(source.display).add(source.text);
   return key.hex();
 }
 
@@ -274,7 +153,7 @@ int run_generate(const LibraryOptions& o, const fs::path& out_dir, bool verbose)
   opgen::model::Library settings = library_settings(o);
   opgen::Diagnostics diags;
   opgen::check::check_library_names(settings, diags);
-  auto sources = read_specs(o, diags);
+  auto sources = opgen::load::read_spec_sources(o.inputs, o.source_root, diags);
   if (diags.has_errors()) {
     std::cerr << report(diags);
     return 1;
@@ -311,7 +190,7 @@ int run_generate(const LibraryOptions& o, const fs::path& out_dir, bool verbose)
   std::optional<opgen::OutputTree> tree;
   if (lib) {
     tree = opgen::emit::emit_library(*lib);
-    check_output_size(*tree, *lib, out_dir, diags);
+    opgen::check::check_output_size(*tree, *lib, out_dir, diags);
   }
   const std::string printed = report(diags);
   std::cerr << printed;
