@@ -365,7 +365,25 @@ int run_init(const InitOptions& o) {
   lib.library_name = lib.ns + "_ops";
   lib.torch_target_version = *version;
   opgen::Diagnostics diags;
-  opgen::check::check_library_names(lib, diags);
+  {
+    // init has one name option: the package and library are named after the
+    // namespace, so their errors are the namespace's, reported once, where it
+    // came from (--namespace, or the directory's name).
+    opgen::Diagnostics names;
+    opgen::check::check_library_names(lib, names);
+    const std::string source = o.ns.empty() ? fmt::format("{} (the directory's name)", o.dir) : "--namespace";
+    bool namespace_refused = false;
+    for (const opgen::Diagnostic& d : names.all())
+      if (d.loc.file == "--namespace") namespace_refused = true;
+    for (const opgen::Diagnostic& d : names.all()) {
+      if (namespace_refused && d.loc.file != "--namespace") continue;
+      auto& copy = diags.error(d.code, {source, 0, 0}, d.message);
+      if (d.loc.file != "--namespace")
+        copy.notes.push_back({fmt::format("init names the {} after the namespace", d.loc.file == "--python-package"
+                                                                                      ? "Python package and its distribution"
+                                                                                      : "library")});
+    }
+  }
   if (diags.has_errors()) {
     diags.print(std::cerr);
     std::cerr << "opgen init: note: name the namespace with --namespace (the directory's name is the default)\n";
@@ -516,8 +534,16 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   scaffold->add_option("--abi", new_options.abi, "stable or unstable (default: stable when it carries every type)")
       ->check(CLI::IsMember({"stable", "unstable"}));
+  // It becomes a comment line of the spec: one line, no control characters.
+  const CLI::Validator one_line(
+      [](std::string& value) -> std::string {
+        const bool plain = std::none_of(value.begin(), value.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; });
+        return plain ? "" : "must be one line without control characters (it becomes a comment of the spec)";
+      },
+      "ONE LINE");
   scaffold->add_option("--json-schema", new_options.json_schema,
-                       "Path of spec.schema.json, relative to the spec, for editors' YAML language server");
+                       "Path of spec.schema.json, relative to the spec, for editors' YAML language server")
+      ->check(one_line);
   scaffold->add_option("--torch-target-version", new_options.torch_target, "Oldest PyTorch for the stable ABI")
       ->capture_default_str();
 
@@ -528,7 +554,8 @@ int main(int argc, char** argv) {
   init->add_option("--torch-target-version", init_options.torch_target, "Oldest PyTorch for the stable ABI")
       ->capture_default_str();
   init->add_option("--json-schema", init_options.json_schema,
-                   "Path of spec.schema.json, relative to the spec, for editors' YAML language server");
+                   "Path of spec.schema.json, relative to the spec, for editors' YAML language server")
+      ->check(one_line);
 
   std::string kernel_headers;
   std::vector<std::string> compile_command;

@@ -212,3 +212,19 @@ def test_a_require_dividing_by_a_non_literal_compiles_and_checks(tmp_path, abi):
                                out / "csrc" / "foo.cpp"], capture_output=True, text=True)
     assert compile_.returncode == 0, compile_.stderr[-3000:]
     assert torch.__version__  # the headers are this torch's
+
+
+def test_init_names_only_options_it_has(tmp_path):
+    proc = run_opgen("init", "my ext", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "--library-name" not in proc.stderr and "--python-package" not in proc.stderr, proc.stderr
+    assert "my ext (the directory's name): error[E0905]: 'my ext' is not a valid namespace" in proc.stderr
+    assert snapshot(tmp_path) == {}
+
+
+@pytest.mark.parametrize("command", [["init", "proj"], ["new", "mylib::foo", "--schema", "(Tensor x) -> Tensor"]])
+def test_a_json_schema_value_that_would_break_the_spec_is_a_usage_error(tmp_path, command):
+    proc = run_opgen(*command, "--json-schema", "schema.json\nschema: x", cwd=tmp_path)
+    assert proc.returncode == 2 and "one line without control characters" in proc.stderr, proc.stderr
+    assert "internal" not in proc.stderr
+    assert snapshot(tmp_path) == {}

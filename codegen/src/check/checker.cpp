@@ -698,6 +698,18 @@ class OpChecker {
       }
     }
     if (op_.autocast.empty()) return;
+    // torch.library.register_autocast's kernel refuses keyword arguments, and the
+    // dispatcher passes a keyword-only argument that differs from its default as one.
+    for (const Argument& a : op_.schema.arguments) {
+      if (!a.kwarg_only) continue;
+      error(Code::AutocastKeywordOnly, op_.autocast.front().device.loc,
+            fmt::format("{} takes the keyword-only argument '{}': PyTorch's autocast registration refuses keyword "
+                        "arguments, so a call passing it would fail under autocast",
+                        op_.op_name(), a.name))
+          .notes.push_back({fmt::format("make '{}' positional (before the '*' of the schema), or drop 'autocast'",
+                                        a.name)});
+      break;
+    }
     // A cast copies: a kernel writing a cast input would write the copy.
     for (const Argument& a : op_.schema.arguments) {
       if (!model::is_mutable(a)) continue;

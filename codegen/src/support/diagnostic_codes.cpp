@@ -1335,6 +1335,28 @@ schema: "scale_(Tensor(a!) x, float alpha) -> ()"
 samples: []
 )md"},
 
+    {Code::AutocastKeywordOnly, "E0811", "'autocast' on an op with a keyword-only argument",
+     R"md(`torch.library.register_autocast` registers a Python kernel that refuses
+keyword arguments ("Custom ops do not support kwargs yet."), and the
+dispatcher hands a keyword-only argument (one after the schema's `*`) to it
+as a keyword whenever the call gives it a value other than its default. So
+such a call would fail under `torch.autocast`. Make the argument positional,
+or leave the op without an `autocast` rule.)md",
+     R"md(# scale.yaml
+schema: "scale(Tensor x, *, float alpha=1.) -> Tensor"
+fake: like(x)
+autocast:
+  cpu: {cast_inputs: float32}
+samples: []
+)md",
+     R"md(# scale.yaml
+schema: "scale(Tensor x, float alpha=1.) -> Tensor"
+fake: like(x)
+autocast:
+  cpu: {cast_inputs: float32}
+samples: []
+)md"},
+
     // -----------------------------------------------------------------------
     // E09xx: files and output
     // -----------------------------------------------------------------------

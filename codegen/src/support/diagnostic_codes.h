@@ -110,6 +110,7 @@ enum class Code : uint16_t {
   AutocastBadDtype,
   AutocastDtypeNotAllowed,
   AutocastOnMutatingOp,
+  AutocastKeywordOnly,
   // E09xx: files and output
   CannotReadSpec,
   CannotWriteOutput,
