@@ -216,19 +216,20 @@ std::optional<OutputLock> OutputLock::acquire(const fs::path& path, Diagnostics&
       return std::nullopt;
     }
     const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (waited >= timeout_s) {
-      const std::string holder = lock_holder(dir.fd());
-      auto& d = diags.error(Code::OutputLocked, {dir.display(""), 0, 0},
-                            fmt::format("another process has held the output directory's lock for {:.0f} s{}",
-                                        waited, holder.empty() ? "" : ": " + holder));
-      d.notes.push_back({"wait for it to finish, or stop it; OPGEN_LOCK_TIMEOUT sets how many seconds to wait"});
-      return std::nullopt;
-    }
-    if (!said && waited >= 2.0) {
+    // Said before any timeout, however late this wakes: a wait never ends unannounced.
+    if (!said && (waited >= 2.0 || waited >= timeout_s)) {
       const std::string holder = lock_holder(dir.fd());
       progress << fmt::format("opgen: waiting for the lock on {}, held by {} (at most {:.0f} s)\n", dir.display(""),
                               holder.empty() ? "another process" : holder, timeout_s);
       said = true;
+    }
+    if (waited >= timeout_s) {
+      const std::string holder = lock_holder(dir.fd());
+      auto& d = diags.error(Code::OutputLocked, {dir.display(""), 0, 0},
+                            fmt::format("another process has held the output directory's lock for {:.0f} s{}",
+                                        timeout_s, holder.empty() ? "" : ": " + holder));
+      d.notes.push_back({"wait for it to finish, or stop it; OPGEN_LOCK_TIMEOUT sets how many seconds to wait"});
+      return std::nullopt;
     }
     std::this_thread::sleep_for(delay);
   }
