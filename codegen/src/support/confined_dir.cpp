@@ -164,17 +164,9 @@ std::variant<std::string, IoError> ConfinedDir::read(std::string_view relative, 
   if (!S_ISREG(st.st_mode)) return IoError{display(relative), what_stands(dir.get(), leaf)};
   if (static_cast<unsigned long long>(st.st_size) > limit)
     return IoError{display(relative), fmt::format("is {} bytes, past the limit of {}", st.st_size, limit)};
-  std::string bytes(static_cast<size_t>(st.st_size), '\0');
-  size_t used = 0;
-  while (used < bytes.size()) {
-    const ssize_t n = ::read(file.get(), bytes.data() + used, bytes.size() - used);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return IoError{display(relative), os_reason(errno)};
-    if (n == 0) break;  // it shrank meanwhile: what is there
-    used += static_cast<size_t>(n);
-  }
-  bytes.resize(used);
-  return bytes;
+  auto bytes = read_open_file(file.get(), static_cast<size_t>(st.st_size), limit);
+  if (!bytes) return IoError{display(relative), os_reason(errno)};
+  return std::move(*bytes);
 }
 
 IoStatus ConfinedDir::create_file(std::string_view relative, std::string_view bytes,

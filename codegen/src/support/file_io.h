@@ -19,4 +19,9 @@ inline constexpr size_t kMaxReadBytes = size_t{64} << 20;
 // than `limit` bytes.
 std::optional<std::string> read_file(const std::filesystem::path& path, size_t limit = kMaxReadBytes);
 
+// The bytes of the regular file open at `fd`, whose fstat size is
+// `size_hint` (0: read to the end, at most `limit` bytes); nullopt when a
+// read fails (errno says why). Shared by read_file and ConfinedDir::read.
+std::optional<std::string> read_open_file(int fd, size_t size_hint, size_t limit);
+
 }  // namespace opgen
