@@ -291,14 +291,17 @@ at::Tensor opgen::kernels::one_shot_all_reduce_cuda(const at::Tensor& input, std
               " uint32 slots each); raise it with torch.distributed._symmetric_memory.set_signal_pad_size() "
               "before allocating 'input'");
 
-  // Where the input lies in this rank's buffer; the peers' inputs lie at the same offset in theirs.
+  // Where the input lies in every rank's buffer, as PyTorch's own symmetric-memory
+  // ops address it: the allocation's offset in the rendezvoused block plus the
+  // storage offset. Not the data pointer's distance from buffer_ptrs[rank]: on
+  // torch 2.11 the buffers are mapped apart from the tensor's own address.
   const std::vector<void*> buffers = symm_mem->get_buffer_ptrs();
-  const auto* base = static_cast<const char*>(buffers[rank]);
-  const auto* data = static_cast<const char*>(input.const_data_ptr());
   const size_t nbytes = input.nbytes();
-  TORCH_CHECK(data >= base && static_cast<size_t>(data - base) + nbytes <= symm_mem->get_buffer_size(), kOp,
-              ": 'input' does not lie inside its symmetric-memory buffer");
-  const size_t offset_bytes = static_cast<size_t>(data - base);
+  const size_t offset_bytes =
+      symm_mem->get_offset() + static_cast<size_t>(input.storage_offset()) * static_cast<size_t>(input.element_size());
+  TORCH_CHECK(offset_bytes + nbytes <= symm_mem->get_buffer_size(), kOp,
+              ": 'input' does not lie inside its symmetric-memory buffer (", nbytes, " bytes at offset ",
+              offset_bytes, " of ", symm_mem->get_buffer_size(), ")");
 
   const c10::cuda::CUDAGuard guard(input.device());
   at::Tensor out = at::empty_like(input, at::MemoryFormat::Contiguous);

@@ -238,9 +238,10 @@ def check_autocast(case: Case, device_type: str, cast_inputs: torch.dtype) -> No
     shows), and returns exactly what it returns for those inputs cast by hand;
     torch.compile(fullgraph=True) under autocast agrees; gradients flow back
     in the inputs' own dtype."""
-    if device_type == "cuda" and not torch.cuda.is_available():
-        pytest.skip("this autocast rule needs a CUDA device")
     fed = torch.bfloat16 if cast_inputs == torch.float32 else torch.float32
+    _check_traced_autocast_kernel(case, device_type, cast_inputs, fed)
+    if device_type == "cuda" and not torch.cuda.is_available():
+        pytest.skip("this autocast rule needs a CUDA device (its traced kernel was checked on fake tensors)")
 
     def given(t: torch.Tensor) -> torch.Tensor:
         t = t.to(device_type)
@@ -266,6 +267,35 @@ def check_autocast(case: Case, device_type: str, cast_inputs: torch.dtype) -> No
         torch.testing.assert_close(got, want, equal_nan=True, msg=lambda m: f"{where}, compiled: {m}")
         if case.differentiable:
             _check_autocast_gradients(case, args, kwargs, device_type, where)
+
+
+def _check_traced_autocast_kernel(case: Case, device_type: str, cast_inputs: torch.dtype, fed: torch.dtype) -> None:
+    """torch.compile traces the op's Python-dispatcher kernel for the Autocast
+    key of `device_type`, not the C++ one eager calls: it must cast for that
+    device type too. Checked on fake tensors of the device, so it runs without
+    one (torch 2.10 and 2.11 shared one such kernel between the keys, and an
+    op's CUDA rule was lost under torch.compile)."""
+    key = getattr(torch._C.DispatchKey, "Autocast" + torch._C._dispatch_key_for_device(device_type))
+    kernel = case.op.py_kernels.get(key)
+    if kernel is None:
+        return  # torch traces the C++ kernel, which the eager checks cover
+
+    def given(t: torch.Tensor) -> torch.Tensor:
+        t = t.to(device_type)
+        return t.to(fed) if t.is_floating_point() else t
+
+    with FakeTensorMode():
+        for dims in case.sizes:
+            args, kwargs = tree_map_only(torch.Tensor, given, case.make(dims))
+            expected = [t.dtype for t in tree_leaves(_cast_like_autocast((args, kwargs), cast_inputs))
+                        if isinstance(t, torch.Tensor)]
+            seen = _ArgumentDtypes(case.op)
+            with seen:
+                kernel(*args, **kwargs)
+            assert seen.calls == [expected], (
+                f"{case.qualified} ({case}, sizes {dims}): under torch.compile and torch.autocast({device_type!r}) "
+                f"the kernel would be called with dtypes {seen.calls}, expected {expected}: the op's traced "
+                f"autocast kernel for {device_type} does not cast for {device_type}")
 
 
 def _check_autocast_gradients(case: Case, args, kwargs, device_type: str, where: str) -> None:

@@ -40,6 +40,8 @@ const std::vector<std::string>& fixed_module_names() {
       // _ops.py: imports and the library loader, the symm_mem registration
       "annotations", "os", "warnings", "torch", "_LIBRARY_FILE", "_load_library", "__all__", "_SYMM_MEM_ARGS",
       "_symm_mem_library", "_op", "_args",
+      // _ops.py: the autocast registration helper
+      "_AUTOCAST_KEYS", "_register_autocast",
       // _ops.pyi: typing imports
       "List", "Optional", "Sequence", "Tuple", "Union"};
   return names;

@@ -212,12 +212,46 @@ void emit_autograd(Printer& p, const model::Library& lib, const model::OpSpec& o
 
 // Under torch.autocast on the device type, floating-point inputs (float64
 // excepted) are cast, then the op runs with autocast off. Python's
-// register_autocast serves both ABIs (the stable ABI has no autocast API).
+// register_autocast serves both ABIs (the stable ABI has no autocast API);
+// _register_autocast (kAutocastHelper) registers an op's rules together.
 void emit_autocast(Printer& p, const model::Library& lib, const model::OpSpec& op) {
+  std::vector<std::string> rules;
   for (const auto& rule : op.autocast)
-    p.line(fmt::format("torch.library.register_autocast(\"{}\", \"{}\", {})", qualified_name(lib, op),
-                       rule.device.value, model::find_dtype(rule.cast_inputs.value)->python));
+    rules.push_back(
+        fmt::format("(\"{}\", {})", rule.device.value, model::find_dtype(rule.cast_inputs.value)->python));
+  p.line(fmt::format("_register_autocast(\"{}\", [{}])", qualified_name(lib, op), fmt::join(rules, ", ")));
 }
+
+// torch 2.10 and 2.11's register_autocast installs each rule's Python-
+// dispatcher kernel (the one torch.compile traces) under every Autocast key,
+// with that rule's device type: an op's last rule replaced the others under
+// torch.compile, so a `cuda` rule followed by a `cpu` one left CUDA inputs
+// uncast in compiled code (seen on an H200). Each key gets its own back, the
+// way later releases register it.
+constexpr std::string_view kAutocastHelper = R"py(
+
+_AUTOCAST_KEYS = {"cpu": torch._C.DispatchKey.AutocastCPU, "cuda": torch._C.DispatchKey.AutocastCUDA}
+
+
+def _register_autocast(qualname: str, rules: list[tuple[str, torch.dtype]]) -> None:
+    """torch.library.register_autocast for each (device type, dtype), and each
+    Autocast key's traced kernel its own rule's, where torch shared one."""
+    for device_type, cast_inputs in rules:
+        torch.library.register_autocast(qualname, device_type, cast_inputs)
+    op = torch._library.utils.lookup_op(qualname)
+    traced = [op.py_kernels.get(_AUTOCAST_KEYS[device_type]) for device_type, _ in rules]
+    if len(rules) < 2 or traced[0] is None or any(kernel is not traced[0] for kernel in traced):
+        return
+    for device_type, cast_inputs in rules:
+        key = _AUTOCAST_KEYS[device_type]
+
+        def kernel(*args, _key=key, _device_type=device_type, _cast_inputs=cast_inputs):
+            with torch._C._ExcludeDispatchKeyGuard(torch._C.DispatchKeySet(_key)):
+                return op(*torch.amp.autocast_mode._cast(args, _device_type, _cast_inputs))
+
+        op.py_kernels.pop(key)
+        op.py_impl(key)(kernel)
+)py";
 
 // FlopCounterMode calls the formula with the op's arguments as passed
 // (get_raw: tensors, not their shapes) and the output as out_val=, which
@@ -279,6 +313,8 @@ std::string python_module(const model::Library& lib) {
   p.line();
   p.line(python_all_assignment(lib));
   emit_symm_mem(p, lib);
+  if (std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) { return !op.autocast.empty(); }))
+    p.emit(kAutocastHelper);
   for (const auto& op : lib.ops) {
     p.line();
     p.line();

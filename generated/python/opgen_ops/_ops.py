@@ -67,6 +67,29 @@ else:
     )
 
 
+_AUTOCAST_KEYS = {"cpu": torch._C.DispatchKey.AutocastCPU, "cuda": torch._C.DispatchKey.AutocastCUDA}
+
+
+def _register_autocast(qualname: str, rules: list[tuple[str, torch.dtype]]) -> None:
+    """torch.library.register_autocast for each (device type, dtype), and each
+    Autocast key's traced kernel its own rule's, where torch shared one."""
+    for device_type, cast_inputs in rules:
+        torch.library.register_autocast(qualname, device_type, cast_inputs)
+    op = torch._library.utils.lookup_op(qualname)
+    traced = [op.py_kernels.get(_AUTOCAST_KEYS[device_type]) for device_type, _ in rules]
+    if len(rules) < 2 or traced[0] is None or any(kernel is not traced[0] for kernel in traced):
+        return
+    for device_type, cast_inputs in rules:
+        key = _AUTOCAST_KEYS[device_type]
+
+        def kernel(*args, _key=key, _device_type=device_type, _cast_inputs=cast_inputs):
+            with torch._C._ExcludeDispatchKeyGuard(torch._C.DispatchKeySet(_key)):
+                return op(*torch.amp.autocast_mode._cast(args, _device_type, _cast_inputs))
+
+        op.py_kernels.pop(key)
+        op.py_impl(key)(kernel)
+
+
 # opgen::compact_rows (schemas/compact_rows.yaml)
 
 @torch.library.register_fake("opgen::compact_rows")
@@ -134,8 +157,7 @@ def _layer_norm_backward(ctx, *grads):
 
 torch.library.register_autograd("opgen::layer_norm", _layer_norm_backward, setup_context=_layer_norm_setup_context)
 
-torch.library.register_autocast("opgen::layer_norm", "cuda", torch.float32)
-torch.library.register_autocast("opgen::layer_norm", "cpu", torch.float32)
+_register_autocast("opgen::layer_norm", [("cuda", torch.float32), ("cpu", torch.float32)])
 
 
 @torch.utils.flop_counter.register_flop_formula(torch.ops.opgen.layer_norm, get_raw=True)
@@ -281,8 +303,7 @@ def _rms_norm_backward(ctx, *grads):
 
 torch.library.register_autograd("opgen::rms_norm", _rms_norm_backward, setup_context=_rms_norm_setup_context)
 
-torch.library.register_autocast("opgen::rms_norm", "cuda", torch.float32)
-torch.library.register_autocast("opgen::rms_norm", "cpu", torch.float32)
+_register_autocast("opgen::rms_norm", [("cuda", torch.float32), ("cpu", torch.float32)])
 
 
 @torch.utils.flop_counter.register_flop_formula(torch.ops.opgen.rms_norm, get_raw=True)
@@ -500,8 +521,7 @@ def _softmax_cross_entropy_backward(ctx, *grads):
 
 torch.library.register_autograd("opgen::softmax_cross_entropy", _softmax_cross_entropy_backward, setup_context=_softmax_cross_entropy_setup_context)
 
-torch.library.register_autocast("opgen::softmax_cross_entropy", "cuda", torch.float32)
-torch.library.register_autocast("opgen::softmax_cross_entropy", "cpu", torch.float32)
+_register_autocast("opgen::softmax_cross_entropy", [("cuda", torch.float32), ("cpu", torch.float32)])
 
 
 @torch.utils.flop_counter.register_flop_formula(torch.ops.opgen.softmax_cross_entropy, get_raw=True)

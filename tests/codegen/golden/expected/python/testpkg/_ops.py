@@ -51,6 +51,29 @@ else:
     )
 
 
+_AUTOCAST_KEYS = {"cpu": torch._C.DispatchKey.AutocastCPU, "cuda": torch._C.DispatchKey.AutocastCUDA}
+
+
+def _register_autocast(qualname: str, rules: list[tuple[str, torch.dtype]]) -> None:
+    """torch.library.register_autocast for each (device type, dtype), and each
+    Autocast key's traced kernel its own rule's, where torch shared one."""
+    for device_type, cast_inputs in rules:
+        torch.library.register_autocast(qualname, device_type, cast_inputs)
+    op = torch._library.utils.lookup_op(qualname)
+    traced = [op.py_kernels.get(_AUTOCAST_KEYS[device_type]) for device_type, _ in rules]
+    if len(rules) < 2 or traced[0] is None or any(kernel is not traced[0] for kernel in traced):
+        return
+    for device_type, cast_inputs in rules:
+        key = _AUTOCAST_KEYS[device_type]
+
+        def kernel(*args, _key=key, _device_type=device_type, _cast_inputs=cast_inputs):
+            with torch._C._ExcludeDispatchKeyGuard(torch._C.DispatchKeySet(_key)):
+                return op(*torch.amp.autocast_mode._cast(args, _device_type, _cast_inputs))
+
+        op.py_kernels.pop(key)
+        op.py_impl(key)(kernel)
+
+
 # testns::add_ (specs/add_.yaml)
 
 @torch.library.register_fake("testns::add_")
@@ -104,7 +127,7 @@ def _scale_rows_backward(ctx, *grads):
 
 torch.library.register_autograd("testns::scale_rows", _scale_rows_backward, setup_context=_scale_rows_setup_context)
 
-torch.library.register_autocast("testns::scale_rows", "cuda", torch.bfloat16)
+_register_autocast("testns::scale_rows", [("cuda", torch.bfloat16)])
 
 
 @torch.utils.flop_counter.register_flop_formula(torch.ops.testns.scale_rows, get_raw=True)
