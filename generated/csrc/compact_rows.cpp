@@ -9,11 +9,12 @@
 
 namespace {
 
-using Kernel = torch::stable::Tensor (*)(const torch::stable::Tensor&, const torch::stable::Tensor&);
+// Named after the op, as everything here: a unity build puts many ops' TUs in one.
+using compact_rows_kernel_fn = torch::stable::Tensor (*)(const torch::stable::Tensor&, const torch::stable::Tensor&);
 
 // Unboxes the arguments in schema order, checks them, runs `kernel` and
 // boxes its results.
-void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
+void compact_rows_call_boxed(compact_rows_kernel_fn kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
   STD_TORCH_CHECK(num_args == 2 && num_outputs == 1,
                   "opgen::compact_rows: expected 2 arguments and 1 outputs, got ", num_args, " and ",
                   num_outputs);
@@ -28,11 +29,11 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
 }
 
 void compact_rows_cpu_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
-  call_boxed(&opgen::kernels::compact_rows_cpu, stack, num_args, num_outputs);
+  compact_rows_call_boxed(&opgen::kernels::compact_rows_cpu, stack, num_args, num_outputs);
 }
 
 void compact_rows_cuda_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
-  call_boxed(&opgen::kernels::compact_rows_cuda, stack, num_args, num_outputs);
+  compact_rows_call_boxed(&opgen::kernels::compact_rows_cuda, stack, num_args, num_outputs);
 }
 
 }  // namespace

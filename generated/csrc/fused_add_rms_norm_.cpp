@@ -9,11 +9,12 @@
 
 namespace {
 
-using Kernel = void (*)(torch::stable::Tensor&, torch::stable::Tensor&, const torch::stable::Tensor&, double);
+// Named after the op, as everything here: a unity build puts many ops' TUs in one.
+using fused_add_rms_norm__kernel_fn = void (*)(torch::stable::Tensor&, torch::stable::Tensor&, const torch::stable::Tensor&, double);
 
 // Unboxes the arguments in schema order, checks them, runs `kernel` and
 // boxes its results.
-void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
+void fused_add_rms_norm__call_boxed(fused_add_rms_norm__kernel_fn kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
   STD_TORCH_CHECK(num_args == 4 && num_outputs == 0,
                   "opgen::fused_add_rms_norm_: expected 4 arguments and 0 outputs, got ", num_args, " and ",
                   num_outputs);
@@ -36,11 +37,11 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
 }
 
 void fused_add_rms_norm__cpu_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
-  call_boxed(&opgen::kernels::fused_add_rms_norm__cpu, stack, num_args, num_outputs);
+  fused_add_rms_norm__call_boxed(&opgen::kernels::fused_add_rms_norm__cpu, stack, num_args, num_outputs);
 }
 
 void fused_add_rms_norm__cuda_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
-  call_boxed(&opgen::kernels::fused_add_rms_norm__cuda, stack, num_args, num_outputs);
+  fused_add_rms_norm__call_boxed(&opgen::kernels::fused_add_rms_norm__cuda, stack, num_args, num_outputs);
 }
 
 }  // namespace

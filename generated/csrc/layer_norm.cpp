@@ -9,11 +9,12 @@
 
 namespace {
 
-using Kernel = std::tuple<torch::stable::Tensor, torch::stable::Tensor, torch::stable::Tensor> (*)(const torch::stable::Tensor&, const torch::stable::Tensor&, const std::optional<torch::stable::Tensor>&, double);
+// Named after the op, as everything here: a unity build puts many ops' TUs in one.
+using layer_norm_kernel_fn = std::tuple<torch::stable::Tensor, torch::stable::Tensor, torch::stable::Tensor> (*)(const torch::stable::Tensor&, const torch::stable::Tensor&, const std::optional<torch::stable::Tensor>&, double);
 
 // Unboxes the arguments in schema order, checks them, runs `kernel` and
 // boxes its results.
-void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
+void layer_norm_call_boxed(layer_norm_kernel_fn kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
   STD_TORCH_CHECK(num_args == 4 && num_outputs == 3,
                   "opgen::layer_norm: expected 4 arguments and 3 outputs, got ", num_args, " and ",
                   num_outputs);
@@ -38,11 +39,11 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
 }
 
 void layer_norm_cpu_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
-  call_boxed(&opgen::kernels::layer_norm_cpu, stack, num_args, num_outputs);
+  layer_norm_call_boxed(&opgen::kernels::layer_norm_cpu, stack, num_args, num_outputs);
 }
 
 void layer_norm_cuda_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
-  call_boxed(&opgen::kernels::layer_norm_cuda, stack, num_args, num_outputs);
+  layer_norm_call_boxed(&opgen::kernels::layer_norm_cuda, stack, num_args, num_outputs);
 }
 
 }  // namespace

@@ -9,11 +9,12 @@
 
 namespace {
 
-using Kernel = void (*)(const std::vector<torch::stable::Tensor>&, const std::vector<torch::stable::Tensor>&, const std::vector<torch::stable::Tensor>&, const std::vector<torch::stable::Tensor>&, double, double, double, double, double, int64_t, bool);
+// Named after the op, as everything here: a unity build puts many ops' TUs in one.
+using multi_tensor_adam__kernel_fn = void (*)(const std::vector<torch::stable::Tensor>&, const std::vector<torch::stable::Tensor>&, const std::vector<torch::stable::Tensor>&, const std::vector<torch::stable::Tensor>&, double, double, double, double, double, int64_t, bool);
 
 // Unboxes the arguments in schema order, checks them, runs `kernel` and
 // boxes its results.
-void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
+void multi_tensor_adam__call_boxed(multi_tensor_adam__kernel_fn kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
   STD_TORCH_CHECK(num_args == 11 && num_outputs == 0,
                   "opgen::multi_tensor_adam_: expected 11 arguments and 0 outputs, got ", num_args, " and ",
                   num_outputs);
@@ -56,11 +57,11 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
 }
 
 void multi_tensor_adam__cpu_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
-  call_boxed(&opgen::kernels::multi_tensor_adam__cpu, stack, num_args, num_outputs);
+  multi_tensor_adam__call_boxed(&opgen::kernels::multi_tensor_adam__cpu, stack, num_args, num_outputs);
 }
 
 void multi_tensor_adam__cuda_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
-  call_boxed(&opgen::kernels::multi_tensor_adam__cuda, stack, num_args, num_outputs);
+  multi_tensor_adam__call_boxed(&opgen::kernels::multi_tensor_adam__cuda, stack, num_args, num_outputs);
 }
 
 }  // namespace

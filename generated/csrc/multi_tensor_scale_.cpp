@@ -9,11 +9,12 @@
 
 namespace {
 
-using Kernel = void (*)(const std::vector<torch::stable::Tensor>&, double);
+// Named after the op, as everything here: a unity build puts many ops' TUs in one.
+using multi_tensor_scale__kernel_fn = void (*)(const std::vector<torch::stable::Tensor>&, double);
 
 // Unboxes the arguments in schema order, checks them, runs `kernel` and
 // boxes its results.
-void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
+void multi_tensor_scale__call_boxed(multi_tensor_scale__kernel_fn kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
   STD_TORCH_CHECK(num_args == 2 && num_outputs == 0,
                   "opgen::multi_tensor_scale_: expected 2 arguments and 0 outputs, got ", num_args, " and ",
                   num_outputs);
@@ -31,11 +32,11 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
 }
 
 void multi_tensor_scale__cpu_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
-  call_boxed(&opgen::kernels::multi_tensor_scale__cpu, stack, num_args, num_outputs);
+  multi_tensor_scale__call_boxed(&opgen::kernels::multi_tensor_scale__cpu, stack, num_args, num_outputs);
 }
 
 void multi_tensor_scale__cuda_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
-  call_boxed(&opgen::kernels::multi_tensor_scale__cuda, stack, num_args, num_outputs);
+  multi_tensor_scale__call_boxed(&opgen::kernels::multi_tensor_scale__cuda, stack, num_args, num_outputs);
 }
 
 }  // namespace

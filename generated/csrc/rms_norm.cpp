@@ -9,11 +9,12 @@
 
 namespace {
 
-using Kernel = torch::stable::Tensor (*)(const torch::stable::Tensor&, const torch::stable::Tensor&, double);
+// Named after the op, as everything here: a unity build puts many ops' TUs in one.
+using rms_norm_kernel_fn = torch::stable::Tensor (*)(const torch::stable::Tensor&, const torch::stable::Tensor&, double);
 
 // Unboxes the arguments in schema order, checks them, runs `kernel` and
 // boxes its results.
-void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
+void rms_norm_call_boxed(rms_norm_kernel_fn kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
   STD_TORCH_CHECK(num_args == 3 && num_outputs == 1,
                   "opgen::rms_norm: expected 3 arguments and 1 outputs, got ", num_args, " and ",
                   num_outputs);
@@ -30,11 +31,11 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
 }
 
 void rms_norm_cpu_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
-  call_boxed(&opgen::kernels::rms_norm_cpu, stack, num_args, num_outputs);
+  rms_norm_call_boxed(&opgen::kernels::rms_norm_cpu, stack, num_args, num_outputs);
 }
 
 void rms_norm_cuda_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
-  call_boxed(&opgen::kernels::rms_norm_cuda, stack, num_args, num_outputs);
+  rms_norm_call_boxed(&opgen::kernels::rms_norm_cuda, stack, num_args, num_outputs);
 }
 
 }  // namespace

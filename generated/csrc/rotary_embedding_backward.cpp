@@ -9,11 +9,12 @@
 
 namespace {
 
-using Kernel = std::tuple<torch::stable::Tensor, torch::stable::Tensor> (*)(const torch::stable::Tensor&, const torch::stable::Tensor&, const torch::stable::Tensor&, const torch::stable::Tensor&);
+// Named after the op, as everything here: a unity build puts many ops' TUs in one.
+using rotary_embedding_backward_kernel_fn = std::tuple<torch::stable::Tensor, torch::stable::Tensor> (*)(const torch::stable::Tensor&, const torch::stable::Tensor&, const torch::stable::Tensor&, const torch::stable::Tensor&);
 
 // Unboxes the arguments in schema order, checks them, runs `kernel` and
 // boxes its results.
-void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
+void rotary_embedding_backward_call_boxed(rotary_embedding_backward_kernel_fn kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
   STD_TORCH_CHECK(num_args == 4 && num_outputs == 2,
                   "opgen::rotary_embedding_backward: expected 4 arguments and 2 outputs, got ", num_args, " and ",
                   num_outputs);
@@ -44,11 +45,11 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
 }
 
 void rotary_embedding_backward_cpu_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
-  call_boxed(&opgen::kernels::rotary_embedding_backward_cpu, stack, num_args, num_outputs);
+  rotary_embedding_backward_call_boxed(&opgen::kernels::rotary_embedding_backward_cpu, stack, num_args, num_outputs);
 }
 
 void rotary_embedding_backward_cuda_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
-  call_boxed(&opgen::kernels::rotary_embedding_backward_cuda, stack, num_args, num_outputs);
+  rotary_embedding_backward_call_boxed(&opgen::kernels::rotary_embedding_backward_cuda, stack, num_args, num_outputs);
 }
 
 }  // namespace

@@ -9,11 +9,12 @@
 
 namespace {
 
-using Kernel = torch::stable::Tensor (*)(const torch::stable::Tensor&, const std::optional<torch::stable::Tensor>&, double);
+// Named after the op, as everything here: a unity build puts many ops' TUs in one.
+using scaled_masked_softmax_kernel_fn = torch::stable::Tensor (*)(const torch::stable::Tensor&, const std::optional<torch::stable::Tensor>&, double);
 
 // Unboxes the arguments in schema order, checks them, runs `kernel` and
 // boxes its results.
-void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
+void scaled_masked_softmax_call_boxed(scaled_masked_softmax_kernel_fn kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
   STD_TORCH_CHECK(num_args == 3 && num_outputs == 1,
                   "opgen::scaled_masked_softmax: expected 3 arguments and 1 outputs, got ", num_args, " and ",
                   num_outputs);
@@ -33,11 +34,11 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
 }
 
 void scaled_masked_softmax_cpu_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
-  call_boxed(&opgen::kernels::scaled_masked_softmax_cpu, stack, num_args, num_outputs);
+  scaled_masked_softmax_call_boxed(&opgen::kernels::scaled_masked_softmax_cpu, stack, num_args, num_outputs);
 }
 
 void scaled_masked_softmax_cuda_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
-  call_boxed(&opgen::kernels::scaled_masked_softmax_cuda, stack, num_args, num_outputs);
+  scaled_masked_softmax_call_boxed(&opgen::kernels::scaled_masked_softmax_cuda, stack, num_args, num_outputs);
 }
 
 }  // namespace

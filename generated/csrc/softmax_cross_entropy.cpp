@@ -9,11 +9,12 @@
 
 namespace {
 
-using Kernel = std::tuple<torch::stable::Tensor, torch::stable::Tensor> (*)(const torch::stable::Tensor&, const torch::stable::Tensor&, double, int64_t);
+// Named after the op, as everything here: a unity build puts many ops' TUs in one.
+using softmax_cross_entropy_kernel_fn = std::tuple<torch::stable::Tensor, torch::stable::Tensor> (*)(const torch::stable::Tensor&, const torch::stable::Tensor&, double, int64_t);
 
 // Unboxes the arguments in schema order, checks them, runs `kernel` and
 // boxes its results.
-void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
+void softmax_cross_entropy_call_boxed(softmax_cross_entropy_kernel_fn kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
   STD_TORCH_CHECK(num_args == 4 && num_outputs == 2,
                   "opgen::softmax_cross_entropy: expected 4 arguments and 2 outputs, got ", num_args, " and ",
                   num_outputs);
@@ -35,11 +36,11 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
 }
 
 void softmax_cross_entropy_cpu_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
-  call_boxed(&opgen::kernels::softmax_cross_entropy_cpu, stack, num_args, num_outputs);
+  softmax_cross_entropy_call_boxed(&opgen::kernels::softmax_cross_entropy_cpu, stack, num_args, num_outputs);
 }
 
 void softmax_cross_entropy_cuda_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
-  call_boxed(&opgen::kernels::softmax_cross_entropy_cuda, stack, num_args, num_outputs);
+  softmax_cross_entropy_call_boxed(&opgen::kernels::softmax_cross_entropy_cuda, stack, num_args, num_outputs);
 }
 
 }  // namespace

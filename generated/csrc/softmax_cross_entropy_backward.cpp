@@ -9,11 +9,12 @@
 
 namespace {
 
-using Kernel = torch::stable::Tensor (*)(const torch::stable::Tensor&, const torch::stable::Tensor&, const torch::stable::Tensor&, const torch::stable::Tensor&, double, int64_t);
+// Named after the op, as everything here: a unity build puts many ops' TUs in one.
+using softmax_cross_entropy_backward_kernel_fn = torch::stable::Tensor (*)(const torch::stable::Tensor&, const torch::stable::Tensor&, const torch::stable::Tensor&, const torch::stable::Tensor&, double, int64_t);
 
 // Unboxes the arguments in schema order, checks them, runs `kernel` and
 // boxes its results.
-void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
+void softmax_cross_entropy_backward_call_boxed(softmax_cross_entropy_backward_kernel_fn kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
   STD_TORCH_CHECK(num_args == 6 && num_outputs == 1,
                   "opgen::softmax_cross_entropy_backward: expected 6 arguments and 1 outputs, got ", num_args, " and ",
                   num_outputs);
@@ -41,11 +42,11 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
 }
 
 void softmax_cross_entropy_backward_cpu_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
-  call_boxed(&opgen::kernels::softmax_cross_entropy_backward_cpu, stack, num_args, num_outputs);
+  softmax_cross_entropy_backward_call_boxed(&opgen::kernels::softmax_cross_entropy_backward_cpu, stack, num_args, num_outputs);
 }
 
 void softmax_cross_entropy_backward_cuda_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
-  call_boxed(&opgen::kernels::softmax_cross_entropy_backward_cuda, stack, num_args, num_outputs);
+  softmax_cross_entropy_backward_call_boxed(&opgen::kernels::softmax_cross_entropy_backward_cuda, stack, num_args, num_outputs);
 }
 
 }  // namespace

@@ -21,7 +21,8 @@ constexpr const char* kPrologue = R"cc(//
 
 namespace {
 
-using Kernel = $ret$ (*)($param_types$);
+// Every name here carries the op's: a unity build puts many ops' TUs in one.
+using $id$_kernel_fn = $ret$ (*)($param_types$);
 )cc";
 
 // The boxed calling convention: inputs in stack[0, num_args), outputs
@@ -29,7 +30,7 @@ using Kernel = $ret$ (*)($param_types$);
 constexpr const char* kCallBoxedHead = R"cc(
 // Unboxes the arguments in schema order, checks them, runs `kernel` and
 // boxes its results.
-void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
+void $id$_call_boxed($id$_kernel_fn kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
   STD_TORCH_CHECK(num_args == $num_args$ && num_outputs == $num_outputs$,
                   "$qualified$: expected $num_args$ arguments and $num_outputs$ outputs, got ", num_args, " and ",
                   num_outputs);
@@ -50,10 +51,12 @@ std::string stable_op_source(const model::Library& lib, const model::OpSpec& op)
                      {"header", kernel_header_path(lib, op).substr(std::string("include/").size())},
                      {"tag_include", op.tags.empty() ? "" : "\n#include <torch/headeronly/core/enum_tag.h>"},
                      {"ret", ret},
-                     {"param_types", fmt::format("{}", fmt::join(param_types, ", "))}});
+                     {"param_types", fmt::format("{}", fmt::join(param_types, ", "))},
+                     {"id", op_identifier(op)}});
   p.emit(kCallBoxedHead, {{"qualified", qualified_name(lib, op)},
                           {"num_args", std::to_string(s.arguments.size())},
-                          {"num_outputs", std::to_string(s.returns.size())}});
+                          {"num_outputs", std::to_string(s.returns.size())},
+                          {"id", op_identifier(op)}});
   {
     auto indent = p.indent();
     if (s.arguments.empty() && s.returns.empty()) p.line("(void)stack;  // nothing to unbox or box");
@@ -86,10 +89,10 @@ std::string stable_op_source(const model::Library& lib, const model::OpSpec& op)
   for (const auto& key : op.dispatch) {
     p.line();
     p.emit(R"cc(void $kernel$_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
-  call_boxed(&$ns$::kernels::$kernel$, stack, num_args, num_outputs);
+  $id$_call_boxed(&$ns$::kernels::$kernel$, stack, num_args, num_outputs);
 }
 )cc",
-           {{"kernel", kernel_name(op, key.value)}, {"ns", lib.ns}});
+           {{"kernel", kernel_name(op, key.value)}, {"ns", lib.ns}, {"id", op_identifier(op)}});
   }
   p.line();
   p.line("}  // namespace");

@@ -9,11 +9,12 @@
 
 namespace {
 
-using Kernel = std::tuple<torch::stable::Tensor, torch::stable::Tensor> (*)(const torch::stable::Tensor&, const std::optional<torch::stable::Tensor>&, const std::vector<torch::stable::Tensor>&, double, std::optional<torch::headeronly::ScalarType>);
+// Named after the op, as everything here: a unity build puts many ops' TUs in one.
+using scale_rows_kernel_fn = std::tuple<torch::stable::Tensor, torch::stable::Tensor> (*)(const torch::stable::Tensor&, const std::optional<torch::stable::Tensor>&, const std::vector<torch::stable::Tensor>&, double, std::optional<torch::headeronly::ScalarType>);
 
 // Unboxes the arguments in schema order, checks them, runs `kernel` and
 // boxes its results.
-void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
+void scale_rows_call_boxed(scale_rows_kernel_fn kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
   STD_TORCH_CHECK(num_args == 5 && num_outputs == 2,
                   "testns::scale_rows: expected 5 arguments and 2 outputs, got ", num_args, " and ",
                   num_outputs);
@@ -45,11 +46,11 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
 }
 
 void scale_rows_cpu_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
-  call_boxed(&testns::kernels::scale_rows_cpu, stack, num_args, num_outputs);
+  scale_rows_call_boxed(&testns::kernels::scale_rows_cpu, stack, num_args, num_outputs);
 }
 
 void scale_rows_cuda_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
-  call_boxed(&testns::kernels::scale_rows_cuda, stack, num_args, num_outputs);
+  scale_rows_call_boxed(&testns::kernels::scale_rows_cuda, stack, num_args, num_outputs);
 }
 
 }  // namespace

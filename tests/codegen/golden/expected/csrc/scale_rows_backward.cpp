@@ -9,11 +9,12 @@
 
 namespace {
 
-using Kernel = torch::stable::Tensor (*)(const torch::stable::Tensor&, const torch::stable::Tensor&, const std::optional<torch::stable::Tensor>&, double);
+// Named after the op, as everything here: a unity build puts many ops' TUs in one.
+using scale_rows_backward_kernel_fn = torch::stable::Tensor (*)(const torch::stable::Tensor&, const torch::stable::Tensor&, const std::optional<torch::stable::Tensor>&, double);
 
 // Unboxes the arguments in schema order, checks them, runs `kernel` and
 // boxes its results.
-void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
+void scale_rows_backward_call_boxed(scale_rows_backward_kernel_fn kernel, StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
   STD_TORCH_CHECK(num_args == 4 && num_outputs == 1,
                   "testns::scale_rows_backward: expected 4 arguments and 1 outputs, got ", num_args, " and ",
                   num_outputs);
@@ -25,7 +26,7 @@ void call_boxed(Kernel kernel, StableIValue* stack, uint64_t num_args, uint64_t 
 }
 
 void scale_rows_backward_cpu_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
-  call_boxed(&testns::kernels::scale_rows_backward_cpu, stack, num_args, num_outputs);
+  scale_rows_backward_call_boxed(&testns::kernels::scale_rows_backward_cpu, stack, num_args, num_outputs);
 }
 
 }  // namespace
