@@ -223,10 +223,17 @@ def cmake_cuda_args(nvcc: Path, python: Path | str) -> list[str]:
             f"-DPython3_EXECUTABLE={python}"]
 
 
-def device_build_commands(python: Path | str, nvcc: Path, jobs: int) -> list[list[str]]:
+def cmake_cpu_args(python: Path | str) -> list[str]:
+    return ["-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release", "-DOPGEN_ENABLE_CUDA=OFF", "-DOPGEN_REQUIRE_CUDA=OFF",
+            f"-DPython3_EXECUTABLE={python}"]
+
+
+def device_build_commands(python: Path | str, nvcc: Path | None, jobs: int) -> list[list[str]]:
     """The in-tree library as the device builds it: the carried tool, so codegen/
-    (and with it yaml-cpp and fmt) is never configured."""
-    configure = ["cmake", "-S", str(REPO), "-B", str(DEVICE_BUILD), *cmake_cuda_args(nvcc, python),
+    (and with it yaml-cpp and fmt) is never configured. Without nvcc (a
+    rehearsal), its CPU kernels alone."""
+    args = cmake_cuda_args(nvcc, python) if nvcc else cmake_cpu_args(python)
+    configure = ["cmake", "-S", str(REPO), "-B", str(DEVICE_BUILD), *args,
                  f"-DOPGEN_EXECUTABLE={BUNDLE / 'bin' / 'opgen'}", "-DOPGEN_BUILD_TESTS=OFF"]
     return [configure, ["cmake", "--build", str(DEVICE_BUILD), "-j", str(jobs)]]
 
@@ -236,16 +243,17 @@ def device_build_commands(python: Path | str, nvcc: Path, jobs: int) -> list[lis
 def prepare(rehearsal: bool = False) -> Path:
     """Builds the bundle; returns the device torch's python (here).
 
-    A rehearsal builds the stable part without its CUDA kernels: every kernel
-    is compiled for sm_90a in the device build (against 2.11) and against 2.14
-    in the project's own build, and the rehearsal runs only the stable part's
-    CPU half. That saves a third of the rehearsal's compile time in CI."""
+    A rehearsal builds both libraries without their CUDA kernels: it runs only
+    their CPU halves, the project's own build compiles every kernel (against
+    this machine's torch), and --prepare compiles them for sm_90a against the
+    device's torch before any device run. Compiling them here too would
+    double the rehearsal's time in CI."""
     jobs = int(os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or 2)
     logfile = WORK / "prepare.log"
     (BUNDLE / "bin").mkdir(parents=True, exist_ok=True)
     logfile.write_text("")
-    nvcc = find_tool("nvcc", "CUDACXX")
-    if not nvcc:
+    nvcc = None if rehearsal else find_tool("nvcc", "CUDACXX")
+    if not nvcc and not rehearsal:
         die("no nvcc (CUDACXX, the PATH, /usr/local/cuda/bin): the bundle's kernels cannot be compiled")
     python = device_torch_python()
 
@@ -260,8 +268,7 @@ def prepare(rehearsal: bool = False) -> Path:
     if any(re.match(r"lib(yaml|fmt|stdc\+\+)", n) for n in needed):
         die(f"the tool still needs: {' '.join(needed)}")
 
-    stable_args = (["-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release", "-DOPGEN_ENABLE_CUDA=OFF", "-DOPGEN_REQUIRE_CUDA=OFF",
-                    f"-DPython3_EXECUTABLE={sys.executable}"] if rehearsal else cmake_cuda_args(nvcc, sys.executable))
+    stable_args = cmake_cpu_args(sys.executable) if rehearsal else cmake_cuda_args(nvcc, sys.executable)
     log(f"building the stable-ABI part, {'CPU kernels only (a rehearsal)' if rehearsal else f'sm_{ARCH} kernels'}, "
         f"against this machine's torch in {WORK / 'stable'}")
     quiet(["cmake", "-S", REPO / "scripts" / "abi", "-B", WORK / "stable", "-DOPGEN_ABI=stable",
@@ -273,7 +280,8 @@ def prepare(rehearsal: bool = False) -> Path:
     shutil.copytree(WORK / "stable" / "python", stable / "python")
     shutil.copy2(WORK / "stable" / "opgen_stable_ops_generated" / "tests" / "test_opgen_ops_ops.py", stable / "tests")
 
-    log(f"building the whole library, sm_{ARCH} kernels, against torch {DEVICE_TORCH} in {DEVICE_BUILD}")
+    log(f"building the whole library, {'CPU kernels only (a rehearsal)' if rehearsal else f'sm_{ARCH} kernels'}, "
+        f"against torch {DEVICE_TORCH} in {DEVICE_BUILD}")
     for cmd in device_build_commands(python, nvcc, jobs):
         quiet(cmd, logfile)
     device = BUNDLE / "device"
@@ -290,6 +298,7 @@ def prepare(rehearsal: bool = False) -> Path:
         "arch": f"sm_{ARCH}",
         "stable_built_with_torch": torch_version(sys.executable),
         "stable_has_cuda": not rehearsal,
+        "device_has_cuda": not rehearsal,
         "device_built_with_torch": torch_version(python),
     }
     (BUNDLE / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
@@ -431,10 +440,10 @@ class Run:
         else:
             check("gpu", bool(gpu), f"{gpu or 'torch sees no CUDA device'}; nvidia-smi: {smi}")
         if self.manifest and not self.rehearsal:
-            # A rehearsal's bundle has a CPU-only stable part: not what the device must run.
-            check("bundle", self.manifest.get("stable_has_cuda", True) is not False,
-                  "made by --prepare" if self.manifest.get("stable_has_cuda", True) is not False
-                  else "made by --rehearse (its stable part has no CUDA kernels): run --prepare and carry that")
+            # A rehearsal's bundle has CPU-only libraries: not what the device must run.
+            with_cuda = all(self.manifest.get(k, True) is not False for k in ("stable_has_cuda", "device_has_cuda"))
+            check("bundle", with_cuda, "made by --prepare" if with_cuda else
+                  "made by --rehearse (its libraries have no CUDA kernels): run --prepare and carry that")
         if self.manifest:
             check("carried library", True, "built with torch " + str(self.manifest.get("device_built_with_torch"))
                   + ("; usable here" if self.manifest.get("device_built_with_torch") == self.torch else
@@ -476,7 +485,8 @@ class Run:
         jobs = os.cpu_count() or 2
         if self.rehearsal:
             jobs = int(os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or 2)
-        configure, build = device_build_commands(self.python, self.nvcc, jobs)
+        # A rehearsal's build is the CPU-only one --rehearse prepared (its kernels: see prepare).
+        configure, build = device_build_commands(self.python, None if self.rehearsal else self.nvcc, jobs)
         shell = f"{_quote(configure)} && {_quote(build)}"
         return self.execute(name, STEPS["build"].limit_s, ["bash", "-c", shell])
 

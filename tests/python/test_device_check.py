@@ -4,15 +4,14 @@ device machine is lent.
 
 The rehearsal runs as a fresh clone would: no OPGEN_BUILD_DIR, no OUT, no
 DEVICE_CHECK_* variables, from another directory. It prepares the bundle that
-travels to the device (the tool, linked statically but for glibc; the
-stable-ABI library built against this machine's torch; the whole library,
-every CUDA kernel for sm_90a, built against torch 2.11.0 from a cached venv),
-then runs every device step through the same code with its CPU half: the op
+travels to the device as --prepare does, but with CPU kernels only (the
+tool, linked statically but for glibc; the stable-ABI library built against
+this machine's torch; the whole library built against torch 2.11.0 from a
+cached venv; the project's own build compiles every CUDA kernel), then runs every device step through the same code with its CPU half: the op
 tests and generated suite on torch 2.11.0 (CUDA cases skip), the carried
 stable library's suite, the symm_mem tests, the CUDA tests collected for the
 sanitizers, the benchmarks' CPU smoke mode. Its work directory is the
-checkout's build-device/, so later runs are incremental. About 13 min on 2
-cores the first time.
+checkout's build-device/, so later runs are incremental.
 """
 
 import json
@@ -95,12 +94,12 @@ def test_the_bundle_needs_nothing_the_device_lacks(rehearsal):
     assert manifest["glibc_needed"] == device_check.glibc_needed(bundle / "bin" / "opgen")
     assert f"glibc {manifest['glibc_needed']}" in (SOURCE_DIR / "docs" / "device-check.md").read_text()
     assert re.fullmatch(r"[0-9a-f]{40}", manifest["commit"]), manifest
-    # Every kernel, CUDA included, built for the device's torch; a rehearsal's stable part is
-    # CPU-only (its CUDA kernels are compiled in the device build and the project's own build).
+    # A rehearsal's libraries are CPU-only (the project's own build compiles every CUDA kernel,
+    # --prepare compiles them for the device), and say so: the device's preflight refuses them.
     sections = subprocess.run(["readelf", "-S", "-W", bundle / "device/python/opgen_ops/libopgen_ops.so"],
                               capture_output=True, text=True).stdout
-    assert ".nv_fatbin" in sections
-    assert manifest["stable_has_cuda"] is False
+    assert sections and ".nv_fatbin" not in sections
+    assert manifest["stable_has_cuda"] is False and manifest["device_has_cuda"] is False
     assert (bundle / "stable/python/opgen_ops/libopgen_stable_ops.so").is_file()
     assert (bundle / "stable/tests/test_opgen_ops_ops.py").is_file()
     assert (bundle / "device/tests/test_opgen_ops_ops.py").is_file()
@@ -110,7 +109,7 @@ def test_the_bundle_needs_nothing_the_device_lacks(rehearsal):
     # The device-side configuration never looked for the tool's Debian dependencies.
     cache = (WORK / "device" / "CMakeCache.txt").read_text()
     assert "yaml-cpp_DIR" not in cache and "fmt_DIR" not in cache
-    assert "OPGEN_REQUIRE_CUDA:BOOL=ON" in cache and "-lineinfo" in cache
+    assert "OPGEN_ENABLE_CUDA:BOOL=OFF" in cache
 
 
 def test_a_step_past_the_budget_is_killed_and_the_rest_say_why(tmp_path, monkeypatch):

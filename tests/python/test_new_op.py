@@ -80,6 +80,12 @@ def test_new_op_in_a_copy_of_the_project(tmp_path):
         project,
         ignore=shutil.ignore_patterns("build*", ".git", "__pycache__"),
     )
+    # The project with one op of its own (and its backward) beside the new ones: every op
+    # of it is built in the project's own build, and twenty more TUs here would only add minutes.
+    kept = {"rms_norm", "rms_norm_backward"}
+    for path in [*(project / "schemas").glob("*.yaml"), *(project / "kernels").glob("*.c*")]:
+        if path.stem not in kept:
+            path.unlink()
     (project / "schemas" / "axpby.yaml").write_text(SPEC)
     (project / "kernels" / "axpby.cpp").write_text(KERNEL)
     # A second op from `opgen new`: it builds at once and says it is not implemented.
