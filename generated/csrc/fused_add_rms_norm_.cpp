@@ -9,7 +9,7 @@
 
 namespace {
 
-// Named after the op, as everything here: a unity build puts many ops' TUs in one.
+// Every name here carries the op's: a unity build puts many ops' TUs in one.
 using fused_add_rms_norm__kernel_fn = void (*)(torch::stable::Tensor&, torch::stable::Tensor&, const torch::stable::Tensor&, double);
 
 // Unboxes the arguments in schema order, checks them, runs `kernel` and

@@ -9,7 +9,7 @@
 
 namespace {
 
-// Named after the op, as everything here: a unity build puts many ops' TUs in one.
+// Every name here carries the op's: a unity build puts many ops' TUs in one.
 using multi_tensor_adam__kernel_fn = void (*)(const std::vector<torch::stable::Tensor>&, const std::vector<torch::stable::Tensor>&, const std::vector<torch::stable::Tensor>&, const std::vector<torch::stable::Tensor>&, double, double, double, double, double, int64_t, bool);
 
 // Unboxes the arguments in schema order, checks them, runs `kernel` and

@@ -9,7 +9,7 @@
 
 namespace {
 
-// Named after the op, as everything here: a unity build puts many ops' TUs in one.
+// Every name here carries the op's: a unity build puts many ops' TUs in one.
 using rotary_embedding_kernel_fn = std::tuple<torch::stable::Tensor, torch::stable::Tensor> (*)(const torch::stable::Tensor&, const torch::stable::Tensor&, const torch::stable::Tensor&, const torch::stable::Tensor&);
 
 // Unboxes the arguments in schema order, checks them, runs `kernel` and

@@ -9,7 +9,7 @@
 
 namespace {
 
-// Named after the op, as everything here: a unity build puts many ops' TUs in one.
+// Every name here carries the op's: a unity build puts many ops' TUs in one.
 using scaled_masked_softmax_kernel_fn = torch::stable::Tensor (*)(const torch::stable::Tensor&, const std::optional<torch::stable::Tensor>&, double);
 
 // Unboxes the arguments in schema order, checks them, runs `kernel` and

@@ -12,6 +12,7 @@
 
 #include "check/names.h"
 #include "emit/names.h"
+#include "model/expr_bounds.h"
 #include "model/types.h"
 
 namespace opgen::check {
@@ -608,6 +609,7 @@ class OpChecker {
   // `flops` runs in FlopCounterMode on the op's arguments alone (checked
   // with the lets in scope, so using one says why it cannot).
   void check_flops(const model::RuleText& rule, const model::ExprEnv& env) {
+    const size_t errors_before = diags_.error_count();
     auto kind = check_rule(rule, env);
     if (!kind) return;
     if (*kind != ValueKind::Int) {
@@ -637,6 +639,23 @@ class OpChecker {
       error(Code::FlopsNotCountable, op_.schema_at(clash->column),
             "an op with a 'flops' rule cannot have an argument named 'out_val'")
           .notes.push_back({"FlopCounterMode passes the op's output to the formula as out_val="});
+    // Total and never negative on every input the op accepts (E0523, E0524):
+    // asked of a formula that is otherwise sound.
+    if (diags_.error_count() == errors_before) check_flops_total(rule, env);
+  }
+
+  // What the op's checks guarantee (ranks from `dim:`, bounds from
+  // `require:`), and the formula's totality under it.
+  void check_flops_total(const model::RuleText& rule, const model::ExprEnv& env) {
+    model::ShapeFacts facts;
+    for (const auto& check : op_.checks)
+      if (check.dim) facts.min_rank[check.arg.value] = check.dim->value;
+    for (const auto& relation : op_.require)
+      if (relation.expr) facts.add_relation(*relation.expr);
+    for (const auto& diag : model::check_total_count(*rule.expr, env, facts)) {
+      auto& d = error(diag.code, rule.at(diag.column), diag.message);
+      if (!diag.note.empty()) d.notes.push_back({diag.note});
+    }
   }
 
   // Device types torch.library.register_autocast takes, with the dispatch

@@ -931,6 +931,57 @@ flops: x.numel()
 schema: "scale_into(Tensor x, float alpha, *, Tensor(a!) out) -> Tensor(a!)"
 )md"},
 
+    {Code::FlopsMayRaise, "E0523", "a 'flops' rule that can raise on an input the op accepts",
+     R"md(`FlopCounterMode` calls the formula after every call of the op, inside the
+user's program: if it raises, so does the program. It must be defined for
+every input the op accepts, and opgen proves it from what the op's checks
+and `require:` rules guarantee, nothing more: any size, `numel()`, rank or
+list length may be 0 (an empty tensor or list), and an int argument may be
+anything. So a divisor (`//`, `%`, `ceil_div`, `round_up`) must be at least
+1 for every such input, as `max(d, 1)` is, or as a `require:` rule makes it
+(`- d >= 1`, which the op checks before it runs); and an index
+(`x.size(i)`, `x.shape[i]`, `xs[i]`) must be a literal within the rank
+(`dim:` in the tensor's checks, or `x.dim() >= n` in `require:`) or length
+(`len(xs) >= n`) the checks guarantee.)md",
+     R"md(# per_row.yaml
+schema: "per_row(Tensor x) -> Tensor"
+fake: like(x)
+flops: x.numel() // x.size(0)
+)md",
+     R"md(# per_row.yaml
+schema: "per_row(Tensor x) -> Tensor"
+checks:
+  x: {dim: 2}
+fake: like(x)
+flops: x.numel() // max(x.size(0), 1)
+)md"},
+
+    {Code::FlopsMayBeNegative, "E0524", "a 'flops' rule that can count below zero",
+     R"md(A FLOP count is never negative, but a formula can be for inputs the op
+accepts: `2 * k - 1` multiply-adds per output is -1 when `k` is 0 (an
+empty inner dimension), and an int argument is unbounded unless a
+`require:` rule bounds it. `FlopCounterMode` would add the negative count
+to its total as it is. opgen bounds the formula over every input the op's
+checks allow (sizes, numels, ranks and lengths from 0) and refuses one
+whose lower bound is below 0: count so that it is not (`max(0, ...)`, or
+`2 * k` multiply-adds), or bound the arguments in `require:`.)md",
+     R"md(# matvec.yaml
+schema: "matvec(Tensor a, Tensor x) -> Tensor"
+checks:
+  a: {dim: 2}
+  x: {dim: 1}
+fake: empty([a.size(0)])
+flops: a.size(0) * (2 * a.size(1) - 1)
+)md",
+     R"md(# matvec.yaml
+schema: "matvec(Tensor a, Tensor x) -> Tensor"
+checks:
+  a: {dim: 2}
+  x: {dim: 1}
+fake: empty([a.size(0)])
+flops: 2 * a.size(0) * a.size(1)
+)md"},
+
     // -----------------------------------------------------------------------
     // E06xx: checks and require
     // -----------------------------------------------------------------------

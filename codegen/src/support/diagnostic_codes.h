@@ -87,6 +87,8 @@ enum class Code : uint16_t {
   FlopsNotInt,
   FlopsNotCountable,
   FlopsOnOverloadedOp,
+  FlopsMayRaise,
+  FlopsMayBeNegative,
   // E06xx: checks and require
   UnknownDtype,
   NegativeDim,
