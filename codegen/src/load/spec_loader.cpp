@@ -1,5 +1,6 @@
 #include "load/spec_loader.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -499,11 +500,13 @@ void read_samples(Reader& r, const YAML::Node& node, OpSpec& spec) {
         try {
           auto values = entry.second.IsScalar() ? std::vector<int64_t>{entry.second.as<int64_t>()}
                                                 : entry.second.as<std::vector<int64_t>>();
-          if (values.empty()) throw YAML::Exception(entry.second.Mark(), "");
+          // A dim is a size: a negative one made the generated test build an impossible tensor.
+          if (values.empty() || std::any_of(values.begin(), values.end(), [](int64_t v) { return v < 0; }))
+            throw YAML::Exception(entry.second.Mark(), "");
           sample.dims.emplace_back(Located<std::string>{entry.first.Scalar(), r.loc(entry.first)}, values);
         } catch (const YAML::Exception&) {
           r.diags().error(Code::WrongValueType, r.loc(entry.second),
-                          "a dim takes an integer or a non-empty list of integers");
+                          "a dim takes a size (an integer, 0 or more) or a non-empty list of sizes");
         }
       }
     }
