@@ -82,6 +82,8 @@ TEST_F(ExprBoundsTest, RequireRulesGiveRanksThroughOrAndEqualities) {
   EXPECT_EQ(problems("q.size(3)"), Codes{"raise"});
   require("x.dim() >= 1 and len(sizes) == 2");
   EXPECT_EQ(problems("x.size(-1) + sizes[1] * 0"), Codes{});
+  require("x.dim() > 9223372036854775807 and 9223372036854775807 < len(xs)");  // saturates, no overflow
+  EXPECT_EQ(problems("x.size(9223372036854775806) + xs[9223372036854775806].numel()"), Codes{});
   require("q.dim() == 5 or x.dim() == 5");  // neither side for sure
   EXPECT_EQ(problems("q.size(4)"), Codes{"raise"});
 }

@@ -39,6 +39,9 @@ std::optional<int64_t> int_literal(const Expr& e) {
   return std::nullopt;
 }
 
+// n + 1 without overflow: literals reach INT64_MAX.
+int64_t plus_one(int64_t n) { return n == INT64_MAX ? n : n + 1; }
+
 // `x` of a method call or attribute on the tensor argument x; "" otherwise.
 std::string tensor_name(const Expr& object) { return object.kind == Kind::Name ? object.text : ""; }
 
@@ -142,7 +145,7 @@ class Analysis {
                    const std::string& fix) {
     const std::optional<int64_t> i = int_literal(index);
     if (i && (*i >= 0 ? *i < length : -*i <= length)) return;
-    const int64_t needed = i ? (*i >= 0 ? *i + 1 : -*i) : 0;
+    const int64_t needed = i ? (*i >= 0 ? plus_one(*i) : -*i) : 0;
     if (!i)
       may_raise(at, fmt::format("IndexError: this index of {} is not a literal, so it is not known to be in range", what),
                 "index with a literal the op's checks guarantee, e.g. 0 or -1");
@@ -292,10 +295,10 @@ void ShapeFacts::add_relation(const Expr& relation) {
   std::optional<int64_t> at_least;
   if (lm && rv && (op == "==" || op == ">=" || op == ">")) {
     m = lm;
-    at_least = op == ">" ? *rv + 1 : *rv;
+    at_least = op == ">" ? plus_one(*rv) : *rv;
   } else if (rm && lv && (op == "==" || op == "<=" || op == "<")) {
     m = rm;
-    at_least = op == "<" ? *lv + 1 : *lv;
+    at_least = op == "<" ? plus_one(*lv) : *lv;
   }
   if (m) raise_to(this->*(m->table()), m->name, *at_least);
 }
