@@ -88,7 +88,7 @@ _case_layer_norm_0 = _Case(torch.ops.opgen.layer_norm.default, "opgen::layer_nor
 
 
 def _make_layer_norm_1(d):
-    return (_tensor((2, 5, 16), torch.bfloat16, "cpu", -1, 1), _tensor((16,), torch.bfloat16, "cpu", -1, 1), None, 1e-3), {}
+    return (_tensor((2, 5, 16), torch.bfloat16, "cpu", -1, 1), _tensor((16,), torch.bfloat16, "cpu", -1, 1), None, 0.001), {}
 
 
 _case_layer_norm_1 = _Case(torch.ops.opgen.layer_norm.default, "opgen::layer_norm", _make_layer_norm_1, [{}], differentiable=True, fakes=["schemas/layer_norm.yaml:21:5: like(input)", "schemas/layer_norm.yaml:22:5: empty(input.shape[:-1], dtype=float64 if input.dtype == float64 else float32)", "schemas/layer_norm.yaml:23:5: empty(input.shape[:-1], dtype=float64 if input.dtype == float64 else float32)"], name="layer_norm-1")
@@ -116,14 +116,14 @@ _case_layer_norm_backward_1 = _Case(torch.ops.opgen.layer_norm_backward.default,
 
 
 def _make_multi_tensor_adam__0(d):
-    return ([_tensor((d["N"],), torch.float32, "cpu", -1, 1), _tensor((d["N"], 3), torch.float32, "cpu", -1, 1)], [_tensor((d["N"],), torch.float32, "cpu", -1, 1), _tensor((d["N"], 3), torch.float32, "cpu", -1, 1)], [_tensor((d["N"],), torch.float32, "cpu", -1, 1), _tensor((d["N"], 3), torch.float32, "cpu", -1, 1)], [_tensor((d["N"],), torch.float32, "cpu", 0, 1), _tensor((d["N"], 3), torch.float32, "cpu", 0, 1)], 0.001, 0.9, 0.999, 1e-8, 0.01, 3), {}
+    return ([_tensor((d["N"],), torch.float32, "cpu", -1, 1), _tensor((d["N"], 3), torch.float32, "cpu", -1, 1)], [_tensor((d["N"],), torch.float32, "cpu", -1, 1), _tensor((d["N"], 3), torch.float32, "cpu", -1, 1)], [_tensor((d["N"],), torch.float32, "cpu", -1, 1), _tensor((d["N"], 3), torch.float32, "cpu", -1, 1)], [_tensor((d["N"],), torch.float32, "cpu", 0, 1), _tensor((d["N"], 3), torch.float32, "cpu", 0, 1)], 0.001, 0.9, 0.999, 1e-08, 0.01, 3), {}
 
 
 _case_multi_tensor_adam__0 = _Case(torch.ops.opgen.multi_tensor_adam_.default, "opgen::multi_tensor_adam_", _make_multi_tensor_adam__0, [{"N": 4}, {"N": 11}], differentiable=False, fakes=[], name="multi_tensor_adam_-0")
 
 
 def _make_multi_tensor_adam__1(d):
-    return ([_tensor((d["N"],), torch.float32, "cuda", -1, 1), _tensor((d["N"], 3), torch.float32, "cuda", -1, 1)], [_tensor((d["N"],), torch.float32, "cuda", -1, 1), _tensor((d["N"], 3), torch.float32, "cuda", -1, 1)], [_tensor((d["N"],), torch.float32, "cuda", -1, 1), _tensor((d["N"], 3), torch.float32, "cuda", -1, 1)], [_tensor((d["N"],), torch.float32, "cuda", 0, 1), _tensor((d["N"], 3), torch.float32, "cuda", 0, 1)], 0.001, 0.9, 0.999, 1e-8, 0.01, 3), {}
+    return ([_tensor((d["N"],), torch.float32, "cuda", -1, 1), _tensor((d["N"], 3), torch.float32, "cuda", -1, 1)], [_tensor((d["N"],), torch.float32, "cuda", -1, 1), _tensor((d["N"], 3), torch.float32, "cuda", -1, 1)], [_tensor((d["N"],), torch.float32, "cuda", -1, 1), _tensor((d["N"], 3), torch.float32, "cuda", -1, 1)], [_tensor((d["N"],), torch.float32, "cuda", 0, 1), _tensor((d["N"], 3), torch.float32, "cuda", 0, 1)], 0.001, 0.9, 0.999, 1e-08, 0.01, 3), {}
 
 
 _case_multi_tensor_adam__1 = _Case(torch.ops.opgen.multi_tensor_adam_.default, "opgen::multi_tensor_adam_", _make_multi_tensor_adam__1, [{"N": 4}, {"N": 11}], differentiable=False, fakes=[], name="multi_tensor_adam_-1")
@@ -186,7 +186,7 @@ _case_rms_norm_0 = _Case(torch.ops.opgen.rms_norm.default, "opgen::rms_norm", _m
 
 
 def _make_rms_norm_1(d):
-    return (_tensor((2, 5, 16), torch.bfloat16, "cpu", -1, 1), _tensor((16,), torch.bfloat16, "cpu", -1, 1), 1e-5), {}
+    return (_tensor((2, 5, 16), torch.bfloat16, "cpu", -1, 1), _tensor((16,), torch.bfloat16, "cpu", -1, 1), 1e-05), {}
 
 
 _case_rms_norm_1 = _Case(torch.ops.opgen.rms_norm.default, "opgen::rms_norm", _make_rms_norm_1, [{}], differentiable=True, fakes=["schemas/rms_norm.yaml:15:5: like(input)"], name="rms_norm-1")
@@ -200,14 +200,14 @@ _case_rms_norm_2 = _Case(torch.ops.opgen.rms_norm.default, "opgen::rms_norm", _m
 
 
 def _make_rms_norm_backward_0(d):
-    return (_tensor((d["N"], 20), torch.float32, "cpu", -1, 1), _tensor((d["N"], 20), torch.float32, "cpu", -1, 1), _tensor((20,), torch.float32, "cpu", -1, 1), 1e-6), {}
+    return (_tensor((d["N"], 20), torch.float32, "cpu", -1, 1), _tensor((d["N"], 20), torch.float32, "cpu", -1, 1), _tensor((20,), torch.float32, "cpu", -1, 1), 1e-06), {}
 
 
 _case_rms_norm_backward_0 = _Case(torch.ops.opgen.rms_norm_backward.default, "opgen::rms_norm_backward", _make_rms_norm_backward_0, [{"N": 3}, {"N": 7}], differentiable=False, fakes=["schemas/rms_norm_backward.yaml:14:5: like(input)", "schemas/rms_norm_backward.yaml:15:5: like(weight)"], name="rms_norm_backward-0")
 
 
 def _make_rms_norm_backward_1(d):
-    return (_tensor((d["N"], 20), torch.float32, "cuda", -1, 1), _tensor((d["N"], 20), torch.float32, "cuda", -1, 1), _tensor((20,), torch.float32, "cuda", -1, 1), 1e-6), {}
+    return (_tensor((d["N"], 20), torch.float32, "cuda", -1, 1), _tensor((d["N"], 20), torch.float32, "cuda", -1, 1), _tensor((20,), torch.float32, "cuda", -1, 1), 1e-06), {}
 
 
 _case_rms_norm_backward_1 = _Case(torch.ops.opgen.rms_norm_backward.default, "opgen::rms_norm_backward", _make_rms_norm_backward_1, [{"N": 3}, {"N": 7}], differentiable=False, fakes=["schemas/rms_norm_backward.yaml:14:5: like(input)", "schemas/rms_norm_backward.yaml:15:5: like(weight)"], name="rms_norm_backward-1")

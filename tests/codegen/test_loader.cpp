@@ -100,5 +100,61 @@ TEST(Loader, MisspelledBackwardIsReportedOnce) {
   EXPECT_EQ(r.diagnostics.find("needs a 'backward' op"), std::string::npos) << r.diagnostics;
 }
 
+// Scalars mean what the YAML 1.2 core schema says (the JSON Schema's rule):
+// a quoted number is a string, True is a boolean, 2.0 is the integer 2.
+TEST(Loader, ScalarsFollowTheYaml12CoreSchema) {
+  auto r = load_and_check("schemas/foo.yaml", R"yaml(schema: "foo(Tensor x, int n, str s, float f, float[] d) -> Tensor"
+checks:
+  x: {contiguous: True, dim: 2.0}
+fake: like(x)
+flops: 0x10
+samples:
+  - args: {x: {shape: [+3, 0o7, N]}, n: 007, s: "3", f: 1e3, d: [0x10, 2.0]}
+    dims: {N: [1.0, 2]}
+)yaml");
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  const auto& op = r.library.ops.at(0);
+  EXPECT_TRUE(op.checks[0].contiguous);
+  EXPECT_EQ(op.checks[0].dim->value, 2);
+  EXPECT_EQ(op.flops->text, "16");
+  const auto& args = op.samples.at(0).args;
+  EXPECT_EQ(args[0].second.tensor.shape, (std::vector<std::string>{"3", "7", "N"}));
+  EXPECT_EQ(args[1].second.literal, "7");  // Python reads 007 as nothing at all
+  EXPECT_TRUE(args[2].second.string);
+  EXPECT_EQ(args[3].second.literal, "1000.0");
+  EXPECT_EQ(args[4].second.literal, "[16, 2.0]");
+  EXPECT_EQ(op.samples[0].dims[0].second, (std::vector<int64_t>{1, 2}));
+}
+
+TEST(Loader, QuotedNumbersAndPlainNonStringsAreTheirYamlType) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"checks: {x: {dim: \"2\"}}\n", "'dim' must be an integer, not a string"},
+      {"checks: {x: {contiguous: yes}}\n", "'contiguous' must be true or false, not a string"},
+      {"checks: {x: {dim: 2.5}}\n", "'dim' must be an integer, not a number"},
+      {"doc: 3\n", "'doc' must be a string, not an integer"},
+      {"doc: 3\n", "YAML reads `3` as an integer: write \"3\" for the string"},
+      {"dispatch: true\n", "'dispatch' must be a string or a list of strings, not a boolean"},
+      {"dispatch:\n", "'dispatch' must be a string or a list of strings, not null"},
+      {"flops: 1.5\n", "'flops' must be a rule (a string) or an integer, not a number"},
+      {"samples: [{args: {x: {shape: [\"3\"]}}}]\n",
+       "'shape entry' must be a size (an integer, 0 or more) or a dim name, not a string"},
+      {"samples: [{args: {x: {shape: [2], range: [0, .nan]}}}]\n", "'range' must be [low, high], two numbers"},
+      {"samples: [{args: {x: {shape: [2]}, n: \"3\"}}]\n",
+       "sample value for 'n' (int) must be an integer within int64, not a string"},
+      {"samples: [{args: {x: {shape: [2]}, n: 3, s: 4}}]\n",
+       "sample value for 's' (str) must be a string, not `4` (a string is quoted: \"4\")"},
+      {"samples: [{args: {x: {shape: [2]}, n: 3, s: x, d: [1, \"2\"]}}]\n",
+       "'sample list entry' must be a number or a boolean, not a string"},
+      {"checks: {1: {dim: 2}}\n", "keys of 'checks' must be strings, not an integer"},
+  };
+  for (const auto& [extra, message] : cases) {
+    auto r = load_and_check("schemas/foo.yaml",
+                            std::string("schema: \"foo(Tensor x, int n=1, str s=\\\"a\\\", int[] d=[]) -> Tensor\"\n"
+                                        "fake: like(x)\n") + extra);
+    EXPECT_FALSE(r.ok) << extra;
+    EXPECT_NE(r.diagnostics.find(message), std::string::npos) << extra << r.diagnostics;
+  }
+}
+
 }  // namespace
 }  // namespace opgen

@@ -249,11 +249,12 @@ def test_a_spec_that_expands_past_the_output_limit_is_an_error(tmp_path):
     "value, problem",
     [
         ("n: 99999999999999999999", "must be an integer within int64"),
-        ("n: 007", "must be an integer within int64"),
+        ('n: "7"', "must be an integer within int64, not a string"),
         ("f: .inf", "must be a finite number"),
         ("f: nan", "must be a finite number"),
         ("f: 1e999", "must be a finite number"),
-        ("l: [1, x]", "must be a list of integers within int64"),
+        ("l: [1, x]", "'sample list entry' must be a number or a boolean, not a string"),
+        ("l: [1, 2.0]", "must be a list of integers within int64"),
         ("x: {shape: [2], range: [-.inf, .inf]}", "'range' must be finite"),
         ('x: {shape: [2], device: "cuda:0\\"); import os; (\\""}', "sample device must be"),
         ("x: {shape: [99999999999999999999]}", "past the range of int64"),
@@ -270,3 +271,17 @@ def test_sample_values_must_mean_the_same_in_python(tmp_path, value, problem):
     proc = run_opgen("check", *options_with(), specs)
     assert proc.returncode == 1, proc.stderr
     assert problem in proc.stderr, proc.stderr
+
+
+def test_sample_numbers_are_written_as_python_reads_them(tmp_path):
+    """YAML 1.2 reads `007` as 7 and `0x10` as 16; Python reads `007` as nothing."""
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    (specs / "foo.yaml").write_text('schema: "foo(Tensor x, int n, float f, int[] l) -> Tensor"\n'
+                                   "fake: [like(x)]\nsamples:\n"
+                                   "  - args: {x: {shape: [2]}, n: 007, f: 1e-3, l: [0x10, +2]}\n")
+    out = tmp_path / "out"
+    proc = run_opgen("generate", *options_with(), "-o", out, specs)
+    assert proc.returncode == 0, proc.stderr
+    suite = next(out.rglob("test_*.py")).read_text()
+    assert ", 7, 0.001, [16, 2]), {}" in suite

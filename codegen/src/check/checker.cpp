@@ -346,11 +346,14 @@ class OpChecker {
   }
 
   void check_tags() {
+    std::set<std::string> seen;
     for (const auto& tag : op_.tags) {
       if (std::find(kTags.begin(), kTags.end(), tag.value) == kTags.end()) {
         auto& d = error(Code::UnknownTag, tag.loc, fmt::format("unknown tag '{}'", tag.value));
         if (auto guess = closest_match(tag.value, kTags); !guess.empty())
           d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
+      } else if (!seen.insert(tag.value).second) {
+        error(Code::DuplicateTag, tag.loc, fmt::format("tag '{}' is listed twice", tag.value));
       }
     }
     if (!op_.tags.empty() && op_.abi.value == Abi::Stable && lib_.torch_target_version < kStableTagsSince) {
@@ -495,6 +498,18 @@ class OpChecker {
     }
   }
 
+  // What a sample of a plain type is, in words.
+  static std::string sample_kind(const std::string& base) {
+    if (base == "int" || base == "SymInt") return "an integer within int64";
+    if (base == "float") return "a finite number";
+    if (base == "bool") return "true or false";
+    if (base == "str") return "a string";
+    if (base == "ScalarType") return "a dtype name such as float32";
+    if (base == "int[]" || base == "SymInt[]") return "a list of integers within int64";
+    if (base == "float[]") return "a list of finite numbers";
+    return "a type samples support (tensors, int, float, bool, str, ScalarType, int[], float[])";
+  }
+
   void check_sample_value(const Argument& arg, const model::SampleValue& value, const std::set<std::string>& dims) {
     using Kind = model::SampleValue::Kind;
     const std::string key = model::type_key(*arg.type);
@@ -541,21 +556,19 @@ class OpChecker {
       }
     };
     const std::string base = key.back() == '?' ? key.substr(0, key.size() - 1) : key;
-    if (base == "int" || base == "SymInt") {
-      if (!is_int(text)) mismatch("an integer within int64");
-    } else if (base == "float") {
-      if (!is_float(text)) mismatch("a finite number");
-    } else if (base == "bool") {
-      if (text != "true" && text != "false") mismatch("true or false");
-    } else if (base == "ScalarType") {
-      if (!model::find_dtype(text)) mismatch("a dtype name such as float32");
-    } else if (base == "int[]" || base == "SymInt[]") {
-      if (!all_items(is_int)) mismatch("a list of integers within int64");
-    } else if (base == "float[]") {
-      if (!all_items(is_float)) mismatch("a list of finite numbers");
-    } else if (base != "str") {
-      mismatch("a type samples support (tensors, int, float, bool, str, ScalarType, int[], float[])");
-    }
+    // A YAML string is a str's or a dtype's value, never a number's: `"3"` is no int.
+    const bool wants_string = base == "str" || base == "ScalarType";
+    if (value.string && !wants_string) return mismatch(fmt::format("{}, not a string", sample_kind(base)));
+    if (!value.string && wants_string)
+      return mismatch(fmt::format("{}, not `{}` (a string is quoted: \"{}\")", sample_kind(base), text, text));
+    bool ok = base == "str";
+    if (base == "int" || base == "SymInt") ok = is_int(text);
+    else if (base == "float") ok = is_float(text);
+    else if (base == "bool") ok = text == "true" || text == "false";
+    else if (base == "ScalarType") ok = model::find_dtype(text) != nullptr;
+    else if (base == "int[]" || base == "SymInt[]") ok = all_items(is_int);
+    else if (base == "float[]") ok = all_items(is_float);
+    if (!ok) mismatch(sample_kind(base));
   }
 
   // Type-checks a rule; reports its problems at their columns.

@@ -12,6 +12,8 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
+#include "load/yaml_core.h"
+
 namespace opgen::load {
 namespace {
 
@@ -49,6 +51,31 @@ std::optional<std::string> uncarriable(std::string_view text, bool lines) {
   }
   if (!text.empty() && text.back() == '\\') return "it ends in a backslash, which C++ reads as a line continuation";
   return std::nullopt;
+}
+
+// A name: a dim's, an argument's (the JSON Schema's "name").
+bool is_name(const std::string& text) {
+  return !text.empty() && !std::isdigit(static_cast<unsigned char>(text[0])) &&
+         std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });
+}
+
+// A sample's number or boolean in the one form the checker reads and the
+// generated Python writes: an int in decimal, a float as Python's repr
+// writes it (1.0, 0.001, 1e-08; "inf" and "nan", which the checker
+// refuses), "true" or "false". `007` and `0x1f` mean nothing, or another
+// number, in Python. The YAML type stays: 2.0 is no sample for an int argument.
+std::string canonical_scalar(const YAML::Node& node) {
+  if (auto v = yaml_bool(node)) return *v ? "true" : "false";
+  if (yaml_type(node) == YamlType::Int) {
+    if (auto v = yaml_integer(node)) return std::to_string(*v);
+    return node.Scalar();  // past int64: the checker says so
+  }
+  if (auto v = yaml_number(node)) {
+    std::string text = fmt::format("{}", *v);
+    if (text.find_first_of(".en") == std::string::npos) text += ".0";  // "inf" and "nan" hold an 'n'
+    return text;
+  }
+  return node.Scalar();
 }
 
 // The parser's events, reduced to what the handlers below need: each node's
@@ -166,34 +193,60 @@ class Reader {
     return {{path_, start.line, col + 1}, exact};
   }
 
-  bool expect_scalar(const YAML::Node& node, const std::string& what) {
-    if (node.IsScalar()) return true;
-    diags_.error(Code::WrongValueType, loc(node), fmt::format("'{}' must be a string", what));
+  // Reports a value of the wrong type: "'what' must be <want>, not <what it is>",
+  // with a hint where quoting it would make it a string.
+  void wrong_type(const YAML::Node& node, const std::string& what, const std::string& want) {
+    const YamlType type = yaml_type(node);
+    const bool past_int64 = type == YamlType::Int && !yaml_integer(node);
+    auto& d = diags_.error(Code::WrongValueType, loc(node),
+                           fmt::format("'{}' must be {}, not {}", what, want,
+                                       past_int64 ? "an integer past the range of int64" : describe(type)));
+    if (want.find("string") != std::string::npos)
+      if (auto hint = quote_hint(node)) d.notes.push_back({*hint});
+  }
+
+  // A string under the YAML 1.2 core schema: `3`, `true` and `null` are not.
+  bool expect_string(const YAML::Node& node, const std::string& what) {
+    if (yaml_type(node) == YamlType::String) return true;
+    wrong_type(node, what, "a string");
     return false;
   }
 
   std::optional<std::string> string_value(const YAML::Node& node, const std::string& what) {
-    if (!expect_scalar(node, what)) return std::nullopt;
+    if (!expect_string(node, what)) return std::nullopt;
     return node.Scalar();
   }
 
   // A list of strings; a single string is accepted as a one-element list.
   std::vector<Located<std::string>> string_list(const YAML::Node& node, const std::string& what) {
     std::vector<Located<std::string>> out;
-    if (node.IsScalar()) {
-      out.push_back({node.Scalar(), loc(node)});
-    } else if (node.IsSequence()) {
+    if (node.IsSequence()) {
       for (const YAML::Node& item : node) {
-        if (expect_scalar(item, what + " entry")) out.push_back({item.Scalar(), loc(item)});
+        if (expect_string(item, what + " entry")) out.push_back({item.Scalar(), loc(item)});
       }
-    } else if (!node.IsNull()) {
-      diags_.error(Code::WrongValueType, loc(node), fmt::format("'{}' must be a list of strings", what));
+    } else if (yaml_type(node) == YamlType::String) {
+      out.push_back({node.Scalar(), loc(node)});
+    } else {
+      wrong_type(node, what, "a string or a list of strings");
     }
     return out;
   }
 
+  // A rule: an expression of the rule language, or an integer (a literal
+  // rule, `flops: 0`), read in its decimal form.
   std::optional<RuleText> rule(const YAML::Node& node, const std::string& what) {
-    if (!expect_scalar(node, what)) return std::nullopt;
+    if (yaml_type(node) != YamlType::String) {
+      if (auto value = yaml_integer(node)) {
+        const std::string text = std::to_string(*value);
+        auto [start, exact] = value_start(node);
+        exact = exact && node.Scalar() == text;
+        RuleText rule{text, exact ? start : loc(node), nullptr, exact};
+        rule.expr = std::get<model::ExprPtr>(model::parse_expr(text));
+        return rule;
+      }
+      wrong_type(node, what, "a rule (a string) or an integer");
+      return std::nullopt;
+    }
     auto [start, exact] = value_start(node);
     RuleText rule{node.Scalar(), exact ? start : loc(node), nullptr, exact};
     auto parsed = model::parse_expr(rule.text);
@@ -217,8 +270,10 @@ class Reader {
     size_t index = 0;
     for (const auto& entry : node) {
       auto key_loc = [&, i = index++] { return where_key(node, i, entry.first); };
-      if (!entry.first.IsScalar()) {
-        diags_.error(Code::NonStringKey, key_loc(), fmt::format("keys of {} must be strings", what));
+      if (yaml_type(entry.first) != YamlType::String) {
+        auto& d = diags_.error(Code::NonStringKey, key_loc(),
+                               fmt::format("keys of {} must be strings, not {}", what, describe(yaml_type(entry.first))));
+        if (auto hint = quote_hint(entry.first)) d.notes.push_back({*hint});
         continue;
       }
       const std::string key = entry.first.Scalar();
@@ -304,33 +359,27 @@ void read_abi(Reader& r, const YAML::Node& node, OpSpec& spec) {
 void read_checks(Reader& r, const YAML::Node& node, OpSpec& spec) {
   if (!r.check_keys(node, {}, "'checks'")) return;
   for (const auto& entry : node) {
-    if (!entry.first.IsScalar()) continue;
+    if (yaml_type(entry.first) != YamlType::String) continue;
     model::TensorCheck check;
     check.arg = {entry.first.Scalar(), r.loc(entry.first)};
     const YAML::Node& body = entry.second;
     if (!r.check_keys(body, kCheckKeys, fmt::format("the checks of '{}'", check.arg.value))) continue;
     if (auto n = body["dtype"]) check.dtypes = r.string_list(n, "dtype");
-    if (auto n = body["same_dtype"]; n && r.expect_scalar(n, "same_dtype"))
+    if (auto n = body["same_dtype"]; n && r.expect_string(n, "same_dtype"))
       check.same_dtype_as = Located<std::string>{n.Scalar(), r.loc(n)};
-    if (auto n = body["same_device"]; n && r.expect_scalar(n, "same_device"))
+    if (auto n = body["same_device"]; n && r.expect_string(n, "same_device"))
       check.same_device_as = Located<std::string>{n.Scalar(), r.loc(n)};
     if (auto n = body["dim"]) {
-      try {
-        check.dim = Located<int64_t>{n.as<int64_t>(), r.loc(n)};
-      } catch (const YAML::Exception&) {
-        r.diags().error(Code::WrongValueType, r.loc(n), "'dim' must be an integer");
-      }
+      if (auto dim = yaml_integer(n))  // the checker judges its sign (E0602)
+        check.dim = Located<int64_t>{*dim, r.loc(n)};
+      else
+        r.wrong_type(n, "dim", "an integer");
     }
     if (auto n = body["contiguous"]) {
-      // YAML 1.2's booleans only, as the JSON Schema and editors read them:
-      // yaml-cpp would also take `yes`, `on` and the quoted "true".
-      static const std::set<std::string> kTrue = {"true", "True", "TRUE"}, kFalse = {"false", "False", "FALSE"};
-      const bool plain = n.IsScalar() && n.Tag() != "!";
-      if (plain && (kTrue.count(n.Scalar()) || kFalse.count(n.Scalar()))) {
-        check.contiguous = kTrue.count(n.Scalar()) > 0;
-      } else {
-        r.diags().error(Code::WrongValueType, r.loc(n), "'contiguous' must be true or false");
-      }
+      if (auto contiguous = yaml_bool(n))
+        check.contiguous = *contiguous;
+      else
+        r.wrong_type(n, "contiguous", "true or false");
     }
     spec.checks.push_back(std::move(check));
   }
@@ -352,7 +401,7 @@ void read_rules(Reader& r, const YAML::Node& node, std::vector<RuleText>& out, c
 void read_let(Reader& r, const YAML::Node& node, OpSpec& spec) {
   if (!r.check_keys(node, {}, "'let'")) return;
   for (const auto& entry : node) {
-    if (!entry.first.IsScalar()) continue;
+    if (yaml_type(entry.first) != YamlType::String) continue;
     if (auto rule = r.rule(entry.second, "let"))
       spec.lets.push_back({{entry.first.Scalar(), r.loc(entry.first)}, std::move(*rule)});
   }
@@ -362,7 +411,7 @@ void read_fake(Reader& r, const YAML::Node& node, OpSpec& spec) {
   spec.fake_loc = r.loc(node);
   if (node.IsMap()) {
     if (!r.check_keys(node, kFakePythonKeys, "'fake'")) return;
-    if (auto n = node["python"]; n && r.expect_scalar(n, "python"))
+    if (auto n = node["python"]; n && r.expect_string(n, "python"))
       spec.fake_python = Located<std::string>{n.Scalar(), r.loc(n)};
     return;
   }
@@ -374,7 +423,7 @@ void read_autograd(Reader& r, const YAML::Node& node, OpSpec& spec) {
   if (!r.check_keys(node, kAutogradKeys, "'autograd'")) return;
   model::Autograd autograd;
   autograd.loc = r.loc(node);
-  if (auto n = node["backward"]; n && r.expect_scalar(n, "backward")) {
+  if (auto n = node["backward"]; n && r.expect_string(n, "backward")) {
     autograd.backward = {n.Scalar(), r.loc(n)};
     if (n.Scalar().empty())  // an op name, never empty (the emitters look the op up by it)
       r.diags().error(Code::AutogradWithoutBackward, r.loc(n), "'backward' is empty: name the backward op");
@@ -392,14 +441,14 @@ const std::vector<std::string> kAutocastKeys = {"cast_inputs"};
 void read_autocast(Reader& r, const YAML::Node& node, OpSpec& spec) {
   if (!r.check_keys(node, {}, "'autocast'")) return;
   for (const auto& entry : node) {
-    if (!entry.first.IsScalar()) continue;
+    if (yaml_type(entry.first) != YamlType::String) continue;
     model::AutocastRule rule;
     rule.device = {entry.first.Scalar(), r.loc(entry.first)};
     rule.loc = r.loc(entry.second);
     const std::string what = fmt::format("'autocast: {}'", rule.device.value);
     if (!r.check_keys(entry.second, kAutocastKeys, what)) continue;
     if (auto n = entry.second["cast_inputs"]) {
-      if (!r.expect_scalar(n, "cast_inputs")) continue;
+      if (!r.expect_string(n, "cast_inputs")) continue;
       rule.cast_inputs = {n.Scalar(), r.loc(n)};
     } else {
       r.diags().error(Code::AutocastBadDtype, rule.loc, fmt::format("{} needs 'cast_inputs'", what))
@@ -424,19 +473,30 @@ std::optional<model::SampleTensor> read_sample_tensor(Reader& r, const YAML::Nod
     return std::nullopt;
   }
   for (const YAML::Node& dim : shape) {
-    if (!r.expect_scalar(dim, "shape entry")) return std::nullopt;
-    t.shape.push_back(dim.Scalar());
+    // A size, kept in decimal (so the checker and the emitters tell it from
+    // a name by its first character), or a dim name.
+    if (auto size = yaml_integer(dim); size && *size >= 0) {
+      t.shape.push_back(std::to_string(*size));
+    } else if (yaml_type(dim) == YamlType::String && is_name(dim.Scalar())) {
+      t.shape.push_back(dim.Scalar());
+    } else {
+      r.wrong_type(dim, "shape entry", "a size (an integer, 0 or more) or a dim name");
+      return std::nullopt;
+    }
   }
-  if (auto n = node["dtype"]; n && r.expect_scalar(n, "dtype")) t.dtype = n.Scalar();
-  if (auto n = node["device"]; n && r.expect_scalar(n, "device")) t.device = n.Scalar();
+  if (auto n = node["dtype"]; n && r.expect_string(n, "dtype")) t.dtype = n.Scalar();
+  if (auto n = node["device"]; n && r.expect_string(n, "device")) t.device = n.Scalar();
   if (auto n = node["range"]) {
-    try {
-      auto bounds = n.as<std::vector<double>>();
-      if (bounds.size() != 2 || !(bounds[0] < bounds[1])) throw YAML::Exception(n.Mark(), "");
-      t.low = bounds[0];
-      t.high = bounds[1];
-    } catch (const YAML::Exception&) {
-      r.diags().error(Code::SampleValueMismatch, r.loc(n), "'range' must be [low, high] with low < high");
+    std::optional<double> low, high;
+    if (n.IsSequence() && n.size() == 2) {
+      low = yaml_number(n[0]);
+      high = yaml_number(n[1]);
+    }
+    if (low && high && *low < *high) {
+      t.low = *low;
+      t.high = *high;
+    } else {
+      r.diags().error(Code::SampleValueMismatch, r.loc(n), "'range' must be [low, high], two numbers with low < high");
     }
   }
   return t;
@@ -468,12 +528,17 @@ std::optional<model::SampleValue> read_sample_value(Reader& r, const YAML::Node&
   } else if (node.IsSequence()) {
     std::vector<std::string> items;
     for (const YAML::Node& item : node) {
-      if (!r.expect_scalar(item, "sample list entry")) return std::nullopt;
-      items.push_back(item.Scalar());
+      const YamlType type = yaml_type(item);
+      if (type != YamlType::Int && type != YamlType::Float && type != YamlType::Bool) {
+        r.wrong_type(item, "sample list entry", "a number or a boolean");
+        return std::nullopt;
+      }
+      items.push_back(canonical_scalar(item));
     }
     v.literal = fmt::format("[{}]", fmt::join(items, ", "));
   } else {
-    v.literal = node.Scalar();
+    v.string = yaml_type(node) == YamlType::String;
+    v.literal = v.string ? node.Scalar() : canonical_scalar(node);
   }
   return v;
 }
@@ -490,24 +555,41 @@ void read_samples(Reader& r, const YAML::Node& node, OpSpec& spec) {
     sample.loc = r.loc(item);
     if (auto args = item["args"]; args && r.check_keys(args, {}, "a sample's 'args'")) {
       for (const auto& entry : args) {
-        if (!entry.first.IsScalar()) continue;
+        if (yaml_type(entry.first) != YamlType::String) continue;
         if (auto value = read_sample_value(r, entry.second))
           sample.args.emplace_back(Located<std::string>{entry.first.Scalar(), r.loc(entry.first)}, std::move(*value));
       }
     }
     if (auto dims = item["dims"]; dims && r.check_keys(dims, {}, "a sample's 'dims'")) {
       for (const auto& entry : dims) {
-        try {
-          auto values = entry.second.IsScalar() ? std::vector<int64_t>{entry.second.as<int64_t>()}
-                                                : entry.second.as<std::vector<int64_t>>();
-          // A dim is a size: a negative one made the generated test build an impossible tensor.
-          if (values.empty() || std::any_of(values.begin(), values.end(), [](int64_t v) { return v < 0; }))
-            throw YAML::Exception(entry.second.Mark(), "");
+        if (yaml_type(entry.first) != YamlType::String) continue;
+        if (!is_name(entry.first.Scalar())) {
+          r.diags().error(Code::WrongValueType, r.loc(entry.first),
+                          fmt::format("'{}' cannot name a dim: a dim's name is an identifier", entry.first.Scalar()));
+          continue;
+        }
+        // A dim is a size: a negative one made the generated test build an impossible tensor.
+        auto size = [](const YAML::Node& n) {
+          auto v = yaml_integer(n);
+          return v && *v >= 0 ? v : std::nullopt;
+        };
+        std::vector<int64_t> values;
+        bool ok = true;
+        if (entry.second.IsSequence()) {
+          for (const YAML::Node& item : entry.second) {
+            if (auto v = size(item))
+              values.push_back(*v);
+            else
+              ok = false;
+          }
+        } else if (auto v = size(entry.second)) {
+          values.push_back(*v);
+        }
+        if (ok && !values.empty())
           sample.dims.emplace_back(Located<std::string>{entry.first.Scalar(), r.loc(entry.first)}, values);
-        } catch (const YAML::Exception&) {
+        else
           r.diags().error(Code::WrongValueType, r.loc(entry.second),
                           "a dim takes a size (an integer, 0 or more) or a non-empty list of sizes");
-        }
       }
     }
     spec.samples.push_back(std::move(sample));

@@ -81,7 +81,9 @@ struct SampleValue {
   Kind kind = Kind::Literal;
   SampleTensor tensor;               // Tensor
   std::vector<SampleTensor> list;    // TensorList
-  std::string literal;               // Literal: the YAML scalar as written
+  std::string literal;               // Literal: a YAML string as written; a number or a boolean
+                                     // (or a list of them) in canonical form: 7, 0.5, true, [1, 2]
+  bool string = false;               // Literal: a YAML string (`"3"` is one, `3` is not)
   SourceLoc loc;
 };
 

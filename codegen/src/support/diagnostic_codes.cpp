@@ -1408,6 +1408,22 @@ autocast:
 samples: []
 )md"},
 
+    {Code::DuplicateTag, "E0812", "a tag listed twice",
+     R"md(`tags` lists each tag once: a repeated tag is most often a typo for
+another one, and the JSON Schema (`uniqueItems`) refuses it as well.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+abi: unstable
+tags: [pt2_compliant_tag, pt2_compliant_tag]
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+abi: unstable
+tags: [pt2_compliant_tag]
+fake: like(x)
+)md"},
+
     // -----------------------------------------------------------------------
     // E09xx: files and output
     // -----------------------------------------------------------------------

@@ -113,6 +113,7 @@ enum class Code : uint16_t {
   AutocastDtypeNotAllowed,
   AutocastOnMutatingOp,
   AutocastKeywordOnly,
+  DuplicateTag,
   // E09xx: files and output
   CannotReadSpec,
   CannotWriteOutput,
