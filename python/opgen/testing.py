@@ -22,7 +22,7 @@ import torch._dynamo.testing
 from torch._subclasses.fake_tensor import FakeTensorMode
 from torch.fx.experimental.symbolic_shapes import ShapeEnv
 from torch.utils._python_dispatch import TorchDispatchMode
-from torch.utils._pytree import tree_leaves, tree_map_only
+from torch.utils._pytree import tree_flatten, tree_leaves, tree_map_only
 from torch.utils.flop_counter import FlopCounterMode
 
 CONTRACT = 2
@@ -73,6 +73,22 @@ def _call(op, args, kwargs):
     return op(*args, **kwargs)
 
 
+def _assert_same(got, expected, msg: Callable[[str], str], **tolerances) -> None:
+    """assert_close over tensors and numbers, == over every other leaf: an op's
+    arguments and results hold dtypes and strings too, which assert_close
+    refuses (a sample with a ScalarType argument failed its compile test)."""
+    got_leaves, got_spec = tree_flatten(got)
+    expected_leaves, expected_spec = tree_flatten(expected)
+    if got_spec != expected_spec:
+        raise AssertionError(msg(f"the structure differs: {got_spec} vs {expected_spec}"))
+    numeric = (torch.Tensor, bool, int, float, complex, torch.SymInt, torch.SymFloat)
+    pairs = [(g, e) for g, e in zip(got_leaves, expected_leaves) if isinstance(g, numeric) or isinstance(e, numeric)]
+    torch.testing.assert_close([g for g, _ in pairs], [e for _, e in pairs], equal_nan=True, msg=msg, **tolerances)
+    for i, (g, e) in enumerate(zip(got_leaves, expected_leaves)):
+        if not (isinstance(g, numeric) or isinstance(e, numeric)) and g != e:
+            raise AssertionError(msg(f"leaf {i}: {g!r} vs {e!r}"))
+
+
 def check_opcheck(case: Case) -> None:
     """torch.library.opcheck on the first sizes (with gradients where the op has autograd)."""
     args, kwargs = case.make(case.sizes[0])
@@ -96,8 +112,7 @@ def check_compile(case: Case, dynamic: bool) -> None:
         eager_args, eager_kwargs = _clone((args, kwargs))
         expected = (_call(case.op, eager_args, eager_kwargs), eager_args, eager_kwargs)
         got = (compiled(case.op, args, kwargs), args, kwargs)
-        torch.testing.assert_close(got, expected, equal_nan=True,
-                                   msg=lambda m: f"{case.qualified} ({case}, sizes {dims}), compiled vs eager: {m}")
+        _assert_same(got, expected, msg=lambda m: f"{case.qualified} ({case}, sizes {dims}), compiled vs eager: {m}")
         if compiles_after_first is None:
             compiles_after_first = counter.frame_count
     assert compiles_after_first >= 1, f"{case.qualified} ({case}): nothing was compiled"
@@ -258,13 +273,12 @@ def check_autocast(case: Case, device_type: str, cast_inputs: torch.dtype) -> No
         expected = [t.dtype for t in tree_leaves(expected_inputs) if isinstance(t, torch.Tensor)]
         assert seen.calls == [expected], (
             f"{where}: the kernel was called with dtypes {seen.calls}, expected one call with {expected}")
-        torch.testing.assert_close(got, want, rtol=0, atol=0, equal_nan=True,
-                                   msg=lambda m: f"{where} vs the inputs cast by hand: {m}")
+        _assert_same(got, want, rtol=0, atol=0, msg=lambda m: f"{where} vs the inputs cast by hand: {m}")
         torch._dynamo.reset()
         compiled = torch.compile(_call, fullgraph=True, backend="aot_eager")
         with torch.autocast(device_type):
             got = compiled(case.op, *_clone((args, kwargs)))
-        torch.testing.assert_close(got, want, equal_nan=True, msg=lambda m: f"{where}, compiled: {m}")
+        _assert_same(got, want, msg=lambda m: f"{where}, compiled: {m}")
         if case.differentiable:
             _check_autocast_gradients(case, args, kwargs, device_type, where)
 

@@ -1,0 +1,553 @@
+"""Whatever `opgen check` accepts builds, loads and passes its own generated
+suite, shown mechanically for every construct of the rule language (issue 21,
+class 4): each construct is rendered in every place a rule can stand, through
+the C++ compiler and PyTorch.
+
+- `require:` rules are C++ (on both ABIs) and Python (in the fake). Every
+  construct the C++ subset allows is a probe: a Bool rule true on input set A
+  (the sample, so the generated suite runs it) and judged on input set B,
+  where some probes are false. Each probe is guarded by `sel != K or ...`,
+  so calling with `sel=K` on set B tests probe K alone: the compiled check and
+  the fake must both raise exactly when Python's own evaluation of the rule
+  (the reference: rules are Python) is false.
+- `fake:` rules are Python only (one ABI suffices): every construct of
+  shapes, dtypes, devices, memory formats, `let` and the Output builtins is
+  an output of one op, whose kernel makes outputs of the shapes, strides and
+  dtypes Python's evaluation of the same rules gives (passed in as `int[]`
+  arguments). The generated suite then compares the fake with the kernel.
+- `flops:` runs in FlopCounterMode against the tool's own evaluator (the
+  generated suite's test_flops).
+
+The generated library is compiled as two unity TUs (stable and unstable) and
+loaded; its generated suite runs in a subprocess. Every spec key is used
+here or in the in-tree library (whose suite runs in test_ops): a test holds
+that. Every builtin, tensor member and operator of docs/fake-rules.md is in
+a probe: another holds that, so a new construct needs a probe.
+
+Needs the built tool and a C++ compiler:
+OPGEN_BIN=build/codegen/opgen pytest tests/python/test_every_construct.py
+"""
+
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+import torch
+from torch._subclasses.fake_tensor import FakeTensorMode
+
+import yaml12
+from cli_helpers import OPGEN_BIN, SCHEMAS, SOURCE_DIR, requires_opgen, run_opgen
+
+pytestmark = requires_opgen
+
+NAMESPACE = "constructs"
+
+# ---------------------------------------------------------------------------
+# Inputs. Set A is the sample (every probe true); set B flips many probes.
+# ---------------------------------------------------------------------------
+
+REQUIRE_ARGS = ("Tensor x, Tensor y, Tensor? opt, Tensor? none_opt, Tensor[] xs, int n, int m, float f, bool flag, "
+                "str s, str s2, ScalarType dt, ScalarType? odt, ScalarType? none_dt, int[] sizes, int sel")
+SET_A = dict(x=((2, 3, 4, 5), torch.float32), y=((3, 4), torch.float32), opt=((5,), torch.float32), none_opt=None,
+             xs=[((2,), torch.float32), ((3, 2), torch.float32)], n=7, m=-3, f=0.5, flag=True, s="abc", s2="abc",
+             dt=torch.float16, odt=torch.bfloat16, none_dt=None, sizes=[2, 3])
+SET_B = dict(x=((3, 2, 2, 6), torch.float32), y=((2, 4), torch.float32), opt=None, none_opt=((1,), torch.float32),
+             xs=[((4,), torch.float32), ((1, 2, 2), torch.float32)], n=-7, m=4, f=-1.5, flag=False, s="abc",
+             s2="xyz", dt=torch.float32, odt=None, none_dt=torch.int64, sizes=[5])
+
+# Bool probes over REQUIRE_ARGS: true on SET_A. One construct (or pairing) each.
+REQUIRE_PROBES = [
+    "x.size(0) == 2",
+    "x.size(-1) != 4",
+    "x.stride(0) > x.stride(1)",
+    "x.dim() >= 4",
+    "x.numel() < 1000",
+    "x.ndim <= 4",
+    "x.shape[1] == y.size(0)",
+    "x.shape[-1] == 5",
+    "x.dtype == float32",
+    "y.dtype == x.dtype",
+    "dt == float16",
+    "dt != bfloat16",
+    "(odt or x.dtype) == bfloat16",
+    "(none_dt or x.dtype) == float32",
+    "odt is not None",
+    "none_dt is None",
+    "opt is not None and opt.size(0) == 5",
+    "none_opt is None or none_opt.size(0) == 99",
+    "(opt.numel() == 5 if opt is not None else False)",
+    "not (opt is None)",
+    "flag and not n < 0",
+    "flag or n > 100",
+    "len(xs) == 2",
+    "xs[0].size(0) == 2",
+    "xs[1].dim() == 2",
+    "len(sizes) == 2",
+    "n + m == 4",
+    "n - m == 10",
+    "n * m == -21",
+    "-n == -7",
+    "m // 2 == -2",
+    "m % 2 == 1",
+    "n // m == -3",
+    "n % m == -2",
+    "x.size(1) % 2 == 1",
+    "x.numel() // 7 == 17",
+    "ceil_div(x.size(3), 2) == 3",
+    "round_up(x.size(3), 4) == 8",
+    "min(n, m) == -3",
+    "max(n, m) == 7",
+    "f * 2 == 1.0",
+    "f > 0.25",
+    "f + n > 7",
+    "-f < 0",
+    "1e-6 < f",
+    ".5 == f",
+    "f != 1.",
+    "s == s2",
+    "(n if flag else m) == 7",
+    "flag == True",
+    "flag != False",
+    "n - m * 2 == 13",
+    "(n - m) * 2 == 20",
+    "n - (m - 1) == 11",
+    "n < 9223372036854775807",
+    "x.numel() * 1000000 > 0",
+    "2 * 3 == 6",
+    "x.size(0) * x.size(1) == 6 and (x.size(2) == 4 or x.size(3) == 0)",
+]
+
+# Output probes: one fake rule each, over FAKE_ARGS (evaluated on SET_A).
+FAKE_ARGS = ("Tensor x, Tensor y, Tensor? opt, Tensor[] xs, int n, int m, bool flag, ScalarType dt, ScalarType? odt, "
+             "ScalarType? none_dt, int[] sizes")
+FAKE_LETS = {"k": "x.size(0) * n", "j": "k + len(sizes)"}
+FAKE_PROBES = [
+    "empty([x.size(0), n])",
+    "empty(x.shape)",
+    "empty(x.shape[1:])",
+    "empty(x.shape[:-1])",
+    "empty(x.shape[1:3])",
+    "empty(x.shape[-2:])",
+    "empty([*x.shape[:-1], n])",
+    "empty([n, *y.shape])",
+    "empty([])",
+    "empty(sizes)",
+    "empty([sizes[0], sizes[-1], len(sizes)])",
+    "empty([len(xs), sum_numel(xs)])",
+    "empty([ceil_div(n, 2), round_up(n, 4)])",
+    "empty([min(n, 3), max(n, 3)])",
+    "empty([n // 2, n % 3, -m, n - 1, n * 2 + m])",
+    "empty([k, j])",
+    "empty([n if flag else 1, x.numel() // 30])",
+    "empty([x.ndim, x.dim(), x.stride(0)])",
+    "empty([2], dtype=dt)",
+    "empty([2], dtype=odt or x.dtype)",
+    "empty([2], dtype=none_dt or float64)",
+    "empty([2], dtype=float16 if flag else float32)",
+    "empty([2], dtype=xs[0].dtype)",
+    "empty([2], dtype=int64, device=y)",
+    "empty([2], dtype=bool)",
+    "empty([2, 3], dtype=uint8)",
+    "like(x)",
+    "like(y, dtype=float64)",
+    "like(xs[-1])",
+    "like(x, memory_format=channels_last)",
+    "like(x, memory_format=contiguous_format)",
+    "like(x, memory_format=preserve_format)",
+    "empty(x.shape, memory_format=channels_last)",
+    "empty([1, 2, 3, 4, 5], memory_format=channels_last_3d)",
+    "empty_strided([3, 4], [1, 3])",
+    "empty_strided([n, 2], [1, n], dtype=float64)",
+    "like(opt) if opt is not None else empty([1])",
+]
+FLOPS = "x.numel() + sum_numel(xs) + len(sizes) * max(n, 0) + ceil_div(x.numel(), 3) + round_up(y.numel(), 8)"
+
+# c10::ScalarType's enumerators, for the kernel's dtype codes.
+SCALAR_TYPE = {torch.uint8: 0, torch.int8: 1, torch.int16: 2, torch.int32: 3, torch.int64: 4, torch.float16: 5,
+               torch.float32: 6, torch.float64: 7, torch.complex64: 9, torch.complex128: 10, torch.bool: 11,
+               torch.bfloat16: 15}
+DTYPE_NAMES = {"float32": torch.float32, "float64": torch.float64, "float16": torch.float16,
+               "bfloat16": torch.bfloat16, "int64": torch.int64, "int32": torch.int32, "uint8": torch.uint8,
+               "int8": torch.int8, "int16": torch.int16, "bool": torch.bool, "complex64": torch.complex64,
+               "complex128": torch.complex128}
+
+
+def reference_namespace(values):
+    """Rules are Python: this is what they mean, from docs/fake-rules.md's
+    tables, with real tensors. The generated code must agree."""
+    default = next(v for v in values.values() if isinstance(v, torch.Tensor))
+
+    def empty(shape, dtype=None, device=None, memory_format=torch.contiguous_format):
+        return torch.empty(tuple(shape), dtype=dtype or default.dtype,
+                           device=(device if device is not None else default).device, memory_format=memory_format)
+
+    def empty_strided(shape, stride, dtype=None, device=None):
+        return torch.empty_strided(tuple(shape), tuple(stride), dtype=dtype or default.dtype,
+                                   device=(device if device is not None else default).device)
+
+    def like(t, dtype=None, device=None, memory_format=torch.preserve_format):
+        return torch.empty_like(t, dtype=dtype, device=None if device is None else device.device,
+                                memory_format=memory_format)
+
+    return {**DTYPE_NAMES, "contiguous_format": torch.contiguous_format, "channels_last": torch.channels_last,
+            "channels_last_3d": torch.channels_last_3d, "preserve_format": torch.preserve_format,
+            "ceil_div": lambda a, b: (a + b - 1) // b, "round_up": lambda a, b: (a + b - 1) // b * b,
+            "sum_numel": lambda xs: sum(t.numel() for t in xs), "empty": empty, "empty_strided": empty_strided,
+            "like": like, **values}
+
+
+def evaluate(rule, values, lets=()):
+    scope = reference_namespace(values)
+    for name, text in lets:
+        scope[name] = eval(text, {}, scope)  # noqa: S307 (the rules of this file)
+    return eval(rule, {}, scope)  # noqa: S307
+
+
+def materialize(value_set, generator=None):
+    def one(v):
+        if isinstance(v, tuple) and len(v) == 2 and isinstance(v[1], torch.dtype):
+            return torch.rand(v[0], generator=generator).to(v[1])
+        if isinstance(v, list) and v and isinstance(v[0], tuple):
+            return [one(t) for t in v]
+        return v
+    return {k: one(v) for k, v in value_set.items()}
+
+
+# ---------------------------------------------------------------------------
+# Specs
+# ---------------------------------------------------------------------------
+
+def sample_yaml(value_set, names, extra):
+    """A sample's `args` mapping for the arguments `names`, as YAML flow."""
+    items = []
+    for name in names:
+        if name in extra:
+            continue
+        v = value_set[name]
+        if v is None:
+            items.append(f"{name}: null")
+        elif isinstance(v, tuple):
+            items.append(f"{name}: {{shape: {list(v[0])}, dtype: {str(v[1]).removeprefix('torch.')}}}")
+        elif isinstance(v, list) and v and isinstance(v[0], tuple):
+            tensors = ", ".join(f"{{shape: {list(s)}, dtype: {str(d).removeprefix('torch.')}}}" for s, d in v)
+            items.append(f"{name}: [{tensors}]")
+        elif isinstance(v, torch.dtype):
+            items.append(f"{name}: {str(v).removeprefix('torch.')}")
+        elif isinstance(v, bool):
+            items.append(f"{name}: {'true' if v else 'false'}")
+        elif isinstance(v, str):
+            items.append(f'{name}: "{v}"')
+        else:
+            items.append(f"{name}: {v}")
+    items += [f"{k}: {v}" for k, v in extra.items()]
+    return "{" + ", ".join(items) + "}"
+
+
+def arg_names(args):
+    return [a.split()[-1] for a in args.split(", ")]
+
+
+def require_spec(op, abi):
+    rules = "\n".join(f"  - {yaml_string(f'sel != {k} or {p}')}" for k, p in enumerate(REQUIRE_PROBES))
+    tags = "tags: [pt2_compliant_tag]\n" if abi == "unstable" else ""
+    return (f'schema: "{op}({REQUIRE_ARGS}) -> Tensor"\n'
+            f"doc: Every construct of the C++ subset of the rule language, as a require rule ({abi} ABI).\n"
+            f"abi: {abi}\ndispatch: [CPU]\n{tags}"
+            "checks:\n"
+            "  x: {dtype: [float32, float64], dim: 4, contiguous: true}\n"
+            "  y: {same_dtype: x, same_device: x, dim: 2}\n"
+            f"require:\n{rules}\n"
+            "fake: empty([1])\n"
+            f"samples:\n  - args: {sample_yaml(SET_A, arg_names(REQUIRE_ARGS), {'sel': -1})}\n")
+
+
+def yaml_string(text):
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def outputs_spec(op):
+    values = materialize(SET_A)
+    outs = [evaluate(rule, values, FAKE_LETS.items()) for rule in FAKE_PROBES]
+    expect = [s for t in outs for s in t.shape]
+    strides = [s for t in outs for s in t.stride()]
+    extra = {"expect": expect, "ranks": [t.dim() for t in outs], "strides": strides,
+             "dtypes": [SCALAR_TYPE[t.dtype] for t in outs]}
+    returns = ", ".join(["Tensor"] * len(FAKE_PROBES))
+    lets = "\n".join(f"  {k}: {yaml_string(v)}" for k, v in FAKE_LETS.items())
+    fakes = "\n".join(f"  - {yaml_string(r)}" for r in FAKE_PROBES)
+    return (f'schema: "{op}({FAKE_ARGS}, int[] expect, int[] ranks, int[] strides, int[] dtypes) -> ({returns})"\n'
+            "abi: unstable\ndispatch: [CPU]\n"
+            f"let:\n{lets}\nfake:\n{fakes}\n"
+            f"flops: {yaml_string(FLOPS)}\n"
+            f"samples:\n  - args: {sample_yaml(SET_A, arg_names(FAKE_ARGS), extra)}\n")
+
+
+EACH_SPEC = """schema: "{op}(Tensor[] xs) -> (Tensor[], Tensor[])"
+abi: {abi}
+dispatch: [CPU]
+fake:
+  - like_each(xs)
+  - like_each(xs, dtype=float64, memory_format=contiguous_format)
+samples:
+  - args: {{xs: [{{shape: [2, 3]}}, {{shape: [4]}}]}}
+"""
+
+DYNAMIC_SPEC = """schema: "{op}(Tensor x, int rows) -> Tensor"
+abi: {abi}
+dispatch: [CPU]
+let:
+  k: dynamic(min=0, max=64)
+fake: empty([k, x.size(1)])
+samples:
+  - args: {{x: {{shape: [4, 3]}}, rows: 5}}
+"""
+
+PYTHON_FAKE_SPEC = """schema: "{op}(Tensor x) -> Tensor"
+abi: {abi}
+dispatch: [CPU]
+fake: {{python: "constructs_fakes:twice_rows"}}
+samples:
+  - args: {{x: {{shape: [3, 2]}}}}
+"""
+
+MUTATING_SPEC = """schema: "{op}(Tensor(a!) x, Tensor src) -> ()"
+abi: {abi}
+dispatch: [CPU]
+mutates: [x]
+checks:
+  src: {{same_dtype: x}}
+require: x.numel() == src.numel()
+samples:
+  - args: {{x: {{shape: [3, 2]}}, src: {{shape: [6]}}}}
+"""
+
+PYTHON_FAKES = '''import torch
+
+
+def twice_rows(x):
+    return x.new_empty((2 * x.size(0), x.size(1)))
+'''
+
+# ---------------------------------------------------------------------------
+# Kernels: written against the declarations opgen generated.
+# ---------------------------------------------------------------------------
+
+UNSTABLE_HELPERS = """
+#include <ATen/ATen.h>
+#include <tuple>
+#include <utility>
+#include <vector>
+namespace {
+// The outputs of the probe op: shapes, strides and dtypes as the test computed them.
+std::vector<at::Tensor> probe_outputs(const at::Tensor& like, at::IntArrayRef expect, at::IntArrayRef ranks,
+                                      at::IntArrayRef strides, at::IntArrayRef dtypes) {
+  std::vector<at::Tensor> outs;
+  size_t offset = 0;
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    auto shape = expect.slice(offset, ranks[i]);
+    auto stride = strides.slice(offset, ranks[i]);
+    offset += ranks[i];
+    outs.push_back(at::zeros(shape, like.options().dtype(static_cast<at::ScalarType>(dtypes[i])))
+                       .as_strided(shape, stride));
+    outs.back().zero_();
+  }
+  return outs;
+}
+template <class Tuple, size_t... I>
+Tuple as_tuple(const std::vector<at::Tensor>& v, std::index_sequence<I...>) { return Tuple(v.at(I)...); }
+}  // namespace
+"""
+
+
+def kernel_declarations(out, op):
+    header = (out / "include" / NAMESPACE / "kernels" / f"{op}.h").read_text()
+    (decl,) = re.findall(rf"^(.*? {op}_cpu\(.*\));$", header, re.M)
+    return decl
+
+
+def kernel_source(out, op, kind, abi):
+    decl = kernel_declarations(out, op)
+    ret = decl.split(f" {op}_cpu(")[0]
+    if kind == "require":
+        body = ("return torch::stable::new_zeros(x, {1});" if abi == "stable"
+                else "return at::zeros({1}, x.options());")
+    elif kind == "outputs":
+        # Storage large enough for any stride pattern: zeros of the real extent, then as_strided.
+        body = (f"auto outs = probe_outputs(x, expect, ranks, strides, dtypes);\n"
+                f"  return as_tuple<{ret}>(outs, std::make_index_sequence<{len(FAKE_PROBES)}>());")
+    elif kind == "each":
+        if abi == "stable":
+            body = ("std::vector<torch::stable::Tensor> a, b;\n"
+                    "  for (const auto& t : xs) {\n"
+                    "    a.push_back(torch::stable::new_zeros(t, t.sizes()));\n"
+                    "    b.push_back(torch::stable::new_zeros(t, t.sizes(), torch::headeronly::ScalarType::Double));\n"
+                    "  }\n  return {a, b};")
+        else:
+            body = ("std::vector<at::Tensor> a, b;\n"
+                    "  for (const auto& t : xs) { a.push_back(at::zeros_like(t)); "
+                    "b.push_back(at::zeros(t.sizes(), t.options().dtype(at::kDouble))); }\n  return {a, b};")
+    elif kind == "dynamic":
+        body = ("return torch::stable::new_zeros(x, {rows, x.size(1)});" if abi == "stable"
+                else "return at::zeros({rows, x.size(1)}, x.options());")
+    elif kind == "mutating":
+        body = ("torch::stable::Tensor out = x;\n  torch::stable::zero_(out);" if abi == "stable"
+                else "x.zero_();")
+    else:  # python fake
+        body = ("return torch::stable::new_zeros(x, {2 * x.size(0), x.size(1)});" if abi == "stable"
+                else "return at::zeros({2 * x.size(0), x.size(1)}, x.options());")
+    return f"{decl.removesuffix(';')} {{\n  {body}\n}}\n"
+
+
+OPS = {  # op -> (kind, abi)
+    "req_stable": ("require", "stable"),
+    "req_unstable": ("require", "unstable"),
+    "outputs": ("outputs", "unstable"),
+    "each_stable": ("each", "stable"),
+    "each_unstable": ("each", "unstable"),
+    "dynamic_stable": ("dynamic", "stable"),
+    "dynamic_unstable": ("dynamic", "unstable"),
+    "python_fake": ("python", "unstable"),
+    "zero_stable_": ("mutating", "stable"),
+    "zero_unstable_": ("mutating", "unstable"),
+}
+
+
+def spec_text(op, kind, abi):
+    if kind == "require":
+        return require_spec(op, abi)
+    if kind == "outputs":
+        return outputs_spec(op)
+    template = {"each": EACH_SPEC, "dynamic": DYNAMIC_SPEC, "python": PYTHON_FAKE_SPEC, "mutating": MUTATING_SPEC}[kind]
+    return template.format(op=op, abi=abi)
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory):
+    root = tmp_path_factory.mktemp("constructs")
+    specs = root / "specs"
+    specs.mkdir()
+    for op, (kind, abi) in OPS.items():
+        (specs / f"{op}.yaml").write_text(spec_text(op, kind, abi))
+    out = root / "out"
+    options = ["--namespace", NAMESPACE, "--source-root", root]
+    check = run_opgen("check", *options, specs)
+    assert check.returncode == 0, check.stderr
+    generate = run_opgen("generate", *options, "-o", out, specs)
+    assert generate.returncode == 0, generate.stderr
+
+    # Two unity TUs: a TU's includes are fixed per ABI (stable headers first, or ATen).
+    units = {"stable": [], "unstable": ["csrc/" + p.name for p in sorted((out / "csrc").glob(f"{NAMESPACE}-*.cpp"))]}
+    kernels = {"stable": "", "unstable": UNSTABLE_HELPERS}
+    for op, (kind, abi) in OPS.items():
+        units[abi].append(f"csrc/{op}.cpp")
+        kernels[abi] += f'#include "{NAMESPACE}/kernels/{op}.h"\n'
+    kernels["stable"] += "#include <torch/csrc/stable/ops.h>\n"
+    for op, (kind, abi) in OPS.items():
+        kernels[abi] += f"namespace {NAMESPACE}::kernels {{\n{kernel_source(out, op, kind, abi)}}}\n"
+    torch_dir = os.path.dirname(torch.__file__)
+    flags = ["-std=c++20", "-fPIC", "-O0", "-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter",
+             "-D_GLIBCXX_USE_CXX11_ABI=1", f"-I{out}", f"-I{out / 'include'}", "-isystem", f"{torch_dir}/include",
+             "-isystem", f"{torch_dir}/include/torch/csrc/api/include"]
+
+    def compile_unit(abi):
+        unit = out / f"unity_{abi}.cpp"
+        # The kernels after the generated TUs: a stable TU's first include must be its kernel header.
+        unit.write_text("".join(f'#include "{u}"\n' for u in units[abi]) + kernels[abi])
+        obj = out / f"unity_{abi}.o"
+        proc = subprocess.run(["c++", *flags, "-c", str(unit), "-o", str(obj)], capture_output=True, text=True)
+        assert proc.returncode == 0, f"{abi}: the generated code does not compile:\n{proc.stderr[-8000:]}"
+        return obj
+
+    with ThreadPoolExecutor(2) as pool:
+        objects = list(pool.map(compile_unit, ["stable", "unstable"]))
+    package = out / "python" / NAMESPACE
+    library_file = package / f"lib{NAMESPACE}_ops.so"
+    lib_dir = f"{torch_dir}/lib"
+    link = subprocess.run(["c++", "-shared", *map(str, objects), "-o", str(library_file), f"-L{lib_dir}",
+                           f"-Wl,-rpath,{lib_dir}", "-ltorch", "-ltorch_cpu", "-lc10"], capture_output=True, text=True)
+    assert link.returncode == 0, link.stderr
+    (package / "__init__.py").write_text("from ._ops import *  # noqa: F401,F403\n")  # as opgen_add_library writes it
+    (out / "python" / "constructs_fakes.py").write_text(PYTHON_FAKES)
+    return out
+
+
+def test_every_construct_passes_the_generated_suite(library):
+    suite = next((library / "tests").glob("test_*.py"))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(library / "python"), str(SOURCE_DIR / "python")])}
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", str(suite)],
+                          capture_output=True, text=True, env=env, cwd=library, timeout=900)
+    assert proc.returncode == 0, proc.stdout[-8000:] + proc.stderr[-3000:]
+    counts = re.search(r"(\d+) passed", proc.stdout)
+    assert counts and int(counts[1]) >= 20, proc.stdout[-2000:]
+
+
+def load_library(library):
+    sys.path.insert(0, str(library / "python"))
+    try:
+        import constructs  # noqa: F401  (registers the ops)
+    finally:
+        sys.path.remove(str(library / "python"))
+
+
+@pytest.mark.parametrize("abi", ["stable", "unstable"])
+def test_compiled_and_python_require_rules_agree_with_python(library, abi):
+    """Each probe on set B (sel=K): the C++ check and the fake raise exactly
+    where Python's own evaluation of the rule is false."""
+    load_library(library)
+    op = getattr(torch.ops.constructs, f"req_{abi}").default
+    names = arg_names(REQUIRE_ARGS)
+    values = materialize(SET_B)
+    flipped, wrong = 0, []
+    for k, probe in enumerate(REQUIRE_PROBES):
+        expected = bool(evaluate(probe, values))
+        flipped += not expected
+        args = [values[name] for name in names[:-1]] + [k]
+        for where in ("kernel", "fake"):
+            try:
+                if where == "kernel":
+                    op(*args)
+                else:
+                    with FakeTensorMode() as mode:
+                        op(*[mode.from_tensor(a) if isinstance(a, torch.Tensor) else
+                             [mode.from_tensor(t) for t in a] if isinstance(a, list) and a and
+                             isinstance(a[0], torch.Tensor) else a for a in args])
+                passed = True
+            except RuntimeError:
+                passed = False
+            if passed != expected:
+                wrong.append(f"{where}: `{probe}` is {expected} in Python, the {where} {'passed' if passed else 'raised'}")
+    assert not wrong, "\n".join(wrong)
+    assert flipped >= 20, f"set B makes only {flipped} probes false"
+
+
+def test_every_spec_key_is_used_here_or_in_tree():
+    """With the in-tree library (built, and its generated suite run, by test_ops)."""
+    keys = set(yaml12.load((SOURCE_DIR / "codegen" / "spec.schema.json").read_text())["properties"])
+    used = set()
+    for op, (kind, abi) in OPS.items():
+        used |= set(yaml12.load(spec_text(op, kind, abi)))
+    for path in SCHEMAS.glob("*.yaml"):
+        used |= set(yaml12.load(path.read_text()))
+    assert keys <= used, f"spec keys no built and tested spec uses: {sorted(keys - used)}"
+
+
+def test_every_documented_construct_has_a_probe():
+    """docs/fake-rules.md's builtins, tensor members and operators: each in some probe."""
+    doc = (SOURCE_DIR / "docs" / "fake-rules.md").read_text()
+    section = lambda title: doc.split(f"## {title}\n", 1)[1].split("\n## ", 1)[0]  # noqa: E731
+    builtins = set(re.findall(r"^\| `(\w+)\(", section("Builtins"), re.M))
+    members = set(re.findall(r"^\| `x\.(\w+)", section("Tensor members"), re.M))
+    operators = {"+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or", "not", "is", "is not",
+                 "if", "else", "*x"}
+    assert {"ceil_div", "like_each", "dynamic", "empty_strided"} <= builtins and {"size", "ndim"} <= members
+    text = "\n".join(REQUIRE_PROBES + FAKE_PROBES + list(FAKE_LETS.values()) + [FLOPS] + [
+        EACH_SPEC, DYNAMIC_SPEC])
+    missing = [b for b in builtins if not re.search(rf"\b{b}\(", text)]
+    missing += [f"x.{m}" for m in members if not re.search(rf"\.{m}\b", text)]
+    missing += [o for o in operators if o not in text]
+    # min and max appear in the table as one row.
+    assert "min(" in text and "max(" in text
+    assert not missing, f"constructs without a probe: {missing}"
