@@ -213,10 +213,10 @@ TEST(Checker, AutogradGradsMayNameAnOptionalTensor) {
 
 TEST(Checker, EmptySamplesSilenceTheNoSamplesWarning) {
   // No samples key: warned. `samples: []`: none on purpose, not warned.
-  auto missing = load_and_check("schemas/foo.yaml", "schema: \"foo(int n) -> ()\"\n");
+  auto missing = load_and_check("schemas/foo.yaml", "schema: \"foo(Tensor x, int n) -> ()\"\n");
   EXPECT_TRUE(missing.ok) << missing.diagnostics;
   EXPECT_NE(missing.diagnostics.find("warning[W1001]: foo has no 'samples'"), std::string::npos) << missing.diagnostics;
-  auto opted_out = load_and_check("schemas/foo.yaml", "schema: \"foo(int n) -> ()\"\nsamples: []\n");
+  auto opted_out = load_and_check("schemas/foo.yaml", "schema: \"foo(Tensor x, int n) -> ()\"\nsamples: []\n");
   EXPECT_TRUE(opted_out.ok) << opted_out.diagnostics;
   EXPECT_EQ(opted_out.diagnostics, "");
 }

@@ -416,7 +416,9 @@ TEST_F(ExprTest, OutputConstructorsNeedATensorForDefaults) {
   EXPECT_DIAG(d, 0u,
               "empty() takes its default dtype and device from the first Tensor or Tensor[] argument, and "
               "this schema has none");
-  EXPECT_EQ(d.note, "pass dtype= and device= explicitly");
+  // The note names what works (it once advised device=, which takes a tensor, and this op has none).
+  EXPECT_EQ(d.note, "rules take an output's device from a tensor argument (device=t), and this op has no Tensor or "
+                    "Tensor[] one: write its fake in Python (fake: {python: module:function})");
   EXPECT_EQ(kind("dynamic(min=0, max=16)"), ValueKind::Int);
 }
 

@@ -45,3 +45,17 @@ def test_types_page_is_current():
         "    build/codegen/opgen types > docs/types.md"
     )
     assert "types.md" in (ROOT / "mkdocs.yml").read_text()
+
+
+@requires_opgen
+def test_explain_texts_point_at_pages_that_cover_them():
+    """Every page an explanation names exists; the type codes name the type table
+    (E0308 once sent readers to the ABI page, which has no table)."""
+    import re
+
+    pages = {p.name for p in (ROOT / "docs").glob("*.md")}
+    text = run_opgen("explain", "--markdown").stdout
+    named = set(re.findall(r"\]\(([a-z-]+\.md)", text)) | set(re.findall(r"docs/([a-z-]+\.md)", text))
+    assert named and named <= pages, f"explanations name pages that do not exist: {sorted(named - pages)}"
+    for code in ("E0308", "E0309", "E0310"):
+        assert "(types.md)" in run_opgen("explain", code).stdout, code

@@ -99,7 +99,8 @@ class OpChecker {
     check_mutation();
     check_returns();
     check_tags();
-    check_dispatch();
+    if (const size_t errors_before = diags_.error_count(); check_dispatch(), diags_.error_count() == errors_before)
+      check_dispatchable();
     check_symm_mem();
     check_tensor_checks();
     check_rules();
@@ -377,6 +378,28 @@ class OpChecker {
       } else if (!seen.insert(key.value).second) {
         error(Code::DuplicateDispatchKey, key.loc, fmt::format("dispatch key '{}' is listed twice", key.value));
       }
+    }
+  }
+
+  // PyTorch picks a backend's kernel by the devices of the op's tensor
+  // arguments: with none, a CPU or CUDA kernel is never reached ("There were
+  // no tensor arguments to this function ... but no fallback function is
+  // registered"), so only a backend-independent kernel can run.
+  void check_dispatchable() {
+    const bool takes_tensors = std::any_of(op_.schema.arguments.begin(), op_.schema.arguments.end(), [](auto& a) {
+      return a.type && model::type_key(*a.type).find("Tensor") != std::string::npos;
+    });
+    if (takes_tensors) return;
+    for (const auto& key : op_.dispatch) {
+      if (key.value == "CompositeExplicitAutograd") continue;
+      // A default key (no `dispatch:`) stands nowhere in the file: point at the schema.
+      error(Code::NoTensorToDispatchOn, key.loc.line ? key.loc : op_.schema_text.loc,
+            fmt::format("dispatch key '{}' is never reached: the op takes no tensor, and PyTorch picks a {} kernel "
+                        "by the device of its tensor arguments",
+                        key.value, key.value))
+          .notes.push_back({"give the op a tensor argument, or one kernel for every device: "
+                            "'dispatch: [CompositeExplicitAutograd]'"});
+      return;
     }
   }
 

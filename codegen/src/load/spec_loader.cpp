@@ -415,6 +415,14 @@ void read_fake(Reader& r, const YAML::Node& node, OpSpec& spec) {
       spec.fake_python = Located<std::string>{n.Scalar(), r.loc(n)};
     return;
   }
+  for (const YAML::Node& item : node.IsSequence() ? node : YAML::Node()) {
+    if (item.IsMap() && item["python"]) {  // one function makes every output: it is not one rule of several
+      r.diags()
+          .error(Code::WrongValueType, r.loc(item), "a Python fake is the whole of 'fake', not one of its rules")
+          .notes.push_back({"write it as a mapping, `fake: {python: module:function}`: the function returns every output"});
+      return;
+    }
+  }
   read_rules(r, node, spec.fake, "fake");
 }
 

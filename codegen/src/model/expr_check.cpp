@@ -414,7 +414,8 @@ Checker::Result Checker::check_builtin(const Expr& call, const Builtin& fn) {
           fmt::format("{}() takes its default dtype and device from the first Tensor or Tensor[] "
                       "argument, and this schema has none",
                       fn.name),
-          "pass dtype= and device= explicitly");
+          "rules take an output's device from a tensor argument (device=t), and this op has no Tensor or "
+          "Tensor[] one: write its fake in Python (fake: {python: module:function})");
     ok = false;
   }
   if (!ok) return std::nullopt;

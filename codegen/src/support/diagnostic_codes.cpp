@@ -334,8 +334,9 @@ fake: like(x)
 
     {Code::UnsupportedType, "E0308", "a type opgen does not support",
      R"md(The schema uses a type opgen has no C++ or Python mapping for, such as
-`Dict(str, Tensor)`, tuples as arguments, or nested lists. The supported
-types are listed in docs/abi.md; pass the data as tensors or lists instead.)md",
+`Dict(str, Tensor)`, tuples as arguments or nested lists. [Types](types.md) lists the
+supported types per ABI (`opgen types` prints the same table); pass the data
+as tensors or lists instead.)md",
      R"md(# foo.yaml
 schema: "foo(Tensor x, Dict(str, Tensor) extra) -> Tensor"
 fake: like(x)
@@ -605,8 +606,11 @@ fake:
     {Code::BadCallArguments, "E0504", "wrong arguments to a builtin or method",
      R"md(A call passes the wrong number of positional arguments, or a keyword
 argument the function does not take. `empty()` and `empty_strided()` take
-their dtype and device from the first tensor argument unless given
-`dtype=` and `device=`; an op without tensor arguments must give both.)md",
+their dtype and device from the first Tensor or Tensor[] argument unless
+given `dtype=` and `device=` (a tensor whose device the output takes). An op
+without such an argument has no device a rule can name: its fake is written
+in Python (`fake: {python: module:function}`), and its kernel is
+`CompositeExplicitAutograd` (E0813).)md",
      R"md(# foo.yaml
 schema: "foo(Tensor x) -> Tensor"
 fake:
@@ -1422,6 +1426,24 @@ schema: "foo(Tensor x) -> Tensor"
 abi: unstable
 tags: [pt2_compliant_tag]
 fake: like(x)
+)md"},
+
+    {Code::NoTensorToDispatchOn, "E0813", "a kernel no call reaches: the op takes no tensor",
+     R"md(PyTorch chooses an op's CPU, CUDA (or other backend) kernel by the devices
+of its tensor arguments. An op that takes no tensor gives it nothing to
+choose by, and a call raises "There were no tensor arguments to this
+function ... but no fallback function is registered". Such an op needs one
+kernel for every device, `dispatch: [CompositeExplicitAutograd]` (the kernel
+is `<op>_compositeexplicitautograd`), or a tensor argument. Its fake must
+be Python too: rules take an output's device from a tensor argument.)md",
+     R"md(# arange_like.yaml
+schema: "arange_like(int n) -> Tensor"
+fake: {python: "my_fakes:arange_like"}
+)md",
+     R"md(# arange_like.yaml
+schema: "arange_like(int n) -> Tensor"
+dispatch: [CompositeExplicitAutograd]
+fake: {python: "my_fakes:arange_like"}
 )md"},
 
     // -----------------------------------------------------------------------

@@ -114,6 +114,7 @@ enum class Code : uint16_t {
   AutocastOnMutatingOp,
   AutocastKeywordOnly,
   DuplicateTag,
+  NoTensorToDispatchOn,
   // E09xx: files and output
   CannotReadSpec,
   CannotWriteOutput,
