@@ -24,6 +24,16 @@ Diagnostic& Diagnostics::warning(Code code, SourceLoc loc, std::string message) 
   return diagnostics_.emplace_back(Diagnostic{Severity::Warning, code, std::move(loc), std::move(message), {}});
 }
 
+Diagnostics Diagnostics::without(Code code) const {
+  Diagnostics kept;
+  for (const Diagnostic& d : diagnostics_) {
+    if (d.code == code) continue;
+    kept.diagnostics_.push_back(d);
+    if (d.severity == Severity::Error) ++kept.error_count_;
+  }
+  return kept;
+}
+
 void Diagnostics::print(std::ostream& out) const {
   std::vector<size_t> order(diagnostics_.size());
   std::iota(order.begin(), order.end(), 0);

@@ -54,6 +54,9 @@ class Diagnostics {
   // they were reported in.
   void print(std::ostream& out) const;
 
+  // A copy without the diagnostics of `code`.
+  Diagnostics without(Code code) const;
+
   // The codes of the errors, each once, ordered by id.
   std::vector<std::string_view> error_codes() const;
   // A line pointing at `opgen explain` for the errors' codes, or "" when
