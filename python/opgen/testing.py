@@ -117,8 +117,41 @@ def check_compile(case: Case, dynamic: bool) -> None:
             compiles_after_first = counter.frame_count
     assert compiles_after_first >= 1, f"{case.qualified} ({case}): nothing was compiled"
     assert counter.frame_count == compiles_after_first, (
-        f"{case.qualified} ({case}): recompiled for sizes {sizes} (a size of 0 or 1 is specialized; "
-        "use sizes of 2 or more in the sample's dims)")
+        f"{case.qualified} ({case}): recompiled for sizes {sizes[1:]} after {sizes[0]}: {_recompile_cause(case, sizes)}")
+
+
+def _input_dims(case: Case, dims: dict) -> dict[str, int]:
+    """Every tensor dimension of the inputs at `dims`, by where it stands: {"x.shape[0]": 4, ...}."""
+    args, kwargs = case.make(dims)
+    names = [a.name for a in case.op._schema.arguments]
+    found = {}
+    for name, value in [*zip(names, args), *kwargs.items()]:
+        tensors = value if isinstance(value, (list, tuple)) else [value]
+        for k, t in enumerate(tensors):
+            if isinstance(t, torch.Tensor):
+                where = f"{name}[{k}]" if isinstance(value, (list, tuple)) else name
+                found.update({f"{where}.shape[{i}]": size for i, size in enumerate(t.shape)})
+    return found
+
+
+def _recompile_cause(case: Case, sizes: list[dict]) -> str:
+    """Why the later sizes missed the first compilation's guards: torch.compile
+    specializes a dimension of 0 or 1, and gives dimensions that are equal at
+    the first call one symbol (duck sizing), so a later call where they differ
+    fails its guard."""
+    first, later = _input_dims(case, sizes[0]), [_input_dims(case, d) for d in sizes[1:]]
+    for where, size in first.items():
+        if size in (0, 1) and any(other.get(where) != size for other in later):
+            return (f"{where} is {size} at the first sizes, and torch.compile specializes a size of 0 or 1; "
+                    "use sizes of 2 or more in the sample's dims")
+    places = list(first)
+    for i, a in enumerate(places):
+        for b in places[i + 1:]:
+            if first[a] == first[b] and any(other.get(a) != other.get(b) for other in later):
+                return (f"{a} and {b} are both {first[a]} at the first sizes, so torch.compile's duck sizing gave "
+                        "them one symbol, and later sizes tell them apart; give the sample's dims sizes that equal "
+                        "no other dimension of the inputs")
+    return "see TORCH_LOGS=recompiles for the guard that failed"
 
 
 def _same_size(fake, real) -> bool:

@@ -179,3 +179,43 @@ def test_flops_that_disagree_with_the_rule_name_both_counts():
 def test_flops_without_a_formula_count_zero_and_fail():
     with pytest.raises(AssertionError, match="FlopCounterMode counted 0 FLOPs, the spec's flops rule gives 6"):
         testing.check_flops(halve_case(torch.ops.opgen_testing_test.halve.default, "halve"), [6, 15])
+
+
+@torch.library.custom_op("opgen_testing_test::scale_rows", mutates_args=())
+def scale_rows(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    return x * w.unsqueeze(-1)
+
+
+@scale_rows.register_fake
+def _(x, w):
+    return torch.empty_like(x)
+
+
+def scale_rows_case(sizes):
+    def make(d):
+        return (torch.randn(d["N"], 3), torch.randn(d["N"])), {}
+    return Case(torch.ops.opgen_testing_test.scale_rows.default, "opgen_testing_test::scale_rows", make, sizes,
+                name="scale_rows-0")
+
+
+def recompile_failure(case):
+    with pytest.raises(AssertionError) as raised:
+        testing.check_compile(case, dynamic=True)
+    return str(raised.value).splitlines()[0]
+
+
+def test_a_recompile_caused_by_duck_sizing_is_blamed_on_it():
+    """N = 3 equals x's other dimension at the first call: one symbol for both, and N = 5 tells them apart
+    (it was blamed on 0/1 specialization, which no size here has)."""
+    message = recompile_failure(scale_rows_case([{"N": 3}, {"N": 5}]))
+    assert "x.shape[0] and x.shape[1] are both 3 at the first sizes" in message
+    assert "duck sizing" in message and "0 or 1" not in message
+
+
+def test_a_recompile_caused_by_a_size_of_one_is_blamed_on_specialization():
+    message = recompile_failure(scale_rows_case([{"N": 1}, {"N": 5}]))
+    assert "x.shape[0] is 1 at the first sizes, and torch.compile specializes a size of 0 or 1" in message
+
+
+def test_sizes_that_equal_nothing_compile_once():
+    testing.check_compile(scale_rows_case([{"N": 4}, {"N": 6}]), dynamic=True)
