@@ -92,10 +92,30 @@ def prefix(tmp_path_factory):
     return prefix
 
 
+TWICE_KERNEL = """#include "myext/kernels/twice.h"
+
+#include <torch/csrc/stable/ops.h>
+
+torch::stable::Tensor myext::kernels::twice_cpu(const torch::stable::Tensor& x) {
+  return torch::stable::new_zeros(x, {2 * x.size(0)});
+}
+"""
+
+
 @pytest.fixture(scope="module")
 def project(prefix, tmp_path_factory):
+    """`opgen init`'s project, with a second op whose fake is Python, added
+    as its README says (python/_fakes.py; no CMake edit)."""
     root = tmp_path_factory.mktemp("init") / "myext"
     run([prefix / "bin" / "opgen", "init", root])
+    run([prefix / "bin" / "opgen", "new", "myext::twice", "--schema", "(Tensor x) -> Tensor", "--dispatch", "CPU",
+         "--schemas-dir", root / "schemas", "--kernels-dir", root / "kernels"])
+    spec = root / "schemas" / "twice.yaml"
+    spec.write_text(spec.read_text().split("fake:")[0] + 'fake: {python: "myext._fakes:twice"}\n'
+                    "samples:\n  - args: {x: {shape: [3]}}\n")
+    (root / "kernels" / "twice.cpp").write_text(TWICE_KERNEL)
+    (root / "python").mkdir()
+    (root / "python" / "_fakes.py").write_text("def twice(x):\n    return x.new_empty((2 * x.size(0),))\n")
     return root
 
 
@@ -128,7 +148,7 @@ def test_the_project_builds_one_abi3_wheel_that_installs_and_runs(prefix, projec
         package = {n for n in zf.namelist() if ".dist-info/" not in n}
         metadata = zf.read("myext-0.1.0.dist-info/METADATA").decode()
     assert package == {"myext/__init__.py", "myext/_ops.py", "myext/_ops.pyi", "myext/py.typed",
-                       "myext/libmyext_ops.so"}
+                       "myext/libmyext_ops.so", "myext/_fakes.py"}
     assert "Requires-Dist: torch>=2.10" in metadata.splitlines()
 
     # A fresh virtualenv; torch comes from the system site (no download).
@@ -143,6 +163,7 @@ def test_the_project_builds_one_abi3_wheel_that_installs_and_runs(prefix, projec
         "torch.testing.assert_close(myext.scale(x, -3.0), x * -3.0)\n"
         "torch.testing.assert_close(torch.ops.myext.scale(x), x)\n"
         "torch.library.opcheck(torch.ops.myext.scale.default, (x, 0.5))\n"
+        "torch.library.opcheck(torch.ops.myext.twice.default, (x[0],))  # its fake is python/_fakes.py's\n"
         "print('myext ok')\n" % str(venv))
     result = run([python, "-c", caller], cwd=tmp_path)
     assert "myext ok" in result.stdout

@@ -43,10 +43,14 @@ endif()
 
 file(GLOB schemas CONFIGURE_DEPENDS $${CMAKE_CURRENT_SOURCE_DIR}/schemas/*.yaml)
 file(GLOB kernels CONFIGURE_DEPENDS $${CMAKE_CURRENT_SOURCE_DIR}/kernels/*.cpp $${CMAKE_CURRENT_SOURCE_DIR}/kernels/*.cu)
+# Python modules of the package (fakes a rule cannot express, helpers): python/_fakes.py
+# becomes $pkg$._fakes, which a spec names as `fake: {python: "$pkg$._fakes:<function>"}`.
+file(GLOB python_sources CONFIGURE_DEPENDS $${CMAKE_CURRENT_SOURCE_DIR}/python/*.py)
 opgen_add_library($ns$_ops
   NAMESPACE $ns$
   SCHEMAS $${schemas}
   KERNELS $${kernels}
+  PYTHON_SOURCES $${python_sources}
   TORCH_TARGET_VERSION $torch_target$
   # cmake --install (and so the wheel) puts the package $pkg$/ at the top.
   INSTALL_DIR .)
@@ -184,6 +188,14 @@ writes `schemas/my_op.yaml` and a kernel with the exact signature the build
 expects; fill in the kernel, describe the output's shape under `fake:` and
 add `samples:` for the generated tests. `opgen check schemas` checks the specs
 alone; `opgen explain <code>` explains any diagnostic.
+
+A fake the rule language cannot express is a Python function: put it in
+`python/_fakes.py` (every `python/*.py` is built into the package, no CMake
+edit needed) and name it in the spec:
+
+```yaml
+fake: {python: "$pkg$._fakes:my_op"}
+```
 )md";
 
 constexpr std::string_view kGitignore = R"(/build/
