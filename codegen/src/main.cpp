@@ -222,9 +222,12 @@ struct NewOptions {
   std::string torch_target = "2.10";
 };
 
-// The default fake rule for each output: shaped like the first tensor
-// argument (or list), to be refined by the author.
-std::vector<std::string> default_fake_rules(const opgen::model::FunctionSchema& s) {
+// The default fake rule for each output, to be refined by the author: a
+// tensor shaped like the first tensor argument (or list), `dynamic()` for an
+// int only the kernel knows. Nothing where some output has no honest default
+// (a bool, a str, an int[]; a tensor with no tensor argument to place it):
+// the scaffold names a Python fake then.
+std::optional<std::vector<std::string>> default_fake_rules(const opgen::model::FunctionSchema& s) {
   auto first = [&](const char* key) -> std::string {
     for (const auto& a : s.arguments)
       if (opgen::model::type_key(*a.type) == key) return a.name;
@@ -234,8 +237,16 @@ std::vector<std::string> default_fake_rules(const opgen::model::FunctionSchema& 
   for (const auto& r : s.returns) {
     if (r.type->alias) continue;
     const auto key = opgen::model::type_key(*r.type);
-    if (key == "Tensor") rules.push_back(first("Tensor").empty() ? "empty([])" : "like(" + first("Tensor") + ")");
-    if (key == "Tensor[]" && !first("Tensor[]").empty()) rules.push_back("like_each(" + first("Tensor[]") + ")");
+    if (key == "Tensor" && !first("Tensor").empty())
+      rules.push_back("like(" + first("Tensor") + ")");
+    else if (key == "Tensor" && !first("Tensor[]").empty())
+      rules.push_back("like(" + first("Tensor[]") + "[0])");
+    else if (key == "Tensor[]" && !first("Tensor[]").empty())
+      rules.push_back("like_each(" + first("Tensor[]") + ")");
+    else if (key == "int" || key == "SymInt")
+      rules.push_back("dynamic()");
+    else
+      return std::nullopt;
   }
   return rules;
 }
@@ -316,9 +327,24 @@ int run_new(const NewOptions& o) {
   }
   opgen::model::OpSpec draft;
   draft.schema = schema;
+  // As written: a nameless schema takes the op's name in front, spacing kept.
+  draft.schema_text.value = o.schema;
+  if (const size_t start = o.schema.find_first_not_of(" \t"); start != std::string::npos && o.schema[start] == '(')
+    draft.schema_text.value = op_name + o.schema.substr(start);
   draft.abi.value = stable ? opgen::model::Abi::Stable : opgen::model::Abi::Unstable;
-  for (const auto& key : o.dispatch) draft.dispatch.push_back({key, {}});
-  for (const auto& rule : default_fake_rules(schema)) draft.fake.push_back({rule, {}, nullptr});
+  // PyTorch reaches a CPU or CUDA kernel only through a tensor argument (E0813).
+  const bool takes_tensors = std::any_of(schema.arguments.begin(), schema.arguments.end(), [](const auto& a) {
+    return opgen::model::type_key(*a.type).find("Tensor") != std::string::npos;
+  });
+  const NewOptions defaults;
+  const auto dispatch = !takes_tensors && o.dispatch == defaults.dispatch
+                            ? std::vector<std::string>{"CompositeExplicitAutograd"} : o.dispatch;
+  for (const auto& key : dispatch) draft.dispatch.push_back({key, {}});
+  if (auto rules = default_fake_rules(schema)) {
+    for (const auto& rule : *rules) draft.fake.push_back({rule, {}, nullptr});
+  } else {
+    draft.fake_python = {fmt::format("{}._fakes:{}", lib.python_package, schema.name.name), {}};
+  }
   const std::string spec_text = opgen::emit::scaffold_spec(lib, draft, o.json_schema);
 
   // The scaffold goes through the same loader and checker as any spec.
@@ -336,7 +362,11 @@ int run_new(const NewOptions& o) {
   std::vector<opgen::NewFile> files = {{o.schemas_dir, op_name + ".yaml", spec_text}};
   for (auto& [path, contents] : opgen::emit::scaffold_kernels(lib, lib.ops.front(), o.kernels_dir))
     files.push_back({o.kernels_dir, fs::path(path).filename().string(), std::move(contents)});
-  return write_new_files(files, "opgen new");
+  const int status = write_new_files(files, "opgen new");
+  if (status == 0 && draft.fake_python)
+    std::cout << fmt::format("note: its fake is Python: write {} (python/_fakes.py in a project from opgen init)\n",
+                             draft.fake_python->value);
+  return status;
 }
 
 struct InitOptions {

@@ -190,6 +190,16 @@ def check_fake_matches_real(case: Case) -> None:
         fakes = fake if isinstance(fake, tuple) else (fake,)
         assert len(reals) == len(fakes), f"{case.qualified}: {len(fakes)} fake outputs, {len(reals)} real ones"
         for i, (r, f) in enumerate(zip(reals, fakes)):
+            if not any(isinstance(t, torch.Tensor) for t in tree_leaves(r)) and r is not None:
+                # A plain value (int, bool, float, str, int[]) the fake computes from the inputs must be the
+                # kernel's; an unbacked SymInt (`dynamic()`) stands for any value.
+                f_values, r_values = tree_leaves(f), tree_leaves(r)
+                if len(f_values) != len(r_values) or not all(
+                        isinstance(a, torch.SymInt) or a == b for a, b in zip(f_values, r_values)):
+                    source = case.fakes[i] if i < len(case.fakes) else "the registered fake"
+                    pytest.fail(f"{case.qualified}, output {i} ({case}, sizes {dims}): the fake says {f!r}, the "
+                                f"kernel returns {r!r}\n  the fake: {source}", pytrace=False)
+                continue
             r_leaves = [t for t in tree_leaves(r) if isinstance(t, torch.Tensor)]
             f_leaves = [t for t in tree_leaves(f) if isinstance(t, torch.Tensor)]
             source = case.fakes[i] if i < len(case.fakes) else "the registered fake"

@@ -372,3 +372,22 @@ def test_diagnostics_are_coloured_on_a_terminal_unless_no_color(tmp_path):
     assert re.sub(r"\033\[[0-9;]*m", "", coloured) == plain  # the same text, coloured
     assert _opgen_with_env({"NO_COLOR": "1"}, *args, tty=True) == plain
     assert "\033[1;31m" in _opgen_with_env({"FORCE_COLOR": "1"}, *args)
+
+
+@pytest.mark.parametrize("schema, wanted", [
+    # The schema as written (its spacing kept), and rules for every output it can give one.
+    ("(Tensor x,  int n) -> (Tensor, SymInt)",
+     ['schema: "twice(Tensor x,  int n) -> (Tensor, SymInt)"', "dispatch: [CPU, CUDA]", "  - like(x)", "  - dynamic()"]),
+    # No honest default for a bool or an int[]: a Python fake, which it names.
+    ("(Tensor x) -> (int[], bool)", ['fake: {python: "proj._fakes:twice"}']),
+    # No tensor to dispatch on: one kernel for every device (E0813), and a Python fake (no device to name).
+    ("(int n) -> Tensor", ["dispatch: [CompositeExplicitAutograd]", 'fake: {python: "proj._fakes:twice"}']),
+])
+def test_new_accepts_its_own_scaffold_for_every_kind_of_output(tmp_path, schema, wanted):
+    proc = run_opgen("new", "proj::twice", "--schema", schema, "--schemas-dir", tmp_path / "s", "--kernels-dir",
+                     tmp_path / "k")
+    assert proc.returncode == 0, proc.stderr
+    spec = (tmp_path / "s" / "twice.yaml").read_text()
+    for line in wanted:
+        assert line in spec.splitlines(), spec
+    assert run_opgen("check", "--namespace", "proj", tmp_path / "s").returncode == 0

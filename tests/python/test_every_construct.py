@@ -313,6 +313,20 @@ samples:
   - args: {{x: {{shape: [3, 2]}}}}
 """
 
+# Outputs that are values, computed by rules from the inputs (an unbacked `dynamic()` where only the kernel knows).
+VALUES_SPEC = """schema: "{op}(Tensor x, int n, bool flag, float f) -> (int, SymInt, bool, float, int[])"
+abi: {abi}
+dispatch: [CPU]
+fake:
+  - x.size(0) * n
+  - dynamic(min=0)
+  - flag and n > 3
+  - f * 2
+  - x.shape[1:]
+samples:
+  - args: {{x: {{shape: [2, 3, 4]}}, n: 5, flag: true, f: 0.25}}
+"""
+
 MUTATING_SPEC = """schema: "{op}(Tensor(a!) x, Tensor src) -> ()"
 abi: {abi}
 dispatch: [CPU]
@@ -392,6 +406,9 @@ def kernel_source(out, op, kind, abi):
     elif kind == "dynamic":
         body = ("return torch::stable::new_zeros(x, {rows, x.size(1)});" if abi == "stable"
                 else "return at::zeros({rows, x.size(1)}, x.options());")
+    elif kind == "values":
+        body = ("return {x.size(0) * n, 7, flag && n > 3, f * 2, "
+                "std::vector<int64_t>(x.sizes().begin() + 1, x.sizes().end())};")
     elif kind == "mutating":
         body = ("torch::stable::Tensor out = x;\n  torch::stable::zero_(out);" if abi == "stable"
                 else "x.zero_();")
@@ -410,6 +427,7 @@ OPS = {  # op -> (kind, abi)
     "dynamic_stable": ("dynamic", "stable"),
     "dynamic_unstable": ("dynamic", "unstable"),
     "python_fake": ("python", "unstable"),
+    "values": ("values", "unstable"),
     "zero_stable_": ("mutating", "stable"),
     "zero_unstable_": ("mutating", "unstable"),
 }
@@ -420,7 +438,8 @@ def spec_text(op, kind, abi):
         return require_spec(op, abi)
     if kind == "outputs":
         return outputs_spec(op)
-    template = {"each": EACH_SPEC, "dynamic": DYNAMIC_SPEC, "python": PYTHON_FAKE_SPEC, "mutating": MUTATING_SPEC}[kind]
+    template = {"each": EACH_SPEC, "dynamic": DYNAMIC_SPEC, "python": PYTHON_FAKE_SPEC, "mutating": MUTATING_SPEC,
+                "values": VALUES_SPEC}[kind]
     return template.format(op=op, abi=abi)
 
 

@@ -777,6 +777,18 @@ class OpChecker {
     }
   }
 
+  // What a fake rule for an output of schema type `key` evaluates to: a
+  // tensor is made (like, empty, ...); a plain value is computed from the
+  // inputs (an int from sizes, or `dynamic()` where only the kernel knows it).
+  static std::optional<ValueKind> fake_output_kind(const std::string& key) {
+    static const std::map<std::string, ValueKind> kinds = {
+        {"Tensor", ValueKind::Output}, {"Tensor[]", ValueKind::OutputList}, {"int", ValueKind::Int},
+        {"SymInt", ValueKind::Int},    {"bool", ValueKind::Bool},           {"float", ValueKind::Float},
+        {"int[]", ValueKind::Shape},   {"SymInt[]", ValueKind::Shape}};  // torch.compile cannot trace a str result
+    auto it = kinds.find(key);
+    return it == kinds.end() ? std::nullopt : std::optional(it->second);
+  }
+
   void check_fake(const model::ExprEnv& env) {
     const auto& returns = op_.schema.returns;
     if (op_.fake_python) {
@@ -813,15 +825,24 @@ class OpChecker {
     for (const auto& ret : returns) {
       if (bound(ret)) continue;
       const auto key = model::type_key(*ret.type);
-      ValueKind want = key == "Tensor[]" ? ValueKind::OutputList : ValueKind::Output;
-      if (key != "Tensor" && key != "Tensor[]") {
+      auto want = fake_output_kind(key);
+      if (!want) {
         error(Code::FakeRuleForNonTensor, op_.schema_at(ret.column),
               fmt::format("a fake rule cannot produce a '{}' output", key))
             .notes.push_back({"use a handwritten fake: 'fake: {python: module:function}'"});
         ++rule;
         continue;
       }
-      expect_kind(Code::FakeRuleNotOutput, op_.fake[rule++], env, want, "a fake rule for a " + key + " output");
+      const auto& text = op_.fake[rule++];
+      if (key == "float") {  // an Int rule is a float too, as in Python
+        auto kind = check_rule(text, env);
+        if (kind && *kind != ValueKind::Float && *kind != ValueKind::Int)
+          error(Code::FakeRuleNotOutput, text.at(0),
+                fmt::format("a fake rule for a float output must be Float or Int, but this is {}",
+                            model::to_string(*kind)));
+        continue;
+      }
+      expect_kind(Code::FakeRuleNotOutput, text, env, *want, "a fake rule for a " + key + " output");
     }
   }
 

@@ -108,6 +108,8 @@ void emit_fake(Printer& p, const model::Library& lib, const model::OpSpec& op) {
     } else if (const model::Argument* aliased = model::aliased_argument(op.schema, ret)) {
       outs.push_back(fmt::format("{} if {} is not None else {}", aliased->name, aliased->name,
                                  model::render_python(*rules[i]->expr, env, device)));
+    } else if (const std::string key = model::type_key(*ret.type); key == "int[]" || key == "SymInt[]") {
+      outs.push_back(fmt::format("list({})", model::render_python(*rules[i]->expr, env, device)));  // a list, as the kernel's
     } else {
       outs.push_back(model::render_python(*rules[i]->expr, env, device));
     }

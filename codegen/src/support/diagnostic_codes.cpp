@@ -764,17 +764,19 @@ schema: "foo_(Tensor(a!) x) -> ()"
 )md"},
 
     {Code::FakeRuleForNonTensor, "E0514", "a fake rule for an output that is not a tensor",
-     R"md(Fake rules describe tensor outputs. An op that returns an `int`, `float` or
-`bool` needs a fake that computes the value, written in Python:
-`fake: {python: module:function}`.)md",
+     R"md(Fake rules make tensor outputs, and compute `int`, `SymInt`, `bool`,
+`float` and `int[]` outputs from the inputs (`x.size(0)`, `x.shape`, or
+`dynamic()` for an int only the kernel knows). An output of another type
+(`str`, which torch.compile cannot trace as a result, `str[]`, `float[]`,
+`Tensor?`, ...) needs a fake written in Python: `fake: {python: module:function}`.)md",
      R"md(# foo.yaml
-schema: "foo(Tensor x) -> (Tensor, int)"
+schema: "foo(Tensor x) -> (Tensor, str[])"
 fake:
   - like(x)
-  - x.size(0)
+  - x.shape
 )md",
      R"md(# foo.yaml
-schema: "foo(Tensor x) -> (Tensor, int)"
+schema: "foo(Tensor x) -> (Tensor, str[])"
 fake:
   python: my_pkg.fakes:foo_fake
 )md"},
