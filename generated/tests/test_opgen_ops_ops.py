@@ -35,7 +35,7 @@ from opgen import testing as _testing
 from opgen.testing import Case as _Case
 from opgen.testing import tensor as _tensor
 
-_testing.require_contract(2)
+_testing.require_contract(3)
 
 
 def _make_compact_rows_0(d):

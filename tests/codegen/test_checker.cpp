@@ -243,9 +243,18 @@ TEST(Checker, OpNamesMustWorkInTheGeneratedPython) {
   expect_error("torch", "schema: \"torch(Tensor x) -> Tensor\"\nfake: [like(x)]\n", "'torch' cannot name an op");
 }
 
-TEST(Checker, OnlyTensorsCanBeAnnotatedAsMutated) {
-  expect_error("foo_", "schema: \"foo_(Tensor x, int(a!) n) -> ()\"\n",
-               "argument 'n' of type 'int' is annotated as mutated");
+// PyTorch registers `int(a!)? n` (a real project does): accepted as written,
+// eager only (opcheck and torch.compile refuse it), the value not written.
+TEST(Checker, AWriteAnnotationOnAValueIsAcceptedAsEagerOnly) {
+  auto r = load_and_check("schemas/foo.yaml",
+                          "schema: \"foo(Tensor x, int(a!)? n=None) -> Tensor\"\nfake: like(x)\nsamples: []\n");
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_NE(r.diagnostics.find("warning[W0402]: argument 'n' of type 'int?' is annotated as mutated"),
+            std::string::npos) << r.diagnostics;
+  const auto& op = r.library.ops.at(0);
+  EXPECT_NE(op.eager_only.find("W0402"), std::string::npos);
+  EXPECT_FALSE(model::is_mutable(op.schema.arguments.at(1)));
+  EXPECT_EQ(model::kernel_param_type(op.schema.arguments.at(1), true), "std::optional<int64_t>");
 }
 
 TEST(Checker, ListOfAliasesIsAnAliasReturn) {

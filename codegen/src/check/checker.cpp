@@ -225,10 +225,17 @@ class OpChecker {
                 fmt::format("argument '{}' is annotated as an alias {} without '!'", a.name, t->alias->to_string()))
               .notes.push_back({"custom ops may mutate inputs (Tensor(a!)) but not return views of them"});
       }
-      if (model::is_mutable(a) && !is_mutable_type(*a.type))
-        error(Code::MutatedNonTensor, op_.schema_at(a.column),
-              fmt::format("argument '{}' of type '{}' is annotated as mutated: only tensors can be written to",
-                          a.name, model::type_key(*a.type)));
+      if (model::has_write_annotation(a) && !a.type->is_tensor_like()) {
+        diags_.warning(Code::NonTensorMarkedMutated, op_.schema_at(a.column),
+                       fmt::format("argument '{}' of type '{}' is annotated as mutated: eager calls work, "
+                                   "torch.library.opcheck and torch.compile refuse the op",
+                                   a.name, model::type_key(*a.type)))
+            .notes.push_back({"a value is not written back; drop the annotation unless the schema must match "
+                              "another registration"});
+        op_.eager_only = fmt::format("'{}' ({}) carries a write annotation (W0402): torch.library.opcheck and "
+                                     "torch.compile refuse the op",
+                                     a.name, model::type_key(*a.type));
+      }
     }
     if (!op_.mutates) return;
     std::set<std::string> listed;
@@ -327,6 +334,8 @@ class OpChecker {
       if (!has_tag("out")) op_.tags.push_back({"out", op_.schema_at(0)});
       return;
     }
+    op_.eager_only = "a result aliases an input outside the out= convention (W0401): torch.library.opcheck and "
+                     "torch.compile refuse the op";
     auto& d = diags_.warning(
         Code::AliasingResultNotCompilable, op_.schema_at(0),
         convention ? fmt::format("the out= convention needs the 'out' tag, which the stable ABI carries from "

@@ -44,7 +44,7 @@ _testing.require_contract($contract$)
 )py";
 
 // The opgen.testing CONTRACT this emitter writes suites for (python/opgen/testing.py).
-constexpr int kTestingContract = 2;
+constexpr int kTestingContract = 3;
 
 std::string python_literal(const model::Argument& arg, const std::string& text) {
   const std::string key = model::type_key(*arg.type);
@@ -259,9 +259,10 @@ void emit_op_cases(Printer& p, const model::Library& lib, const model::OpSpec& o
                        fmt::join(kwargs, ", ")));
     p.line();
     p.line();
-    p.line(fmt::format("{} = _Case({}, \"{}\", {}, {}, differentiable={}, fakes=[{}], name=\"{}\")", case_var, op_expr,
-                       qualified_name(lib, op), make, sizes, op.autograd ? "True" : "False", fmt::join(fakes, ", "),
-                       case_id));
+    const std::string eager_only = op.eager_only.empty() ? "" : ", eager_only=" + python_string_literal(op.eager_only);
+    p.line(fmt::format("{} = _Case({}, \"{}\", {}, {}, differentiable={}, fakes=[{}], name=\"{}\"{})", case_var,
+                       op_expr, qualified_name(lib, op), make, sizes, op.autograd ? "True" : "False",
+                       fmt::join(fakes, ", "), case_id, eager_only));
     lists.cases.push_back(fmt::format("pytest.param({}, id=\"{}\")", case_var, case_id));
     for (const auto& rule : op.autocast)
       lists.autocasts.push_back(fmt::format("pytest.param({}, \"{}\", {}, id=\"{}-{}\")", case_var, rule.device.value,

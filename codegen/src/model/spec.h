@@ -120,6 +120,9 @@ struct OpSpec {
   std::optional<RuleText> flops;       // an Int: the FLOPs of one call
   std::vector<Sample> samples;
   bool samples_given = false;  // `samples:` is present; `samples: []` says the op has none on purpose
+  // Why torch.library.opcheck and torch.compile refuse the op while eager
+  // calls work (W0401, W0402), set by the checker; the generated suite skips them.
+  std::string eager_only;
   SourceLoc file_loc;  // the whole file
 
   // The location of a column inside the schema string (falls back to the

@@ -129,7 +129,7 @@ const TypeMapping* find_type_mapping(const Type& type) {
   return nullptr;
 }
 
-bool is_mutable(const Argument& arg) {
+bool has_write_annotation(const Argument& arg) {
   const Type* t = arg.type.get();
   while (t) {
     if (t->alias && t->alias->is_write) return true;
@@ -137,6 +137,8 @@ bool is_mutable(const Argument& arg) {
   }
   return false;
 }
+
+bool is_mutable(const Argument& arg) { return arg.type && arg.type->is_tensor_like() && has_write_annotation(arg); }
 
 std::string kernel_param_type(const Argument& arg, bool stable) {
   const TypeMapping* mapping = find_type_mapping(*arg.type);

@@ -52,8 +52,11 @@ const Argument* bound_argument(const FunctionSchema& schema, const Return& ret);
 // the op returns to the dispatcher).
 std::string kernel_return_type(const FunctionSchema& schema, bool stable, bool all = false);
 
-// True for `Tensor(a!)`, `Tensor(a!)[]` and `Tensor(a!)?`.
+// True for `Tensor(a!)`, `Tensor(a!)[]` and `Tensor(a!)?`: what the op
+// writes. A write annotation on a value (`int(a!)?`, which PyTorch accepts)
+// writes nothing: has_write_annotation only.
 bool is_mutable(const Argument& arg);
+bool has_write_annotation(const Argument& arg);
 
 // "float32" for dtype names the rule language and the checks accept, with
 // their torch and C++ spellings.

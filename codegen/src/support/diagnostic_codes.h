@@ -60,7 +60,6 @@ enum class Code : uint16_t {
   GeneratedNameCollision,
   // E04xx: mutation and aliasing
   AliasWithoutWrite,
-  MutatedNonTensor,
   MutationNotListed,
   ReturnsAlias,
   BadInplaceOp,
@@ -129,6 +128,7 @@ enum class Code : uint16_t {
   SampleShapeMismatch,
   NoSamples,  // a warning: W1001
   AliasingResultNotCompilable,  // a warning: W0401
+  NonTensorMarkedMutated,  // a warning: W0402
 
   Count,  // not a code: the number of codes (a unit test holds the table to it)
 };

@@ -19,7 +19,7 @@ from opgen import testing as _testing
 from opgen.testing import Case as _Case
 from opgen.testing import tensor as _tensor
 
-_testing.require_contract(2)
+_testing.require_contract(3)
 
 
 def _make_add__0(d):
