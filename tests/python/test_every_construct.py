@@ -336,6 +336,14 @@ samples:
   - args: {{x: {{shape: [3, 2]}}, n: 4}}
 """
 
+# A nested list (int[][]): carried on both ABIs; samples cannot give one, so the test below calls it.
+NESTED_SPEC = """schema: "{op}(Tensor x, int[][] groups) -> Tensor"
+abi: {abi}
+dispatch: [CPU]
+fake: {{python: "constructs_fakes:nested"}}
+samples: []
+"""
+
 MUTATING_SPEC = """schema: "{op}(Tensor(a!) x, Tensor src) -> ()"
 abi: {abi}
 dispatch: [CPU]
@@ -352,6 +360,10 @@ PYTHON_FAKES = '''import torch
 
 def twice_rows(x):
     return x.new_empty((2 * x.size(0), x.size(1)))
+
+
+def nested(x, groups):
+    return x.new_empty((sum(sum(g) for g in groups),))
 '''
 
 # ---------------------------------------------------------------------------
@@ -421,6 +433,13 @@ def kernel_source(out, op, kind, abi):
     elif kind == "eager_only":
         body = ("return torch::stable::new_zeros(x, x.sizes());" if abi == "stable"
                 else "return at::zeros_like(x);")
+    elif kind == "nested":
+        body = ("int64_t total = 0;\n  for (const auto& group : groups)\n    for (int64_t v : group) total += v;\n"
+                "  return torch::stable::new_zeros(x, {total});" if abi == "stable" else
+                "int64_t total = 0;\n  for (size_t i = 0; i < groups.size(); ++i) {\n"
+                "    c10::List<int64_t> group = groups.get(i);\n"
+                "    for (size_t j = 0; j < group.size(); ++j) total += group.get(j);\n  }\n"
+                "  return at::zeros({total}, x.options());")
     elif kind == "mutating":
         body = ("torch::stable::Tensor out = x;\n  torch::stable::zero_(out);" if abi == "stable"
                 else "x.zero_();")
@@ -440,6 +459,8 @@ OPS = {  # op -> (kind, abi)
     "dynamic_unstable": ("dynamic", "unstable"),
     "python_fake": ("python", "unstable"),
     "values": ("values", "unstable"),
+    "nested_stable": ("nested", "stable"),
+    "nested_unstable": ("nested", "unstable"),
     "eager_only_stable": ("eager_only", "stable"),
     "eager_only_unstable": ("eager_only", "unstable"),
     "zero_stable_": ("mutating", "stable"),
@@ -453,7 +474,7 @@ def spec_text(op, kind, abi):
     if kind == "outputs":
         return outputs_spec(op)
     template = {"each": EACH_SPEC, "dynamic": DYNAMIC_SPEC, "python": PYTHON_FAKE_SPEC, "mutating": MUTATING_SPEC,
-                "values": VALUES_SPEC, "eager_only": EAGER_ONLY_SPEC}[kind]
+                "values": VALUES_SPEC, "eager_only": EAGER_ONLY_SPEC, "nested": NESTED_SPEC}[kind]
     return template.format(op=op, abi=abi)
 
 
@@ -557,6 +578,16 @@ def test_compiled_and_python_require_rules_agree_with_python(library, abi):
                 wrong.append(f"{where}: `{probe}` is {expected} in Python, the {where} {'passed' if passed else 'raised'}")
     assert not wrong, "\n".join(wrong)
     assert flipped >= 20, f"set B makes only {flipped} probes false"
+
+
+@pytest.mark.parametrize("abi", ["stable", "unstable"])
+def test_a_nested_list_reaches_the_kernel(library, abi):
+    """int[][] (PyTorch parses it; the stable ABI carries nested vectors): each value arrives."""
+    load_library(library)
+    op = getattr(torch.ops.constructs, f"nested_{abi}").default
+    x = torch.ones(2)
+    assert op(x, [[1, 2], [3], []]).shape == (6,)
+    torch.library.opcheck(op, (x, [[1, 2], [3]]))
 
 
 def test_every_spec_key_is_used_here_or_in_tree():
