@@ -403,49 +403,41 @@ def kernel_declarations(out, op):
     return decl
 
 
+# Each kind's kernel body: (stable ABI, unstable ABI); None where the kind has one ABI only.
+KERNEL_BODIES = {
+    "require": ("return torch::stable::new_zeros(x, {1});", "return at::zeros({1}, x.options());"),
+    # Storage of the real extent (zeros), then the strides the test computed.
+    "outputs": (None, "auto outs = probe_outputs(x, expect, ranks, strides, dtypes);\n"
+                      f"  return as_tuple<$ret$>(outs, std::make_index_sequence<{len(FAKE_PROBES)}>());"),
+    "each": ("std::vector<torch::stable::Tensor> a, b;\n"
+             "  for (const auto& t : xs) {\n"
+             "    a.push_back(torch::stable::new_zeros(t, t.sizes()));\n"
+             "    b.push_back(torch::stable::new_zeros(t, t.sizes(), torch::headeronly::ScalarType::Double));\n"
+             "  }\n  return {a, b};",
+             "std::vector<at::Tensor> a, b;\n"
+             "  for (const auto& t : xs) { a.push_back(at::zeros_like(t)); "
+             "b.push_back(at::zeros(t.sizes(), t.options().dtype(at::kDouble))); }\n  return {a, b};"),
+    "dynamic": ("return torch::stable::new_zeros(x, {rows, x.size(1)});",
+                "return at::zeros({rows, x.size(1)}, x.options());"),
+    "values": (None, "return {x.size(0) * n, 7, flag && n > 3, f * 2, "
+                     "std::vector<int64_t>(x.sizes().begin() + 1, x.sizes().end())};"),
+    "eager_only": ("return torch::stable::new_zeros(x, x.sizes());", "return at::zeros_like(x);"),
+    "nested": ("int64_t total = 0;\n  for (const auto& group : groups)\n    for (int64_t v : group) total += v;\n"
+               "  return torch::stable::new_zeros(x, {total});",
+               "int64_t total = 0;\n  for (size_t i = 0; i < groups.size(); ++i) {\n"
+               "    c10::List<int64_t> group = groups.get(i);\n"
+               "    for (size_t j = 0; j < group.size(); ++j) total += group.get(j);\n  }\n"
+               "  return at::zeros({total}, x.options());"),
+    "mutating": ("torch::stable::Tensor out = x;\n  torch::stable::zero_(out);", "x.zero_();"),
+    "python": ("return torch::stable::new_zeros(x, {2 * x.size(0), x.size(1)});",
+               "return at::zeros({2 * x.size(0), x.size(1)}, x.options());"),
+}
+
+
 def kernel_source(out, op, kind, abi):
     decl = kernel_declarations(out, op)
     ret = decl.split(f" {op}_cpu(")[0]
-    if kind == "require":
-        body = ("return torch::stable::new_zeros(x, {1});" if abi == "stable"
-                else "return at::zeros({1}, x.options());")
-    elif kind == "outputs":
-        # Storage large enough for any stride pattern: zeros of the real extent, then as_strided.
-        body = (f"auto outs = probe_outputs(x, expect, ranks, strides, dtypes);\n"
-                f"  return as_tuple<{ret}>(outs, std::make_index_sequence<{len(FAKE_PROBES)}>());")
-    elif kind == "each":
-        if abi == "stable":
-            body = ("std::vector<torch::stable::Tensor> a, b;\n"
-                    "  for (const auto& t : xs) {\n"
-                    "    a.push_back(torch::stable::new_zeros(t, t.sizes()));\n"
-                    "    b.push_back(torch::stable::new_zeros(t, t.sizes(), torch::headeronly::ScalarType::Double));\n"
-                    "  }\n  return {a, b};")
-        else:
-            body = ("std::vector<at::Tensor> a, b;\n"
-                    "  for (const auto& t : xs) { a.push_back(at::zeros_like(t)); "
-                    "b.push_back(at::zeros(t.sizes(), t.options().dtype(at::kDouble))); }\n  return {a, b};")
-    elif kind == "dynamic":
-        body = ("return torch::stable::new_zeros(x, {rows, x.size(1)});" if abi == "stable"
-                else "return at::zeros({rows, x.size(1)}, x.options());")
-    elif kind == "values":
-        body = ("return {x.size(0) * n, 7, flag && n > 3, f * 2, "
-                "std::vector<int64_t>(x.sizes().begin() + 1, x.sizes().end())};")
-    elif kind == "eager_only":
-        body = ("return torch::stable::new_zeros(x, x.sizes());" if abi == "stable"
-                else "return at::zeros_like(x);")
-    elif kind == "nested":
-        body = ("int64_t total = 0;\n  for (const auto& group : groups)\n    for (int64_t v : group) total += v;\n"
-                "  return torch::stable::new_zeros(x, {total});" if abi == "stable" else
-                "int64_t total = 0;\n  for (size_t i = 0; i < groups.size(); ++i) {\n"
-                "    c10::List<int64_t> group = groups.get(i);\n"
-                "    for (size_t j = 0; j < group.size(); ++j) total += group.get(j);\n  }\n"
-                "  return at::zeros({total}, x.options());")
-    elif kind == "mutating":
-        body = ("torch::stable::Tensor out = x;\n  torch::stable::zero_(out);" if abi == "stable"
-                else "x.zero_();")
-    else:  # python fake
-        body = ("return torch::stable::new_zeros(x, {2 * x.size(0), x.size(1)});" if abi == "stable"
-                else "return at::zeros({2 * x.size(0), x.size(1)}, x.options());")
+    body = KERNEL_BODIES[kind][abi == "unstable"].replace("$ret$", ret)
     return f"{decl.removesuffix(';')} {{\n  {body}\n}}\n"
 
 

@@ -44,12 +44,6 @@ bool contains(const std::array<std::string_view, N>& sorted, std::string_view na
 
 }  // namespace
 
-bool is_identifier(std::string_view s) {
-  auto start = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
-  auto rest = [&](char c) { return start(c) || std::isdigit(static_cast<unsigned char>(c)); };
-  return !s.empty() && start(s[0]) && std::all_of(s.begin() + 1, s.end(), rest);
-}
-
 bool is_python_keyword(std::string_view name) {
   return std::find(kPythonKeywords.begin(), kPythonKeywords.end(), name) != kPythonKeywords.end();
 }

@@ -17,7 +17,7 @@ namespace opgen::check {
 // suffixes of up to ~40 characters), which NAME_MAX limits to 255 bytes.
 inline constexpr size_t kMaxNameLength = 100;
 
-bool is_identifier(std::string_view name);
+using model::is_identifier;
 bool is_python_keyword(std::string_view name);
 bool is_cpp_keyword(std::string_view name);  // keywords and alternative tokens
 inline bool is_keyword(std::string_view name) { return is_python_keyword(name) || is_cpp_keyword(name); }

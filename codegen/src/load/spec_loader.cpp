@@ -53,12 +53,6 @@ std::optional<std::string> uncarriable(std::string_view text, bool lines) {
   return std::nullopt;
 }
 
-// A name: a dim's, an argument's (the JSON Schema's "name").
-bool is_name(const std::string& text) {
-  return !text.empty() && !std::isdigit(static_cast<unsigned char>(text[0])) &&
-         std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });
-}
-
 // A sample's number or boolean in the one form the checker reads and the
 // generated Python writes: an int in decimal, a float as Python's repr
 // writes it (1.0, 0.001, 1e-08; "inf" and "nan", which the checker
@@ -485,7 +479,7 @@ std::optional<model::SampleTensor> read_sample_tensor(Reader& r, const YAML::Nod
     // a name by its first character), or a dim name.
     if (auto size = yaml_integer(dim); size && *size >= 0) {
       t.shape.push_back(std::to_string(*size));
-    } else if (yaml_type(dim) == YamlType::String && is_name(dim.Scalar())) {
+    } else if (yaml_type(dim) == YamlType::String && model::is_identifier(dim.Scalar())) {
       t.shape.push_back(dim.Scalar());
     } else {
       r.wrong_type(dim, "shape entry", "a size (an integer, 0 or more) or a dim name");
@@ -571,7 +565,7 @@ void read_samples(Reader& r, const YAML::Node& node, OpSpec& spec) {
     if (auto dims = item["dims"]; dims && r.check_keys(dims, {}, "a sample's 'dims'")) {
       for (const auto& entry : dims) {
         if (yaml_type(entry.first) != YamlType::String) continue;
-        if (!is_name(entry.first.Scalar())) {
+        if (!model::is_identifier(entry.first.Scalar())) {
           r.diags().error(Code::WrongValueType, r.loc(entry.first),
                           fmt::format("'{}' cannot name a dim: a dim's name is an identifier", entry.first.Scalar()));
           continue;

@@ -1480,6 +1480,12 @@ std::string FunctionSchema::to_string(SchemaForm form) const {
   return out;
 }
 
+bool is_identifier(std::string_view s) {
+  auto start = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
+  auto rest = [&](char c) { return start(c) || std::isdigit(static_cast<unsigned char>(c)); };
+  return !s.empty() && start(s[0]) && std::all_of(s.begin() + 1, s.end(), rest);
+}
+
 std::variant<FunctionSchema, SchemaError> parse_schema(std::string_view text, const ParseOptions& options) {
   try {
     return Parser(text, options).parse();

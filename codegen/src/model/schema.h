@@ -145,4 +145,7 @@ struct ParseOptions {
 std::variant<FunctionSchema, SchemaError> parse_schema(std::string_view text,
                                                        const ParseOptions& options = {});
 
+// `[A-Za-z_][A-Za-z0-9_]*`: an argument's, a dim's or a namespace's name.
+bool is_identifier(std::string_view s);
+
 }  // namespace opgen::model
