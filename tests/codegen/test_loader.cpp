@@ -146,6 +146,9 @@ TEST(Loader, QuotedNumbersAndPlainNonStringsAreTheirYamlType) {
       {"samples: [{args: {x: {shape: [2]}, n: 3, s: x, d: [1, \"2\"]}}]\n",
        "'sample list entry' must be a number or a boolean, not a string"},
       {"checks: {1: {dim: 2}}\n", "keys of 'checks' must be strings, not an integer"},
+      // An integer rule is read in decimal and parsed like any rule: INT64_MIN's literal leaves int64
+      // (found by the spec fuzzer: it threw bad_variant_access).
+      {"flops: -9223372036854775808\n", "error[E0501]"},
   };
   for (const auto& [extra, message] : cases) {
     auto r = load_and_check("schemas/foo.yaml",

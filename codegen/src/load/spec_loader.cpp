@@ -229,20 +229,18 @@ class Reader {
   // A rule: an expression of the rule language, or an integer (a literal
   // rule, `flops: 0`), read in its decimal form.
   std::optional<RuleText> rule(const YAML::Node& node, const std::string& what) {
+    std::string text = node.Scalar();
     if (yaml_type(node) != YamlType::String) {
-      if (auto value = yaml_integer(node)) {
-        const std::string text = std::to_string(*value);
-        auto [start, exact] = value_start(node);
-        exact = exact && node.Scalar() == text;
-        RuleText rule{text, exact ? start : loc(node), nullptr, exact};
-        rule.expr = std::get<model::ExprPtr>(model::parse_expr(text));
-        return rule;
+      auto value = yaml_integer(node);
+      if (!value) {
+        wrong_type(node, what, "a rule (a string) or an integer");
+        return std::nullopt;
       }
-      wrong_type(node, what, "a rule (a string) or an integer");
-      return std::nullopt;
+      text = std::to_string(*value);  // INT64_MIN still fails to parse, as a rule: the literal leaves int64
     }
     auto [start, exact] = value_start(node);
-    RuleText rule{node.Scalar(), exact ? start : loc(node), nullptr, exact};
+    exact = exact && node.Scalar() == text;
+    RuleText rule{text, exact ? start : loc(node), nullptr, exact};
     auto parsed = model::parse_expr(rule.text);
     if (auto* diag = std::get_if<model::ExprDiagnostic>(&parsed)) {
       auto& d = diags_.error(diag->code, rule.at(diag->column), diag->message);
