@@ -8,6 +8,8 @@
 #     [PYTHON_PACKAGE <pkg>]          # default: <ns> (opgen_ops for namespace opgen)
 #     [PYTHON_SOURCES <file>.py...]   # copied into the package (an __init__.py among them replaces the default)
 #     [TORCH_TARGET_VERSION <M.m>]    # oldest PyTorch the stable-ABI ops load in; default 2.10
+#     [SHARDS <n>]                    # unity TUs per ABI the bindings compile as; 0: one TU per op
+#                                     # (default: one per 16 specs, at most 8; see docs/cmake.md)
 #     [GENERATED_REFERENCE <dir>]     # committed copy of the output: adds a test and a refresh target
 #     [INSTALL_DIR <dir>])            # cmake --install puts the package in <dir>/<pkg> (component python)
 #
@@ -17,7 +19,8 @@
 # The tool it runs is the target opgen::opgen (find_package(opgen)) or else
 # opgen (the in-tree build, or an imported prebuilt binary).
 # opgen runs when a spec or the tool changes and rewrites only the files whose
-# contents change; with Ninja (restat) a one-spec edit recompiles one TU.
+# contents change; with Ninja (restat) a one-spec edit recompiles one TU (the
+# shard that includes the op's TU).
 
 include_guard(GLOBAL)
 
@@ -98,7 +101,7 @@ if(OPGEN_EXECUTABLE AND NOT TARGET opgen AND NOT TARGET opgen::opgen)
 endif()
 
 function(opgen_add_library target)
-  cmake_parse_arguments(ARG "" "NAMESPACE;PYTHON_PACKAGE;TORCH_TARGET_VERSION;GENERATED_REFERENCE;INSTALL_DIR"
+  cmake_parse_arguments(ARG "" "NAMESPACE;PYTHON_PACKAGE;TORCH_TARGET_VERSION;SHARDS;GENERATED_REFERENCE;INSTALL_DIR"
                         "SCHEMAS;KERNELS;PYTHON_SOURCES" ${ARGN})
   if(NOT ARG_NAMESPACE)
     message(FATAL_ERROR "opgen_add_library(${target}): NAMESPACE is required")
@@ -122,6 +125,31 @@ function(opgen_add_library target)
   if(NOT ARG_TORCH_TARGET_VERSION)
     set(ARG_TORCH_TARGET_VERSION 2.10)
   endif()
+  # Relative paths name files of the calling directory, as add_library's do
+  # (the tool and the copies run elsewhere).
+  foreach(list SCHEMAS KERNELS PYTHON_SOURCES)
+    set(absolute)
+    foreach(path IN LISTS ARG_${list})
+      cmake_path(ABSOLUTE_PATH path BASE_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR} NORMALIZE)
+      list(APPEND absolute ${path})
+    endforeach()
+    set(ARG_${list} ${absolute})
+  endforeach()
+  if(NOT DEFINED ARG_SHARDS)
+    # Torch's headers are most of a binding TU's compile time (~7 s ATen, ~1 s
+    # stable), an op's own code a fraction of a second: one unity TU per 16
+    # ops keeps a full build near a hand-written binding file's and leaves
+    # shards for parallel cores. A function of the spec count, not of the
+    # machine, so the generated tree is the same everywhere.
+    list(LENGTH ARG_SCHEMAS spec_count)
+    math(EXPR ARG_SHARDS "(${spec_count} + 15) / 16")
+    if(ARG_SHARDS GREATER 8)
+      set(ARG_SHARDS 8)
+    endif()
+  endif()
+  if(NOT ARG_SHARDS MATCHES "^[0-9]+$" OR ARG_SHARDS GREATER 64)
+    message(FATAL_ERROR "opgen_add_library(${target}): SHARDS must be a whole number from 0 to 64, not '${ARG_SHARDS}'")
+  endif()
   find_package(Python3 REQUIRED COMPONENTS Interpreter)
   _opgen_find_torch()
 
@@ -141,13 +169,28 @@ function(opgen_add_library target)
 
   # The files opgen writes, predicted from the spec file names.
   set(gen_dir ${CMAKE_CURRENT_BINARY_DIR}/${target}_generated)
-  set(gen_sources ${gen_dir}/csrc/${ARG_NAMESPACE}-library.cpp)
-  set(gen_outputs ${gen_sources})
+  set(op_sources ${gen_dir}/csrc/${ARG_NAMESPACE}-library.cpp)
+  set(gen_outputs)
   foreach(schema IN LISTS ARG_SCHEMAS)
     get_filename_component(op ${schema} NAME_WLE)
-    list(APPEND gen_sources ${gen_dir}/csrc/${op}.cpp)
-    list(APPEND gen_outputs ${gen_dir}/csrc/${op}.cpp ${gen_dir}/include/${ARG_NAMESPACE}/kernels/${op}.h)
+    list(APPEND op_sources ${gen_dir}/csrc/${op}.cpp)
+    list(APPEND gen_outputs ${gen_dir}/include/${ARG_NAMESPACE}/kernels/${op}.h)
   endforeach()
+  list(APPEND gen_outputs ${op_sources})
+  # The TUs the build compiles: the shards, which include the ops' TUs (the
+  # compiler's dependency file then ties each shard to its ops), or else
+  # each op's TU.
+  set(gen_sources ${op_sources})
+  if(ARG_SHARDS GREATER 0)
+    set(gen_sources)
+    math(EXPR last_shard "${ARG_SHARDS} - 1")
+    foreach(abi stable unstable)
+      foreach(shard RANGE ${last_shard})
+        list(APPEND gen_sources ${gen_dir}/csrc/${ARG_NAMESPACE}-${abi}-shard${shard}.cpp)
+      endforeach()
+    endforeach()
+    list(APPEND gen_outputs ${gen_sources})
+  endif()
   set(gen_python ${gen_dir}/python/${ARG_PYTHON_PACKAGE}/_ops.py ${gen_dir}/python/${ARG_PYTHON_PACKAGE}/_ops.pyi
                  ${gen_dir}/python/${ARG_PYTHON_PACKAGE}/py.typed)
   set(gen_tests ${gen_dir}/tests/test_${ARG_PYTHON_PACKAGE}_ops.py)
@@ -156,7 +199,7 @@ function(opgen_add_library target)
   add_custom_command(
     OUTPUT ${gen_outputs}
     COMMAND ${tool} generate --namespace ${ARG_NAMESPACE} --python-package ${ARG_PYTHON_PACKAGE}
-            --library-name ${target} --torch-target-version ${ARG_TORCH_TARGET_VERSION}
+            --library-name ${target} --torch-target-version ${ARG_TORCH_TARGET_VERSION} --shards ${ARG_SHARDS}
             --source-root ${CMAKE_CURRENT_SOURCE_DIR} ${exclude_args} -o ${gen_dir} ${ARG_SCHEMAS}
     DEPENDS ${ARG_SCHEMAS} ${tool}
     COMMENT "opgen: generating the ${ARG_NAMESPACE} op bindings"

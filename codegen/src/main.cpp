@@ -46,6 +46,7 @@ struct LibraryOptions {
   std::string source_root = ".";
   std::string torch_target = "2.10";
   std::vector<std::string> excluded_dispatch_keys;
+  unsigned shards = 0;
 };
 
 void add_library_options(CLI::App* cmd, LibraryOptions& o) {
@@ -59,6 +60,11 @@ void add_library_options(CLI::App* cmd, LibraryOptions& o) {
       ->capture_default_str();
   cmd->add_option("--exclude-dispatch-key", o.excluded_dispatch_keys,
                   "Leave out the kernels of this dispatch key (e.g. CUDA on a machine without nvcc)");
+  cmd->add_option("--shards", o.shards,
+                  "Also write this many unity TUs per ABI, csrc/<ns>-<abi>-shard<i>.cpp, for the build to compile "
+                  "instead of one TU per op (0: none)")
+      ->check(CLI::Range(0u, 64u))
+      ->capture_default_str();
 }
 
 std::optional<uint64_t> parse_version(const std::string& text) {
@@ -81,6 +87,7 @@ opgen::model::Library library_settings(const LibraryOptions& o) {
   lib.ns = o.ns;
   lib.python_package = o.python_package.empty() ? opgen::model::default_python_package(o.ns) : o.python_package;
   lib.library_name = o.library_name.empty() ? o.ns + "_ops" : o.library_name;
+  lib.shards = o.shards;
   if (auto version = parse_version(o.torch_target)) {
     lib.torch_target_version = *version;
   } else {
@@ -145,6 +152,7 @@ std::string input_key(const LibraryOptions& o, const std::vector<opgen::load::Sp
   opgen::InputKey key;
   key.add("generate").add(tool).add(o.ns).add(o.python_package).add(o.library_name).add(o.torch_target);
   for (const auto& excluded : o.excluded_dispatch_keys) key.add("exclude").add(excluded);
+  key.add("shards").add(std::to_string(o.shards));
   for (const opgen::load::SpecSource& source : sources) key.add("spec").add(source.display).add(source.text);
   return key.hex();
 }

@@ -7,7 +7,8 @@
 
 namespace {
 
-void check_inputs(at::TensorList tensors) {
+// Every name here carries the op's: a unity build puts many ops' TUs in one.
+void multi_tensor_l2norm_check_inputs(at::TensorList tensors) {
   for (size_t opgen_i = 0; opgen_i < tensors.size(); ++opgen_i) {
     const auto& opgen_t = tensors[opgen_i];
     TORCH_CHECK(opgen_t.scalar_type() == at::ScalarType::Float || opgen_t.scalar_type() == at::ScalarType::Half || opgen_t.scalar_type() == at::ScalarType::BFloat16 || opgen_t.scalar_type() == at::ScalarType::Double, "opgen::multi_tensor_l2norm: expected 'tensors[", opgen_i, "]' to have dtype float32, float16, bfloat16 or float64, but got ", opgen_t.scalar_type());
@@ -20,12 +21,12 @@ void check_inputs(at::TensorList tensors) {
 }
 
 std::tuple<at::Tensor, at::Tensor> multi_tensor_l2norm_cpu_checked(at::TensorList tensors) {
-  check_inputs(tensors);
+  multi_tensor_l2norm_check_inputs(tensors);
   return opgen::kernels::multi_tensor_l2norm_cpu(tensors);
 }
 
 std::tuple<at::Tensor, at::Tensor> multi_tensor_l2norm_cuda_checked(at::TensorList tensors) {
-  check_inputs(tensors);
+  multi_tensor_l2norm_check_inputs(tensors);
   return opgen::kernels::multi_tensor_l2norm_cuda(tensors);
 }
 

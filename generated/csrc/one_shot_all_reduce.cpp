@@ -7,18 +7,19 @@
 
 namespace {
 
-void check_inputs(const at::Tensor& input) {
+// Every name here carries the op's: a unity build puts many ops' TUs in one.
+void one_shot_all_reduce_check_inputs(const at::Tensor& input) {
   TORCH_CHECK(input.scalar_type() == at::ScalarType::Float || input.scalar_type() == at::ScalarType::Half || input.scalar_type() == at::ScalarType::BFloat16, "opgen::one_shot_all_reduce: expected 'input' to have dtype float32, float16 or bfloat16, but got ", input.scalar_type());
   TORCH_CHECK(input.is_contiguous(), "opgen::one_shot_all_reduce: expected 'input' to be contiguous");
 }
 
 at::Tensor one_shot_all_reduce_cpu_checked(const at::Tensor& input, std::string_view reduce_op, std::string_view group_name) {
-  check_inputs(input);
+  one_shot_all_reduce_check_inputs(input);
   return opgen::kernels::one_shot_all_reduce_cpu(input, reduce_op, group_name);
 }
 
 at::Tensor one_shot_all_reduce_cuda_checked(const at::Tensor& input, std::string_view reduce_op, std::string_view group_name) {
-  check_inputs(input);
+  one_shot_all_reduce_check_inputs(input);
   return opgen::kernels::one_shot_all_reduce_cuda(input, reduce_op, group_name);
 }
 

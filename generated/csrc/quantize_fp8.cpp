@@ -7,7 +7,8 @@
 
 namespace {
 
-void check_inputs(const at::Tensor& input, const std::optional<at::Tensor>& scale) {
+// Every name here carries the op's: a unity build puts many ops' TUs in one.
+void quantize_fp8_check_inputs(const at::Tensor& input, const std::optional<at::Tensor>& scale) {
   TORCH_CHECK(input.scalar_type() == at::ScalarType::Float || input.scalar_type() == at::ScalarType::Half || input.scalar_type() == at::ScalarType::BFloat16, "opgen::quantize_fp8: expected 'input' to have dtype float32, float16 or bfloat16, but got ", input.scalar_type());
   TORCH_CHECK(!scale.has_value() || ((*scale).scalar_type() == at::ScalarType::Float), "opgen::quantize_fp8: expected 'scale' to have dtype float32, but got ", (*scale).scalar_type());
   TORCH_CHECK(!scale.has_value() || ((*scale).device() == input.device()), "opgen::quantize_fp8: expected 'scale' to be on the same device as 'input'");
@@ -15,12 +16,12 @@ void check_inputs(const at::Tensor& input, const std::optional<at::Tensor>& scal
 }
 
 std::tuple<at::Tensor, at::Tensor> quantize_fp8_cpu_checked(const at::Tensor& input, const std::optional<at::Tensor>& scale) {
-  check_inputs(input, scale);
+  quantize_fp8_check_inputs(input, scale);
   return opgen::kernels::quantize_fp8_cpu(input, scale);
 }
 
 std::tuple<at::Tensor, at::Tensor> quantize_fp8_cuda_checked(const at::Tensor& input, const std::optional<at::Tensor>& scale) {
-  check_inputs(input, scale);
+  quantize_fp8_check_inputs(input, scale);
   return opgen::kernels::quantize_fp8_cuda(input, scale);
 }
 

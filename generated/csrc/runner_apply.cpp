@@ -7,18 +7,19 @@
 
 namespace {
 
-void check_inputs(const at::Tensor& x, int64_t runner) {
+// Every name here carries the op's: a unity build puts many ops' TUs in one.
+void runner_apply_check_inputs(const at::Tensor& x, int64_t runner) {
   TORCH_CHECK(x.scalar_type() == at::ScalarType::Float || x.scalar_type() == at::ScalarType::Half || x.scalar_type() == at::ScalarType::BFloat16 || x.scalar_type() == at::ScalarType::Double, "opgen::runner_apply: expected 'x' to have dtype float32, float16, bfloat16 or float64, but got ", x.scalar_type());
   TORCH_CHECK(runner >= 1, "opgen::runner_apply: requires runner >= 1", ": ", runner, " vs ", 1);
 }
 
 at::Tensor runner_apply_cpu_checked(const at::Tensor& x, int64_t runner) {
-  check_inputs(x, runner);
+  runner_apply_check_inputs(x, runner);
   return opgen::kernels::runner_apply_cpu(x, runner);
 }
 
 at::Tensor runner_apply_cuda_checked(const at::Tensor& x, int64_t runner) {
-  check_inputs(x, runner);
+  runner_apply_check_inputs(x, runner);
   return opgen::kernels::runner_apply_cuda(x, runner);
 }
 

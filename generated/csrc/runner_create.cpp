@@ -7,6 +7,8 @@
 
 namespace {
 
+// Every name here carries the op's: a unity build puts many ops' TUs in one.
+
 int64_t runner_create_compositeexplicitautograd_checked(double scale, double shift) {
   return opgen::kernels::runner_create_compositeexplicitautograd(scale, shift);
 }

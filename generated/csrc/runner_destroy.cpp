@@ -7,6 +7,8 @@
 
 namespace {
 
+// Every name here carries the op's: a unity build puts many ops' TUs in one.
+
 void runner_destroy_compositeexplicitautograd_checked(int64_t runner) {
   opgen::kernels::runner_destroy_compositeexplicitautograd(runner);
 }

@@ -120,6 +120,53 @@ TEST(Emit, EveryFileCarriesTheGeneratedMarker) {
   }
 }
 
+// The shards include every op's TU exactly once, in a shard of the op's ABI,
+// and the library block once, first in shard 0 of its ABI; an op's removal
+// rewrites its own shard only, so the build recompiles one TU.
+TEST(Emit, ShardsIncludeEachTuOnceAndMoveNothingWhenAnOpGoes) {
+  model::Library lib = golden_library();
+  lib.shards = 3;
+  const auto files = emit::emit_library(lib).files();
+  std::map<std::string, std::string> shard_of_tu;  // included file -> shard path
+  for (model::Abi abi : {model::Abi::Stable, model::Abi::Unstable}) {
+    for (unsigned shard = 0; shard < lib.shards; ++shard) {
+      const std::string path = emit::shard_source_path(lib, abi, shard);
+      ASSERT_TRUE(files.count(path)) << path;
+      std::istringstream lines(files.at(path));
+      bool first = true;
+      for (std::string line; std::getline(lines, line);) {
+        if (!line.starts_with("#include \"")) continue;
+        const std::string tu = line.substr(10, line.size() - 11);
+        EXPECT_TRUE(shard_of_tu.emplace(tu, path).second) << tu << " is included twice";
+        if (tu == fs::path(emit::library_source_path(lib)).filename()) {
+          EXPECT_TRUE(first && shard == 0) << path;
+        } else {
+          const model::OpSpec* op = lib.find(fs::path(tu).stem());
+          ASSERT_NE(op, nullptr) << tu;
+          EXPECT_EQ(op->abi.value, abi) << tu << " is in " << path;
+          EXPECT_EQ(emit::shard_of(lib, *op), shard);
+        }
+        first = false;
+      }
+    }
+  }
+  EXPECT_EQ(shard_of_tu.size(), lib.ops.size() + 1);
+
+  model::Library fewer = lib;
+  const std::string gone = fewer.ops.front().op_name();
+  fewer.ops.erase(fewer.ops.begin());
+  const auto after = emit::emit_library(fewer).files();
+  size_t changed = 0;
+  for (const auto& [path, text] : after) {
+    if (path.find("-shard") == std::string::npos) continue;
+    if (text != files.at(path)) {
+      ++changed;
+      EXPECT_EQ(path, shard_of_tu.at(gone + ".cpp")) << "removing " << gone << " rewrote " << path;
+    }
+  }
+  EXPECT_EQ(changed, 1u);
+}
+
 // The generated files for one spec, checked first.
 std::map<std::string, std::string> emit_one(const std::string& stem, const std::string& text) {
   auto result = testing::load_and_check("specs/" + stem + ".yaml", text);

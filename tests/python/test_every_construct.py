@@ -18,7 +18,8 @@ the C++ compiler and PyTorch.
 - `flops:` runs in FlopCounterMode against the tool's own evaluator (the
   generated suite's test_flops).
 
-The generated library is compiled as two unity TUs (stable and unstable) and
+The generated library is compiled as its two unity shards (`--shards 1`: one
+per ABI), with two ops of the same signature and checks in each, and
 loaded; its generated suite runs in a subprocess. Every spec key is used
 here or in the in-tree library (whose suite runs in test_ops): a test holds
 that. Every builtin, tensor member and operator of docs/fake-rules.md is in
@@ -288,6 +289,7 @@ def outputs_spec(op):
 EACH_SPEC = """schema: "{op}(Tensor[] xs) -> (Tensor[], Tensor[])"
 abi: {abi}
 dispatch: [CPU]
+require: [len(xs) >= 1]
 fake:
   - like_each(xs)
   - like_each(xs, dtype=float64, memory_format=contiguous_format)
@@ -447,6 +449,9 @@ OPS = {  # op -> (kind, abi)
     "outputs": ("outputs", "unstable"),
     "each_stable": ("each", "stable"),
     "each_unstable": ("each", "unstable"),
+    # Twins: the same signature and checks in one unity TU must not clash.
+    "each_twin_stable": ("each", "stable"),
+    "each_twin_unstable": ("each", "unstable"),
     "dynamic_stable": ("dynamic", "stable"),
     "dynamic_unstable": ("dynamic", "unstable"),
     "python_fake": ("python", "unstable"),
@@ -481,14 +486,13 @@ def library(tmp_path_factory):
     options = ["--namespace", NAMESPACE, "--source-root", root]
     check = run_opgen("check", *options, specs)
     assert check.returncode == 0, check.stderr
-    generate = run_opgen("generate", *options, "-o", out, specs)
+    generate = run_opgen("generate", *options, "--shards", "1", "-o", out, specs)
     assert generate.returncode == 0, generate.stderr
 
-    # Two unity TUs: a TU's includes are fixed per ABI (stable headers first, or ATen).
-    units = {"stable": [], "unstable": ["csrc/" + p.name for p in sorted((out / "csrc").glob(f"{NAMESPACE}-*.cpp"))]}
+    # The two shards, as opgen_add_library compiles them, each followed by its ABI's kernels.
+    units = {abi: [f"csrc/{NAMESPACE}-{abi}-shard0.cpp"] for abi in ("stable", "unstable")}
     kernels = {"stable": "", "unstable": UNSTABLE_HELPERS}
     for op, (kind, abi) in OPS.items():
-        units[abi].append(f"csrc/{op}.cpp")
         kernels[abi] += f'#include "{NAMESPACE}/kernels/{op}.h"\n'
     kernels["stable"] += "#include <torch/csrc/stable/ops.h>\n"
     for op, (kind, abi) in OPS.items():

@@ -19,6 +19,10 @@ std::string stable_op_source(const model::Library& lib, const model::OpSpec& op)
 std::string unstable_op_source(const model::Library& lib, const model::OpSpec& op);
 // csrc/<ns>-library.cpp: the namespace's owning TORCH_LIBRARY block.
 std::string library_source(const model::Library& lib);
+// csrc/<ns>-<abi>-shard<i>.cpp, lib.shards of each ABI: unity TUs that
+// include the ops' TUs (and the library block), so that a full build parses
+// torch's headers 2 * lib.shards times instead of once per op.
+std::vector<std::pair<std::string, std::string>> shard_sources(const model::Library& lib);
 // python/<pkg>/_ops.py: loads the library; fakes, autograd, symm_mem, shims.
 std::string python_module(const model::Library& lib);
 // python/<pkg>/_ops.pyi: typed stubs with the docs.
@@ -50,5 +54,9 @@ std::vector<std::pair<std::string, std::string>> project_files(const model::Libr
 std::string kernel_header_path(const model::Library& lib, const model::OpSpec& op);
 std::string op_source_path(const model::OpSpec& op);
 std::string library_source_path(const model::Library& lib);
+std::string shard_source_path(const model::Library& lib, model::Abi abi, unsigned shard);
+// Which of lib.shards an op's TU goes to: by a hash of its name, so adding or
+// removing an op moves no other op (and rebuilds no other shard).
+unsigned shard_of(const model::Library& lib, const model::OpSpec& op);
 
 }  // namespace opgen::emit

@@ -29,6 +29,8 @@ std::string unstable_op_source(const model::Library& lib, const model::OpSpec& o
 #include <torch/library.h>
 
 namespace {
+
+// Every name here carries the op's: a unity build puts many ops' TUs in one.
 )cc",
          {{"qualified", qualified_name(lib, op)},
           {"header", kernel_header_path(lib, op).substr(std::string("include/").size())}});
@@ -37,8 +39,7 @@ namespace {
     for (const auto& name : checked_args(op))
       for (const auto& a : s.arguments)
         if (a.name == name) check_params.push_back(model::kernel_param_type(a, false) + " " + a.name);
-    p.line();
-    p.line(fmt::format("void check_inputs({}) {{", fmt::join(check_params, ", ")));
+    p.line(fmt::format("void {}_check_inputs({}) {{", op_identifier(op), fmt::join(check_params, ", ")));
     {
       auto indent = p.indent();
       for (const auto& check : checks)
@@ -56,7 +57,8 @@ namespace {
     p.line(fmt::format("{} {}_checked({}) {{", all_ret, kernel_name(op, key.value), fmt::join(params, ", ")));
     {
       auto indent = p.indent();
-      if (!checks.empty()) p.line(fmt::format("check_inputs({});", fmt::join(checked_args(op), ", ")));
+      if (!checks.empty())
+        p.line(fmt::format("{}_check_inputs({});", op_identifier(op), fmt::join(checked_args(op), ", ")));
       const std::string call =
           fmt::format("{}::kernels::{}({})", lib.ns, kernel_name(op, key.value), fmt::join(names, ", "));
       if (!assemble) {

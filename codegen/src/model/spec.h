@@ -139,6 +139,9 @@ struct Library {
   std::string python_package;
   std::string library_name;         // shared library target name (lib<name>.so)
   uint64_t torch_target_version = 0x020a000000000000ULL;  // stable ABI target
+  // 0: the build compiles each op's TU; n: it compiles n unity TUs per ABI
+  // (csrc/<ns>-<abi>-shard<i>.cpp), each including its share of the ops' TUs.
+  unsigned shards = 0;
   std::vector<OpSpec> ops;
 
   const OpSpec* find(const std::string& op_name) const;

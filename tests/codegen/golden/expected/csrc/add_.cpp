@@ -7,6 +7,8 @@
 
 namespace {
 
+// Every name here carries the op's: a unity build puts many ops' TUs in one.
+
 at::Tensor add__cpu_checked(at::Tensor& self, const at::Tensor& other) {
   testns::kernels::add__cpu(self, other);
   return self;

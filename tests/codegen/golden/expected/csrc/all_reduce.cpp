@@ -7,6 +7,8 @@
 
 namespace {
 
+// Every name here carries the op's: a unity build puts many ops' TUs in one.
+
 at::Tensor all_reduce_cuda_checked(const at::Tensor& input, std::string_view reduce_op, std::string_view group_name) {
   return testns::kernels::all_reduce_cuda(input, reduce_op, group_name);
 }
