@@ -9,7 +9,7 @@
 #     [PYTHON_SOURCES <file>.py...]   # copied into the package (an __init__.py among them replaces the default)
 #     [TORCH_TARGET_VERSION <M.m>]    # oldest PyTorch the stable-ABI ops load in; default 2.10
 #     [SHARDS <n>]                    # unity TUs per ABI the bindings compile as; 0: one TU per op
-#                                     # (default: one per 16 specs, at most 8; see docs/cmake.md)
+#                                     # (default: one per 75 specs, at most 8; see docs/cmake.md)
 #     [GENERATED_REFERENCE <dir>]     # committed copy of the output: adds a test and a refresh target
 #     [INSTALL_DIR <dir>])            # cmake --install puts the package in <dir>/<pkg> (component python)
 #
@@ -136,13 +136,15 @@ function(opgen_add_library target)
     set(ARG_${list} ${absolute})
   endforeach()
   if(NOT DEFINED ARG_SHARDS)
-    # Torch's headers are most of a binding TU's compile time (~7 s ATen, ~1 s
-    # stable), an op's own code a fraction of a second: one unity TU per 16
-    # ops keeps a full build near a hand-written binding file's and leaves
-    # shards for parallel cores. A function of the spec count, not of the
-    # machine, so the generated tree is the same everywhere.
+    # Torch's headers are most of a binding TU's compile time (~10 s with
+    # ATen at -O2), an op's own code ~0.2 s. Measured on 150 real schemas, 2
+    # cores (bench/build/many_ops.py, docs/benchmarks.md): 2 shards per ABI
+    # built as fast as one hand-written binding file (29 s), 4 took 40 s,
+    # one TU per op 783 s; an edit rebuilds one shard of ~75 ops in 25 s.
+    # A function of the spec count, not of the machine, so the generated
+    # tree is the same everywhere.
     list(LENGTH ARG_SCHEMAS spec_count)
-    math(EXPR ARG_SHARDS "(${spec_count} + 15) / 16")
+    math(EXPR ARG_SHARDS "(${spec_count} + 74) / 75")
     if(ARG_SHARDS GREATER 8)
       set(ARG_SHARDS 8)
     endif()
@@ -170,7 +172,7 @@ function(opgen_add_library target)
   # The files opgen writes, predicted from the spec file names.
   set(gen_dir ${CMAKE_CURRENT_BINARY_DIR}/${target}_generated)
   set(op_sources ${gen_dir}/csrc/${ARG_NAMESPACE}-library.cpp)
-  set(gen_outputs)
+  set(gen_outputs ${gen_dir}/include/${ARG_NAMESPACE}/opgen_adapt.h)
   foreach(schema IN LISTS ARG_SCHEMAS)
     get_filename_component(op ${schema} NAME_WLE)
     list(APPEND op_sources ${gen_dir}/csrc/${op}.cpp)

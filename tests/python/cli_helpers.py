@@ -21,7 +21,7 @@ BAD_SPECS = SOURCE_DIR / "tests" / "bad_specs"
 # The options CMake gives opgen for the in-tree library.
 IN_TREE_OPTIONS = (
     "--namespace", "opgen", "--python-package", "opgen_ops", "--library-name", "opgen_ops",
-    "--source-root", SOURCE_DIR,
+    "--source-root", SOURCE_DIR, "--shards", "1",
 )  # fmt: skip
 
 requires_opgen = pytest.mark.skipif(not OPGEN_BIN, reason="set OPGEN_BIN to the built opgen binary")

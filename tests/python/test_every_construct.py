@@ -405,6 +405,88 @@ def kernel_declarations(out, op):
     return decl
 
 
+# Existing functions as kernels (`kernels:`), with the signatures projects
+# give them: by value, by non-const reference, int for int, float for float,
+# std::vector for lists, a template's instantiation, a qualified name.
+EXISTING_SPECS = {
+    "stable": """schema: "{op}(Tensor x, int n, float alpha) -> Tensor"
+abi: stable
+dispatch: [CPU]
+kernels:
+  include: legacy_stable.h
+  CPU: legacy::filled_like<2>
+fake:
+  - like(x)
+samples:
+  - args: {{x: {{shape: [2, 3]}}, n: 3, alpha: 0.5}}
+""",
+    "unstable": """schema: "{op}(Tensor x, Tensor[] xs, int n, float alpha, int[] sizes, Tensor? bias=None) -> Tensor"
+abi: unstable
+dispatch: [CPU]
+kernels:
+  include: [legacy_aten.h]
+  CPU: ::legacy::axpy_sum
+fake:
+  - like(x)
+samples:
+  - args: {{x: {{shape: [2, 3]}}, xs: [{{shape: [2]}}], n: 2, alpha: 0.5, sizes: [1, 2], bias: {{shape: [2, 3]}}}}
+""",
+    "stable_into": """schema: "{op}(Tensor(a!) out, Tensor src) -> ()"
+abi: stable
+dispatch: [CPU]
+kernels: {{include: legacy_stable.h, CPU: legacy::stable_copy_into}}
+samples:
+  - args: {{out: {{shape: [4]}}, src: {{shape: [4]}}}}
+""",
+    "unstable_into": """schema: "{op}(Tensor(a!) out, Tensor src) -> ()"
+abi: unstable
+dispatch: [CPU]
+kernels: {{include: legacy_aten.h, CPU: legacy::aten_copy_into}}
+samples:
+  - args: {{out: {{shape: [4]}}, src: {{shape: [4]}}}}
+""",
+}
+# The project's headers (the generated code includes them) and definitions.
+LEGACY_HEADERS = {
+    "legacy_stable.h": """#pragma once
+#include <torch/csrc/stable/ops.h>
+#include <torch/csrc/stable/tensor.h>
+namespace legacy {
+template <int K>
+torch::stable::Tensor filled_like(torch::stable::Tensor x, int n, float alpha) {
+  torch::stable::Tensor out = torch::stable::new_zeros(x, x.sizes());
+  torch::stable::fill_(out, K * n * alpha);
+  return out;
+}
+void stable_copy_into(torch::stable::Tensor& out, torch::stable::Tensor src);
+}  // namespace legacy
+""",
+    "legacy_aten.h": """#pragma once
+#include <ATen/ATen.h>
+#include <vector>
+namespace legacy {
+at::Tensor axpy_sum(at::Tensor& x, std::vector<at::Tensor> xs, int n, float alpha, const std::vector<int64_t>& sizes,
+                    c10::optional<at::Tensor> bias);
+void aten_copy_into(at::Tensor& out, const at::Tensor& src);
+}  // namespace legacy
+""",
+}
+LEGACY_SOURCES = {
+    "stable": """void legacy::stable_copy_into(torch::stable::Tensor& out, torch::stable::Tensor src) {
+  torch::stable::copy_(out, src);
+}
+""",
+    "unstable": """at::Tensor legacy::axpy_sum(at::Tensor& x, std::vector<at::Tensor> xs, int n, float alpha,
+                            const std::vector<int64_t>& sizes, c10::optional<at::Tensor> bias) {
+  at::Tensor out = x * alpha + static_cast<double>(n * static_cast<int64_t>(sizes.size()) +
+                                                   static_cast<int64_t>(xs.size()));
+  return bias ? out + *bias : out;
+}
+void legacy::aten_copy_into(at::Tensor& out, const at::Tensor& src) { out.copy_(src); }
+""",
+}
+
+
 # Each kind's kernel body: (stable ABI, unstable ABI); None where the kind has one ABI only.
 KERNEL_BODIES = {
     "require": ("return torch::stable::new_zeros(x, {1});", "return at::zeros({1}, x.options());"),
@@ -462,6 +544,10 @@ OPS = {  # op -> (kind, abi)
     "eager_only_unstable": ("eager_only", "unstable"),
     "zero_stable_": ("mutating", "stable"),
     "zero_unstable_": ("mutating", "unstable"),
+    "existing_stable": ("existing", "stable"),
+    "existing_unstable": ("existing", "unstable"),
+    "existing_into_stable_": ("existing_into", "stable"),
+    "existing_into_unstable_": ("existing_into", "unstable"),
 }
 
 
@@ -470,6 +556,8 @@ def spec_text(op, kind, abi):
         return require_spec(op, abi)
     if kind == "outputs":
         return outputs_spec(op)
+    if kind.startswith("existing"):
+        return EXISTING_SPECS[abi + kind.removeprefix("existing")].format(op=op)
     template = {"each": EACH_SPEC, "dynamic": DYNAMIC_SPEC, "python": PYTHON_FAKE_SPEC, "mutating": MUTATING_SPEC,
                 "values": VALUES_SPEC, "eager_only": EAGER_ONLY_SPEC, "nested": NESTED_SPEC}[kind]
     return template.format(op=op, abi=abi)
@@ -496,7 +584,12 @@ def library(tmp_path_factory):
         kernels[abi] += f'#include "{NAMESPACE}/kernels/{op}.h"\n'
     kernels["stable"] += "#include <torch/csrc/stable/ops.h>\n"
     for op, (kind, abi) in OPS.items():
-        kernels[abi] += f"namespace {NAMESPACE}::kernels {{\n{kernel_source(out, op, kind, abi)}}}\n"
+        if not kind.startswith("existing"):
+            kernels[abi] += f"namespace {NAMESPACE}::kernels {{\n{kernel_source(out, op, kind, abi)}}}\n"
+    for abi, source in LEGACY_SOURCES.items():
+        kernels[abi] += source
+    for name, text in LEGACY_HEADERS.items():
+        (out / "include" / name).write_text(text)
     torch_dir = os.path.dirname(torch.__file__)
     flags = ["-std=c++20", "-fPIC", "-O0", "-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter",
              "-D_GLIBCXX_USE_CXX11_ABI=1", f"-I{out}", f"-I{out / 'include'}", "-isystem", f"{torch_dir}/include",
@@ -584,6 +677,23 @@ def test_a_nested_list_reaches_the_kernel(library, abi):
     x = torch.ones(2)
     assert op(x, [[1, 2], [3], []]).shape == (6,)
     torch.library.opcheck(op, (x, [[1, 2], [3]]))
+
+
+def test_existing_functions_get_the_converted_arguments(library):
+    """`kernels:` functions take the arguments as their own types, and what
+    they compute (or write) arrives."""
+    load_library(library)
+    ops = torch.ops.constructs
+    x = torch.randn(2, 3)
+    assert torch.equal(ops.existing_stable(x, 3, 0.5), torch.full((2, 3), 3.0))  # filled_like<2>: 2 * 3 * 0.5
+    bias = torch.randn(2, 3)
+    got = ops.existing_unstable(x, [torch.ones(2), torch.ones(1)], 2, 0.25, [1, 2, 3], bias)
+    torch.testing.assert_close(got, x * 0.25 + (2 * 3 + 2) + bias)
+    torch.testing.assert_close(ops.existing_unstable(x, [], 1, 1.0, []), x)
+    for abi in ("stable", "unstable"):
+        out, src = torch.zeros(4), torch.arange(4.0)
+        getattr(ops, f"existing_into_{abi}_")(out, src)
+        assert torch.equal(out, src), abi
 
 
 def test_every_spec_key_is_used_here_or_in_tree():

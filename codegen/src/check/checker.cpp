@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "check/kernels.h"
 #include "check/names.h"
 #include "emit/names.h"
 #include "model/expr_bounds.h"
@@ -101,6 +102,7 @@ class OpChecker {
     check_tags();
     if (const size_t errors_before = diags_.error_count(); check_dispatch(), diags_.error_count() == errors_before)
       check_dispatchable();
+    check_existing_kernels(op_, diags_);
     check_symm_mem();
     check_tensor_checks();
     check_rules();

@@ -23,6 +23,17 @@ std::string library_source(const model::Library& lib);
 // include the ops' TUs (and the library block), so that a full build parses
 // torch's headers 2 * lib.shards times instead of once per op.
 std::vector<std::pair<std::string, std::string>> shard_sources(const model::Library& lib);
+// include/<ns>/opgen_adapt.h: the adapter through which the generated code
+// calls existing functions as kernels (`kernels:`).
+std::string adapt_header(const model::Library& lib);
+// For an op's TU: the static_asserts that an existing function can take the
+// schema's arguments and return its result, and `<op>_<key>_adapted`, which
+// calls it with the kernel signature opgen would have declared.
+std::string existing_kernel_adapter(const model::Library& lib, const model::OpSpec& op,
+                                    const model::ExistingKernel& kernel);
+// What a wrapper calls for a dispatch key: `<op>_<key>_adapted` for an
+// existing function, else `<ns>::kernels::<op>_<key>`.
+std::string kernel_callee(const model::Library& lib, const model::OpSpec& op, const std::string& dispatch_key);
 // python/<pkg>/_ops.py: loads the library; fakes, autograd, symm_mem, shims.
 std::string python_module(const model::Library& lib);
 // python/<pkg>/_ops.pyi: typed stubs with the docs.
@@ -54,6 +65,7 @@ std::vector<std::pair<std::string, std::string>> project_files(const model::Libr
 std::string kernel_header_path(const model::Library& lib, const model::OpSpec& op);
 std::string op_source_path(const model::OpSpec& op);
 std::string library_source_path(const model::Library& lib);
+std::string adapt_header_path(const model::Library& lib);
 std::string shard_source_path(const model::Library& lib, model::Abi abi, unsigned shard);
 // Which of lib.shards an op's TU goes to: by a hash of its name, so adding or
 // removing an op moves no other op (and rebuilds no other shard).

@@ -14,6 +14,7 @@ OutputTree emit_library(const model::Library& lib) {
              op.abi.value == model::Abi::Stable ? stable_op_source(lib, op) : unstable_op_source(lib, op));
   }
   tree.add(library_source_path(lib), library_source(lib));
+  tree.add(adapt_header_path(lib), adapt_header(lib));
   for (auto& [path, text] : shard_sources(lib)) tree.add(path, std::move(text));
   tree.add(fmt::format("python/{}/_ops.py", lib.python_package), python_module(lib));
   tree.add(fmt::format("python/{}/_ops.pyi", lib.python_package), python_stub(lib));

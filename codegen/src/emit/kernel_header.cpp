@@ -54,15 +54,27 @@ std::string kernel_header(const model::Library& lib, const model::OpSpec& op) {
   const bool stable = op.abi.value == model::Abi::Stable;
   Printer p;
   p.emit(generated_header("//", op.display_path));
-  p.emit(R"cc(//
+  std::string declared;  // the first kernel this header declares
+  for (const auto& key : op.dispatch)
+    if (declared.empty() && !op.existing_kernel(key.value)) declared = kernel_name(op, key.value);
+  if (op.dispatch.empty()) declared = kernel_name(op, "CPU");
+  if (declared.empty()) {
+    p.emit(R"cc(//
+// The kernels of $qualified$ are existing functions (the spec's 'kernels:'),
+// called through $adapt$.
+)cc",
+           {{"qualified", qualified_name(lib, op)}, {"adapt", adapt_header_path(lib).substr(std::string("include/").size())}});
+  } else {
+    p.emit(R"cc(//
 // The kernels of $qualified$ must have exactly these signatures. Define each
 // with its qualified name, e.g. `$ret$ $ns$::kernels::$kernel$(...) { ... }`,
 // so that a mismatch is a compile error at the kernel.
 )cc",
-         {{"qualified", qualified_name(lib, op)},
-          {"ret", model::kernel_return_type(op.schema, stable)},
-          {"ns", lib.ns},
-          {"kernel", kernel_name(op, op.dispatch.empty() ? "CPU" : op.dispatch.front().value)}});
+           {{"qualified", qualified_name(lib, op)},
+            {"ret", model::kernel_return_type(op.schema, stable)},
+            {"ns", lib.ns},
+            {"kernel", declared}});
+  }
   if (stable) {
     p.emit(kStableHeader, {{"qualified", qualified_name(lib, op)},
                            {"header", kernel_header_path(lib, op).substr(std::string("include/").size())},
@@ -70,6 +82,12 @@ std::string kernel_header(const model::Library& lib, const model::OpSpec& op) {
                            {"target", fmt::format("0x{:016x}", lib.torch_target_version)}});
   } else {
     p.emit(kUnstableHeader);
+  }
+  if (!op.existing_kernels.empty()) {
+    // The existing functions' declarations, and the adapter that calls them.
+    p.line();
+    p.line(fmt::format("#include \"{}\"", adapt_header_path(lib).substr(std::string("include/").size())));
+    for (const auto& include : op.kernel_includes) p.line(fmt::format("#include \"{}\"", include.value));
   }
   p.line();
   p.line(fmt::format("namespace {}::kernels {{", lib.ns));
@@ -90,6 +108,10 @@ std::string kernel_header(const model::Library& lib, const model::OpSpec& op) {
   std::vector<std::string> params;
   for (const auto& a : op.schema.arguments) params.push_back(model::kernel_param_type(a, stable) + " " + a.name);
   for (const auto& key : op.dispatch) {
+    if (const model::ExistingKernel* existing = op.existing_kernel(key.value)) {
+      p.line(fmt::format("// {}: the existing function {} (the spec's 'kernels:')", key.value, existing->function.value));
+      continue;
+    }
     p.line(fmt::format("{} {}({});", model::kernel_return_type(op.schema, stable), kernel_name(op, key.value),
                        fmt::join(params, ", ")));
   }

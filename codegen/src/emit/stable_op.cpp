@@ -86,13 +86,18 @@ std::string stable_op_source(const model::Library& lib, const model::OpSpec& op)
       p.line(fmt::format("stack[{}] = torch::stable::detail::from({});", i, results[i]));
   }
   p.line("}");
+  for (const auto& key : op.dispatch)
+    if (const model::ExistingKernel* existing = op.existing_kernel(key.value))
+      p.emit(existing_kernel_adapter(lib, op, *existing));
   for (const auto& key : op.dispatch) {
     p.line();
     p.emit(R"cc(void $kernel$_boxed(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
-  $id$_call_boxed(&$ns$::kernels::$kernel$, stack, num_args, num_outputs);
+  $id$_call_boxed(&$callee$, stack, num_args, num_outputs);
 }
 )cc",
-           {{"kernel", kernel_name(op, key.value)}, {"ns", lib.ns}, {"id", op_identifier(op)}});
+           {{"kernel", kernel_name(op, key.value)},
+            {"callee", kernel_callee(lib, op, key.value)},
+            {"id", op_identifier(op)}});
   }
   p.line();
   p.line("}  // namespace");

@@ -47,6 +47,9 @@ namespace {
     }
     p.line("}");
   }
+  for (const auto& key : op.dispatch)
+    if (const model::ExistingKernel* existing = op.existing_kernel(key.value))
+      p.emit(existing_kernel_adapter(lib, op, *existing));
   // Results bound to an argument are that argument: the kernel wrote into it
   // and does not return it; the registered function returns every result.
   const std::string all_ret = model::kernel_return_type(s, false, /*all=*/true);
@@ -59,8 +62,7 @@ namespace {
       auto indent = p.indent();
       if (!checks.empty())
         p.line(fmt::format("{}_check_inputs({});", op_identifier(op), fmt::join(checked_args(op), ", ")));
-      const std::string call =
-          fmt::format("{}::kernels::{}({})", lib.ns, kernel_name(op, key.value), fmt::join(names, ", "));
+      const std::string call = fmt::format("{}({})", kernel_callee(lib, op, key.value), fmt::join(names, ", "));
       if (!assemble) {
         p.line(fmt::format("{}{};", ret == "void" ? "" : "return ", call));
       } else {

@@ -459,6 +459,22 @@ void read_autocast(Reader& r, const YAML::Node& node, OpSpec& spec) {
   }
 }
 
+// `kernels:` maps dispatch keys to existing functions; `include` names the
+// headers that declare them. Which keys are dispatched, and whether the names
+// are C++, is the checker's to say.
+void read_kernels(Reader& r, const YAML::Node& node, OpSpec& spec) {
+  if (!r.check_keys(node, {}, "'kernels'")) return;
+  for (const auto& entry : node) {
+    if (yaml_type(entry.first) != YamlType::String) continue;
+    const std::string key = entry.first.Scalar();
+    if (key == "include") {
+      spec.kernel_includes = r.string_list(entry.second, "kernels: include");
+    } else if (auto function = r.string_value(entry.second, "kernels: " + key)) {
+      spec.existing_kernels.push_back({{key, r.loc(entry.first)}, {*function, r.loc(entry.second)}});
+    }
+  }
+}
+
 const std::vector<std::string> kSampleKeys = {"args", "dims"};
 const std::vector<std::string> kSampleTensorKeys = {"shape", "dtype", "device", "range"};
 
@@ -633,6 +649,7 @@ const std::vector<KeyHandler>& key_handlers() {
        }},
       {"abi", read_abi},
       {"dispatch", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.dispatch = r.string_list(n, "dispatch"); }},
+      {"kernels", read_kernels},
       {"tags", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.tags = r.string_list(n, "tags"); }},
       {"mutates", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.mutates = r.string_list(n, "mutates"); }},
       {"symm_mem", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.symm_mem = r.string_list(n, "symm_mem"); }},

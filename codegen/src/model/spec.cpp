@@ -8,6 +8,12 @@ std::string OpSpec::op_name() const {
   return schema.name.overload.empty() ? schema.name.name : schema.name.name + "." + schema.name.overload;
 }
 
+const ExistingKernel* OpSpec::existing_kernel(const std::string& dispatch_key) const {
+  for (const ExistingKernel& kernel : existing_kernels)
+    if (kernel.dispatch_key.value == dispatch_key) return &kernel;
+  return nullptr;
+}
+
 const OpSpec* Library::find(const std::string& op_name) const {
   for (const OpSpec& op : ops)
     if (op.op_name() == op_name) return &op;

@@ -93,6 +93,11 @@ struct Sample {
   SourceLoc loc;
 };
 
+struct ExistingKernel {
+  Located<std::string> dispatch_key;
+  Located<std::string> function;  // a C++ name: `rmsnorm`, `::sgl::rmsnorm`, `linear_cpu<4>`
+};
+
 struct OpSpec {
   std::string path;          // as given on the command line
   std::string display_path;  // relative to the source root: used in headers and diagnostics
@@ -105,6 +110,11 @@ struct OpSpec {
 
   Located<Abi> abi{Abi::Stable, {}};
   std::vector<Located<std::string>> dispatch;
+  // `kernels:`: dispatch keys whose kernel is an existing function, called
+  // through an adapter instead of <ns>::kernels::<op>_<key>, and the headers
+  // that declare them.
+  std::vector<ExistingKernel> existing_kernels;
+  std::vector<Located<std::string>> kernel_includes;
   std::vector<Located<std::string>> tags;
   std::optional<std::vector<Located<std::string>>> mutates;  // absent: from annotations
   std::vector<Located<std::string>> symm_mem;
@@ -131,6 +141,8 @@ struct OpSpec {
     return schema_columns_exact ? schema_value_loc.shifted(column) : schema_text.loc;
   }
   std::string op_name() const;  // "name" or "name.overload"
+  // The existing function that is the kernel of this dispatch key, if any.
+  const ExistingKernel* existing_kernel(const std::string& dispatch_key) const;
 };
 
 // A library: every op in one namespace, sorted by op name.

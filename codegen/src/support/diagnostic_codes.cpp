@@ -1437,6 +1437,67 @@ dispatch: [CompositeExplicitAutograd]
 fake: {python: "my_fakes:arange_like"}
 )md"},
 
+    {Code::ExistingKernelNotDispatched, "E0814", "an existing kernel for a dispatch key the op does not dispatch to",
+     R"md(`kernels:` names, per dispatch key, an existing function that is the op's
+kernel there. Each key must be one the op dispatches to (`dispatch:`, by
+default CPU and CUDA): a function named for another key would never be
+registered, and is most likely a misspelt key.)md",
+     R"md(# rmsnorm.yaml
+schema: "rmsnorm(Tensor(a!) output, Tensor input, Tensor weight, float eps) -> ()"
+dispatch: [CUDA]
+kernels:
+  include: sgl_kernel_ops.h
+  CPU: rmsnorm
+)md",
+     R"md(# rmsnorm.yaml
+schema: "rmsnorm(Tensor(a!) output, Tensor input, Tensor weight, float eps) -> ()"
+dispatch: [CUDA]
+kernels:
+  include: sgl_kernel_ops.h
+  CUDA: rmsnorm
+)md"},
+    {Code::BadExistingKernel, "E0815", "an existing kernel or its header that cannot be written into C++",
+     R"md(An entry of `kernels:` is a C++ function name as code would write it:
+`rmsnorm`, `sgl::rmsnorm`, `::rmsnorm` or a template's instantiation,
+`linear_cpu<4>` (no `&`, no call, no spaces outside the template
+arguments). `include:` names headers as `#include "..."` would, so a
+name cannot hold `"`, a backslash or a control character. The generated
+code includes the headers, takes the function's address and calls it
+through an adapter (see `docs/existing-kernels.md`).)md",
+     R"md(# rmsnorm.yaml
+schema: "rmsnorm(Tensor(a!) output, Tensor input, Tensor weight, float eps) -> ()"
+dispatch: [CUDA]
+kernels:
+  include: sgl_kernel_ops.h
+  CUDA: "&rmsnorm"
+)md",
+     R"md(# rmsnorm.yaml
+schema: "rmsnorm(Tensor(a!) output, Tensor input, Tensor weight, float eps) -> ()"
+dispatch: [CUDA]
+kernels:
+  include: sgl_kernel_ops.h
+  CUDA: rmsnorm
+)md"},
+    {Code::ExistingKernelWithoutInclude, "E0816", "existing kernels without the header that declares them",
+     R"md(The generated code calls an existing function, so it must see its
+declaration: `kernels:` needs `include:`, the header (or headers) the
+kernel's own sources include, found through the library's include
+directories (`target_include_directories`). Headers without any function
+to declare are refused too: they are a leftover.)md",
+     R"md(# rmsnorm.yaml
+schema: "rmsnorm(Tensor(a!) output, Tensor input, Tensor weight, float eps) -> ()"
+dispatch: [CUDA]
+kernels:
+  CUDA: rmsnorm
+)md",
+     R"md(# rmsnorm.yaml
+schema: "rmsnorm(Tensor(a!) output, Tensor input, Tensor weight, float eps) -> ()"
+dispatch: [CUDA]
+kernels:
+  include: sgl_kernel_ops.h
+  CUDA: rmsnorm
+)md"},
+
     // -----------------------------------------------------------------------
     // E09xx: files and output
     // -----------------------------------------------------------------------

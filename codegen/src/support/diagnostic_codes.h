@@ -114,6 +114,9 @@ enum class Code : uint16_t {
   AutocastKeywordOnly,
   DuplicateTag,
   NoTensorToDispatchOn,
+  ExistingKernelNotDispatched,
+  BadExistingKernel,
+  ExistingKernelWithoutInclude,
   // E09xx: files and output
   CannotReadSpec,
   CannotWriteOutput,
