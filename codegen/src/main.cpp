@@ -21,6 +21,8 @@
 #include "check/explain.h"
 #include "check/output_size.h"
 #include "emit/emit.h"
+#include "import/import_specs.h"
+#include "import/registrations.h"
 #include "load/spec_loader.h"
 #include "load/spec_sources.h"
 #include "model/schema.h"
@@ -261,7 +263,7 @@ std::optional<std::vector<std::string>> default_fake_rules(const opgen::model::F
 
 // Writes files that must not exist yet (`opgen new`, `opgen init`): all of
 // them, or none (support/new_files.h).
-int write_new_files(const std::vector<opgen::NewFile>& files, std::string_view command) {
+int write_new_files(const std::vector<opgen::NewFile>& files, std::string_view command, bool list = true) {
   opgen::IoStatus status = opgen::create_new_files(files);
   if (!status) {
     const opgen::IoError& error = status.error();
@@ -276,8 +278,51 @@ int write_new_files(const std::vector<opgen::NewFile>& files, std::string_view c
     print_explain_hint(failed, command);
     return 1;
   }
-  for (const opgen::NewFile& file : files) std::cout << "wrote " << opgen::new_file_path(file) << '\n';
+  if (list)
+    for (const opgen::NewFile& file : files) std::cout << "wrote " << opgen::new_file_path(file) << '\n';
+  else
+    std::cout << fmt::format("{}: wrote {} files\n", command, files.size());
   return 0;
+}
+
+struct ImportCli {
+  std::vector<std::string> sources;
+  std::string ns;
+  std::string schemas_dir = "schemas";
+  std::string python_dir = "python";
+  std::string torch_target = "2.10";
+};
+
+// `opgen import`: a project's binding sources -> one spec per op (import/).
+int run_import(const ImportCli& o) {
+  auto version = parse_version(o.torch_target);
+  if (!version) {
+    std::cerr << fmt::format("opgen import: error: --torch-target-version must read MAJOR.MINOR, not '{}'\n",
+                             o.torch_target);
+    return 2;
+  }
+  std::vector<opgen::import::SourceFile> sources;
+  opgen::Diagnostics diags;
+  for (const std::string& path : o.sources) {
+    if (auto text = opgen::read_file(path))
+      sources.push_back({path, std::move(*text)});
+    else
+      diags.error(opgen::Code::CannotReadSpec, {path, 0, 0}, "cannot read it (a regular file of at most 64 MiB)");
+  }
+  if (diags.has_errors()) {
+    diags.print(std::cerr);
+    std::cerr << "opgen import: nothing was written\n";
+    return 1;
+  }
+  opgen::import::ImportOptions options;
+  options.ns = o.ns;
+  options.schemas_dir = o.schemas_dir;
+  options.python_dir = o.python_dir;
+  options.torch_target_version = *version;
+  const auto plan = opgen::import::plan_import(opgen::import::find_registrations(sources), options);
+  std::cout << plan.report;
+  if (!plan.ok) return 1;
+  return write_new_files(plan.files, "opgen import", /*list=*/false);
 }
 
 int run_new(const NewOptions& o) {
@@ -587,6 +632,18 @@ int main(int argc, char** argv) {
   scaffold->add_option("--torch-target-version", new_options.torch_target, "Oldest PyTorch for the stable ABI")
       ->capture_default_str();
 
+  ImportCli import_options;
+  auto* import_cmd = app.add_subcommand(
+      "import", "Read a project's op registrations (C++ TORCH_LIBRARY blocks, Python torch.library calls) and write a "
+                "spec per op; report what needs a person");
+  import_cmd->add_option("sources", import_options.sources, "The binding sources (.cpp, .cc, .cu, .py)")->required();
+  import_cmd->add_option("--namespace", import_options.ns, "The namespace to import (default: the one registered)");
+  import_cmd->add_option("--schemas-dir", import_options.schemas_dir, "Where the specs go")->capture_default_str();
+  import_cmd->add_option("--python-dir", import_options.python_dir, "Where python/_fakes.py goes, when one is needed")
+      ->capture_default_str();
+  import_cmd->add_option("--torch-target-version", import_options.torch_target, "Oldest PyTorch for the stable ABI")
+      ->capture_default_str();
+
   InitOptions init_options;
   auto* init = app.add_subcommand("init", "Start an outside project: CMake, pyproject.toml, an example op, README");
   init->add_option("dir", init_options.dir, "The project's directory (created; no file of it may exist)")->required();
@@ -636,6 +693,7 @@ int main(int argc, char** argv) {
   if (compile->parsed()) return opgen::run_compiler_with_notes(compile_command, kernel_headers);
   if (scaffold->parsed()) return run_new(new_options);
   if (init->parsed()) return run_init(init_options);
+  if (import_cmd->parsed()) return run_import(import_options);
   if (check->parsed()) return run_check(check_options);
   return run_generate(gen_options, out_dir, verbose);
 }

@@ -1,0 +1,246 @@
+#include "import/import_specs.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <variant>
+
+#include <fmt/format.h>
+
+#include "check/checker.h"
+#include "load/spec_loader.h"
+#include "model/schema.h"
+#include "model/types.h"
+
+namespace opgen::import {
+
+namespace {
+
+// A YAML double-quoted scalar.
+std::string quoted(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+bool is_op_name(const std::string& name) {
+  if (name.empty()) return false;
+  size_t start = 0;
+  for (int parts = 0;; ++parts) {
+    const size_t dot = name.find('.', start);
+    if (parts > 1 || !model::is_identifier(name.substr(start, dot - start))) return false;
+    if (dot == std::string::npos) return true;
+    start = dot + 1;
+  }
+}
+
+std::string python_identifier(const std::string& op) {
+  std::string id = op;
+  std::replace(id.begin(), id.end(), '.', '_');
+  return id;
+}
+
+// Whether an op's outputs need a fake: some result is not an argument it writes.
+bool needs_fake(const std::string& schema) {
+  auto parsed = model::parse_schema(schema);
+  if (!std::holds_alternative<model::FunctionSchema>(parsed)) return false;  // the checker will say why
+  const auto& s = std::get<model::FunctionSchema>(parsed);
+  return std::any_of(s.returns.begin(), s.returns.end(),
+                     [&](const model::Return& r) { return model::bound_argument(s, r) == nullptr; });
+}
+
+struct Draft {
+  const ImportedOp* op = nullptr;
+  std::vector<std::string> needs;
+  bool fake_stub = false;
+  std::string text;
+  std::string display;  // the spec's path, as diagnostics name it
+};
+
+std::string spec_text(const ImportedOp& op, const std::string& package, Draft& draft) {
+  std::string out = fmt::format("# Imported by `opgen import` from {}{}.\n", op.where,
+                                op.guard.empty() ? "" : fmt::format(" (under {})", op.guard));
+  out += fmt::format("schema: {}\n", quoted(op.schema));
+  out += fmt::format("abi: {}\n", op.abi == model::Abi::Stable ? "stable" : "unstable");
+  std::vector<const ImportedKernel*> kernels;
+  for (const auto& k : op.kernels) {
+    auto same = [&](const ImportedKernel* other) { return other->dispatch_key == k.dispatch_key; };
+    if (std::none_of(kernels.begin(), kernels.end(), same)) kernels.push_back(&k);
+  }
+  if (!kernels.empty()) {
+    std::vector<std::string> keys;
+    for (const auto* k : kernels) keys.push_back(k->dispatch_key);
+    out += fmt::format("dispatch: [{}]\n", fmt::join(keys, ", "));
+    out += "kernels:\n";
+    if (op.includes.size() == 1) {
+      out += fmt::format("  include: {}\n", quoted(op.includes[0]));
+    } else if (!op.includes.empty()) {
+      std::vector<std::string> includes;
+      for (const auto& include : op.includes) includes.push_back(quoted(include));
+      out += fmt::format("  include: [{}]\n", fmt::join(includes, ", "));
+    } else {
+      draft.needs.push_back(fmt::format("no header of {} declares its kernels: name it under 'kernels: include'",
+                                        kernels.front()->where.substr(0, kernels.front()->where.rfind(':'))));
+    }
+    for (const auto* k : kernels) out += fmt::format("  {}: {}\n", k->dispatch_key, quoted(k->function));
+  } else if (!op.kernel_refused) {
+    draft.needs.push_back("no kernel in the sources given (its impl may be in a file not imported): add that "
+                          "file, or name its functions under 'kernels:'");
+  }
+  if (!op.tags.empty()) out += fmt::format("tags: [{}]\n", fmt::join(op.tags, ", "));
+  if (needs_fake(op.schema)) {
+    if (!op.python_fake.empty()) {
+      out += fmt::format("fake: {{python: {}}}\n", quoted(op.python_fake));
+    } else {
+      out += fmt::format("fake: {{python: {}}}  # to write: python/_fakes.py\n",
+                         quoted(fmt::format("{}._fakes:{}", package, python_identifier(op.name))));
+      draft.fake_stub = true;
+    }
+  }
+  return out;
+}
+
+// Checks the drafts without known needs together, as `opgen check` would;
+// a draft with an error gets it as a need. Repeated until what is left
+// passes (a cross-op error names one draft of two).
+void check_drafts(std::vector<Draft>& drafts, const ImportOptions& options, const std::string& ns,
+                  const std::string& package) {
+  for (int round = 0; round < 4; ++round) {
+    model::Library lib;
+    lib.ns = ns;
+    lib.python_package = package;
+    lib.library_name = ns + "_ops";
+    lib.torch_target_version = options.torch_target_version;
+    Diagnostics diags;
+    std::map<std::string, Draft*> by_display;
+    for (Draft& d : drafts) {
+      if (!d.needs.empty()) continue;
+      by_display[d.display] = &d;
+      if (auto spec = load::load_spec_text(d.text, d.display, diags)) {
+        spec->path = d.display;
+        lib.ops.push_back(std::move(*spec));
+      }
+    }
+    if (!diags.has_errors()) check::check_library(lib, diags);
+    bool any = false;
+    for (const Diagnostic& diag : diags.all()) {
+      if (diag.severity != Severity::Error) continue;
+      auto it = by_display.find(diag.loc.file);
+      if (it == by_display.end()) continue;
+      it->second->needs.push_back(fmt::format("opgen check: {}: error[{}]: {}", diag.loc.to_string(),
+                                              code_id(diag.code), diag.message));
+      any = true;
+    }
+    if (!any) return;
+  }
+}
+
+}  // namespace
+
+ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) {
+  ImportPlan plan;
+  std::string ns = options.ns;
+  std::set<std::string> namespaces;
+  for (const auto& op : found.ops)
+    if (!op.ns.empty()) namespaces.insert(op.ns);
+  if (ns.empty()) {
+    if (namespaces.size() != 1) {
+      plan.ok = false;
+      plan.report = namespaces.empty()
+                        ? "opgen import: error: no namespace is named in the sources: pass --namespace\n"
+                        : fmt::format("opgen import: error: the sources register namespaces {}: import one at a "
+                                      "time with --namespace\n", fmt::join(namespaces, ", "));
+      return plan;
+    }
+    ns = *namespaces.begin();
+  }
+  const std::string package = options.python_package.empty() ? model::default_python_package(ns) : options.python_package;
+
+  std::vector<Draft> drafts;
+  std::vector<std::string> skipped;
+  std::set<std::string> stems;
+  for (const auto& op : found.ops) {
+    if (!op.ns.empty() && op.ns != ns) {
+      skipped.push_back(fmt::format("{}::{} ({}): another namespace", op.ns, op.name, op.where));
+      continue;
+    }
+    if (!is_op_name(op.name) || !stems.insert(op.name).second) {
+      skipped.push_back(fmt::format("'{}' ({}): {}", op.name, op.where,
+                                    is_op_name(op.name) ? "registered twice" : "not an op name a file can carry"));
+      continue;
+    }
+    Draft d;
+    d.op = &op;
+    d.needs = op.needs;
+    d.display = (options.schemas_dir / (op.name + ".yaml")).generic_string();
+    d.text = op.schema.empty() ? fmt::format("# Imported by `opgen import` from {}.\nschema: {}\n", op.where,
+                                             quoted(op.name + "(...) -> ..."))
+                               : spec_text(op, package, d);
+    drafts.push_back(std::move(d));
+  }
+  check_drafts(drafts, options, ns, package);
+
+  size_t written = 0, as_is = 0, stubs = 0;
+  std::string stub_text;
+  std::string todo_report;
+  for (const Draft& d : drafts) {
+    const bool todo = !d.needs.empty();
+    std::string text = d.text;
+    if (todo) {
+      std::string header = "# opgen import: this op needs a person; rename the file to .yaml when done:\n";
+      for (const auto& need : d.needs) header += "#   - " + need + "\n";
+      text = header + text;
+      todo_report += fmt::format("    {}:\n", d.op->name);
+      for (const auto& need : d.needs) todo_report += fmt::format("      - {}\n", need);
+    } else {
+      ++written;
+      as_is += !d.op->kernels.empty();
+      if (d.fake_stub) {
+        ++stubs;
+        stub_text += fmt::format("\n\ndef {}(*args, **kwargs):\n    raise NotImplementedError(\"{}::{} has no fake "
+                                 "yet: write it in python/_fakes.py (opgen import)\")\n",
+                                 python_identifier(d.op->name), ns, d.op->name);
+      }
+    }
+    plan.files.push_back({options.schemas_dir, d.op->name + (todo ? ".yaml.todo" : ".yaml"), text});
+  }
+  if (stubs) {
+    plan.files.push_back({options.python_dir, "_fakes.py",
+                          "# Fakes of the ops `opgen import` found without one. Each raises until it is\n"
+                          "# written: a function of the op's arguments that returns empty tensors of the\n"
+                          "# outputs' shapes and dtypes (or give the op `fake:` rules in its spec).\n" +
+                              stub_text});
+  }
+
+  std::string& r = plan.report;
+  r += fmt::format("opgen import: {} registration calls read; namespace {}\n", found.registrations, ns);
+  r += fmt::format("  {} ops imported as {}/<op>.yaml, {} of them with their kernels as they are (kernels:)\n",
+                   written, options.schemas_dir.generic_string(), as_is);
+  if (stubs)
+    r += fmt::format("  {} of them need their fake written: {}/_fakes.py raises until then\n", stubs,
+                     options.python_dir.generic_string());
+  if (!todo_report.empty())
+    r += fmt::format("  {} ops need a person (written as <op>.yaml.todo, which no build reads):\n{}",
+                     drafts.size() - written, todo_report);
+  if (!skipped.empty()) {
+    r += fmt::format("  {} not imported:\n", skipped.size());
+    for (const auto& s : skipped) r += "    " + s + "\n";
+  }
+  for (const auto& note : found.notes) r += "  note: " + note + "\n";
+  if (written)
+    r += "  next: drop the sources' own registrations of these ops from the build (they would register them twice)\n";
+  if (drafts.empty()) {
+    plan.ok = false;
+    r += "opgen import: error: no op to import\n";
+  }
+  return plan;
+}
+
+}  // namespace opgen::import

@@ -1,0 +1,412 @@
+#include "import/registrations.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "import/source_scan.h"
+
+namespace opgen::import {
+
+namespace {
+
+using Tokens = std::vector<Token>;
+
+bool is(const Token& t, std::string_view text) {
+  return (t.kind == Token::Kind::Punct || t.kind == Token::Kind::Identifier) && t.text == text;
+}
+
+// The index just past the bracket that closes the one at `open`.
+size_t matching(const Tokens& tokens, size_t open) {
+  const std::string o = tokens[open].text;
+  const std::string c = o == "(" ? ")" : o == "[" ? "]" : "}";
+  int depth = 0;
+  for (size_t i = open; i < tokens.size(); ++i) {
+    if (is(tokens[i], o)) ++depth;
+    if (is(tokens[i], c) && --depth == 0) return i + 1;
+  }
+  return tokens.size();
+}
+
+// The arguments of the call whose "(" is at `open`: token ranges split at top-level commas.
+std::vector<std::pair<size_t, size_t>> call_arguments(const Tokens& tokens, size_t open, size_t* end) {
+  std::vector<std::pair<size_t, size_t>> args;
+  *end = matching(tokens, open);
+  size_t start = open + 1;
+  int depth = 0;
+  for (size_t i = open + 1; i + 1 < *end; ++i) {
+    const Token& t = tokens[i];
+    if (is(t, "(") || is(t, "[") || is(t, "{") || is(t, "<")) ++depth;
+    if (is(t, ")") || is(t, "]") || is(t, "}") || is(t, ">")) --depth;
+    if (depth == 0 && is(t, ",")) {
+      args.emplace_back(start, i);
+      start = i + 1;
+    }
+  }
+  if (start < *end - 1) args.emplace_back(start, *end - 1);
+  return args;
+}
+
+std::string text_of(const Tokens& tokens, std::pair<size_t, size_t> range) {
+  std::string out;
+  for (size_t i = range.first; i < range.second; ++i) {
+    const Token& t = tokens[i];
+    if (t.kind == Token::Kind::String) {
+      out += '"' + t.text + '"';
+    } else {
+      const bool word = t.kind == Token::Kind::Identifier || t.kind == Token::Kind::Number;
+      if (word && !out.empty() && (std::isalnum(static_cast<unsigned char>(out.back())) || out.back() == '_')) out += ' ';
+      out += t.text;
+    }
+  }
+  return out;
+}
+
+// A string argument: adjacent literals joined, or TORCH_SELECTIVE_SCHEMA /
+// TORCH_SELECTIVE_NAME around them. nullopt when anything else is in it
+// (a macro that builds the string, an f-string).
+std::optional<std::string> string_argument(const Tokens& tokens, std::pair<size_t, size_t> range) {
+  auto [begin, end] = range;
+  if (end - begin >= 3 && tokens[begin].kind == Token::Kind::Identifier &&
+      (tokens[begin].text == "TORCH_SELECTIVE_SCHEMA" || tokens[begin].text == "TORCH_SELECTIVE_NAME") &&
+      is(tokens[begin + 1], "(") && is(tokens[end - 1], ")")) {
+    begin += 2;
+    end -= 1;
+  }
+  if (begin == end) return std::nullopt;
+  std::string joined;
+  for (size_t i = begin; i < end; ++i) {
+    if (tokens[i].kind != Token::Kind::String || tokens[i].formatted) return std::nullopt;
+    joined += tokens[i].text;
+  }
+  return joined;
+}
+
+// `torch::kCUDA`, `c10::DispatchKey::CUDA`, `kCUDA`, `"cuda"` -> opgen's
+// key name; "" when it is none opgen knows.
+std::string dispatch_key(const std::string& written) {
+  std::string name = written;
+  if (const size_t colon = name.rfind("::"); colon != std::string::npos) name = name.substr(colon + 2);
+  if (name.size() > 1 && name[0] == 'k' && std::isupper(static_cast<unsigned char>(name[1]))) name = name.substr(1);
+  static const std::map<std::string, std::string> keys = {
+      {"CPU", "CPU"}, {"CUDA", "CUDA"}, {"XPU", "XPU"}, {"MPS", "MPS"}, {"Meta", "Meta"},
+      {"PrivateUse1", "PrivateUse1"}, {"CompositeExplicitAutograd", "CompositeExplicitAutograd"},
+      {"cpu", "CPU"}, {"cuda", "CUDA"}, {"xpu", "XPU"}, {"mps", "MPS"}, {"meta", "Meta"}};
+  auto it = keys.find(name);
+  return it == keys.end() ? "" : it->second;
+}
+
+// The function of an impl: `&fn`, `fn`, `TORCH_FN(fn)`, `&ns::fn<T>`; nullopt
+// for what is not a plain function (a boxed one, a lambda, a call).
+std::optional<std::string> kernel_function(const Tokens& tokens, std::pair<size_t, size_t> range) {
+  auto [begin, end] = range;
+  // torch::dispatch(KEY, fn): the key is the caller's to read.
+  if (end - begin >= 6 && is(tokens[begin], "torch") && is(tokens[begin + 2], "dispatch") && is(tokens[begin + 3], "(") &&
+      is(tokens[end - 1], ")")) {
+    size_t comma = begin + 4;
+    while (comma < end && !is(tokens[comma], ",")) ++comma;
+    begin = comma + 1;
+    end -= 1;
+  }
+  // TORCH_FN(fn), and the stable ABI's TORCH_BOX(&fn), which boxes a plain function.
+  if (end - begin >= 3 && (is(tokens[begin], "TORCH_FN") || is(tokens[begin], "TORCH_BOX")) &&
+      is(tokens[begin + 1], "(") && is(tokens[end - 1], ")")) {
+    begin += 2;
+    end -= 1;
+  }
+  if (begin < end && is(tokens[begin], "&")) ++begin;
+  if (begin == end) return std::nullopt;
+  std::string name;
+  int angle = 0;
+  for (size_t i = begin; i < end; ++i) {
+    const Token& t = tokens[i];
+    if (is(t, "<")) ++angle;
+    if (is(t, ">")) --angle;
+    const bool ok = t.kind == Token::Kind::Identifier || is(t, "::") ||
+                    (angle > 0 && (t.kind == Token::Kind::Number || is(t, ",") || is(t, "*") || is(t, "&"))) ||
+                    is(t, "<") || is(t, ">");
+    if (!ok) return std::nullopt;
+    if (is(t, ",")) {
+      name += ", ";
+      continue;
+    }
+    name += t.text;
+  }
+  if (angle != 0) return std::nullopt;
+  return name;
+}
+
+// "ns::name.overload" or "name.overload" -> (ns, name)
+std::pair<std::string, std::string> split_qualified(const std::string& text) {
+  std::string head = text.substr(0, text.find('('));
+  while (!head.empty() && std::isspace(static_cast<unsigned char>(head.back()))) head.pop_back();
+  while (!head.empty() && std::isspace(static_cast<unsigned char>(head.front()))) head.erase(head.begin());
+  if (const size_t colon = head.find("::"); colon != std::string::npos)
+    return {head.substr(0, colon), head.substr(colon + 2)};
+  return {"", head};
+}
+
+class Collector {
+ public:
+  ImportResult result;
+
+  ImportedOp& op(const std::string& ns, const std::string& name, const std::string& where) {
+    for (auto& existing : result.ops)
+      if (existing.name == name && (existing.ns == ns || existing.ns.empty() || ns.empty())) {
+        if (existing.ns.empty()) existing.ns = ns;
+        return existing;
+      }
+    result.ops.push_back({});
+    result.ops.back().ns = ns;
+    result.ops.back().name = name;
+    result.ops.back().where = where;
+    return result.ops.back();
+  }
+
+  void cpp(const SourceFile& file) {
+    const ScannedSource scanned = scan_cpp(file.text);
+    const Tokens& tokens = scanned.tokens;
+    for (const auto& [macro, line] : scanned.registering_macros)
+      result.notes.push_back(fmt::format("{}:{}: the macro {} registers ops; what its uses expand to is not imported: "
+                                         "write those specs by hand", file.display, line, macro));
+    auto where = [&](size_t i) { return fmt::format("{}:{}", file.display, tokens[i].line); };
+    auto guard = [&](size_t i) { return tokens[i].guard < 0 ? std::string() : scanned.guards[tokens[i].guard]; };
+    for (size_t i = 0; i + 1 < tokens.size(); ++i) {
+      const Token& t = tokens[i];
+      if (t.kind != Token::Kind::Identifier || !is(tokens[i + 1], "(")) continue;
+      const bool stable = t.text.starts_with("STABLE_");
+      std::string block = stable ? t.text.substr(7) : t.text;
+      if (block.ends_with("_EXPAND")) block = block.substr(0, block.size() - 7);
+      const bool def_block = block == "TORCH_LIBRARY" || block == "TORCH_LIBRARY_FRAGMENT";
+      const bool impl_block = block == "TORCH_LIBRARY_IMPL";
+      if (!def_block && !impl_block) continue;
+      size_t head_end = 0;
+      const auto head = call_arguments(tokens, i + 1, &head_end);
+      if (head.size() != (impl_block ? 3u : 2u) || head_end >= tokens.size() || !is(tokens[head_end], "{")) continue;
+      std::string ns = text_of(tokens, head[0]);
+      if (t.text.ends_with("_EXPAND") || !model::is_identifier(ns) || ns == "TORCH_EXTENSION_NAME") {
+        result.notes.push_back(fmt::format("{}: the namespace is the macro '{}': pass --namespace", where(i), ns));
+        ns.clear();
+      }
+      const std::string var = text_of(tokens, head.back());
+      const std::string block_key = impl_block ? dispatch_key(text_of(tokens, head[1])) : "";
+      if (impl_block && block_key.empty())
+        result.notes.push_back(fmt::format("{}: dispatch key '{}' is not one opgen registers; its impls are left out",
+                                           where(i), text_of(tokens, head[1])));
+      const size_t body_end = matching(tokens, head_end);
+      for (size_t k = head_end + 1; k + 3 < body_end; ++k) {
+        // FBGEMM's DISPATCH_TO_CPU("name", fn): m.impl(name, torch::dispatch(CPU, TORCH_FN(fn))).
+        if (tokens[k].kind == Token::Kind::Identifier && tokens[k].text.starts_with("DISPATCH_TO_") &&
+            is(tokens[k + 1], "(")) {
+          ++result.registrations;
+          size_t call_end = 0;
+          const auto args = call_arguments(tokens, k + 1, &call_end);
+          const std::string written = tokens[k].text.substr(12);
+          const std::string key = dispatch_key(written == "META" ? "Meta" : written);
+          const auto name = args.size() == 2 ? string_argument(tokens, args[0]) : std::nullopt;
+          if (name) {
+            auto [qualified_ns, op_name] = split_qualified(*name);
+            ImportedOp& o = op(qualified_ns.empty() ? ns : qualified_ns, op_name, where(k));
+            const auto fn = kernel_function(tokens, args[1]);
+            if (!key.empty() && fn) {
+              o.kernels.push_back({key, *fn, where(k)});
+              o.includes = scanned.quoted_includes;
+            } else if (key.empty()) {
+              result.notes.push_back(fmt::format("{}: {} is for a dispatch key opgen does not register: left out",
+                                                 where(k), tokens[k].text));
+            }
+          }
+          k = call_end - 1;
+          continue;
+        }
+        if (!is(tokens[k], var) || !is(tokens[k + 1], ".") || !is(tokens[k + 3], "(")) continue;
+        const std::string method = tokens[k + 2].text;
+        if (method != "def" && method != "impl") continue;
+        ++result.registrations;
+        size_t call_end = 0;
+        const auto args = call_arguments(tokens, k + 3, &call_end);
+        if (args.empty()) continue;
+        const auto first = string_argument(tokens, args[0]);
+        if (!first) {
+          result.notes.push_back(fmt::format("{}: {}.{}({}...) builds its string from a macro or code: not imported",
+                                             where(k), var, method, text_of(tokens, args[0]).substr(0, 60)));
+          continue;
+        }
+        auto [qualified_ns, name] = split_qualified(*first);
+        const std::string op_ns = qualified_ns.empty() ? ns : qualified_ns;
+        if (method == "def") {
+          ImportedOp& o = op(op_ns, name, where(k));
+          o.where = where(k);
+          o.abi = stable ? model::Abi::Stable : model::Abi::Unstable;
+          o.guard = guard(k);
+          if (first->find('(') != std::string::npos) {
+            o.schema = *first;
+          } else {
+            o.needs.push_back(fmt::format(
+                "{}: no schema: PyTorch infers it from the C++ signature of {}; write it as the spec's 'schema'",
+                where(k), args.size() > 1 ? kernel_function(tokens, args[1]).value_or(text_of(tokens, args[1]))
+                                          : "the function"));
+          }
+          for (size_t a = 1; a < args.size(); ++a) {
+            const std::string text = text_of(tokens, args[a]);
+            if (text.starts_with("{")) {  // tags: {at::Tag::pt2_compliant_tag, ...}
+              for (size_t x = args[a].first; x < args[a].second; ++x)
+                if (is(tokens[x], "Tag") && x + 2 < args[a].second && is(tokens[x + 1], "::"))
+                  o.tags.push_back(tokens[x + 2].text);
+            } else if (auto fn = kernel_function(tokens, args[a]); fn && o.schema.size()) {
+              // def(schema, fn): one kernel for every backend.
+              o.kernels.push_back({"CompositeExplicitAutograd", *fn, where(k)});
+              o.includes = scanned.quoted_includes;
+            }
+          }
+        } else {
+          std::string key = block_key;
+          std::pair<size_t, size_t> fn_range = args.back();
+          if (args.size() == 3) key = dispatch_key(text_of(tokens, args[1]));
+          if (args.size() == 2 && !impl_block) key = "CompositeExplicitAutograd";  // impl(name, fn) in a def block
+          if (args.size() == 2 && is(tokens[fn_range.first], "torch") && fn_range.second - fn_range.first > 4 &&
+              is(tokens[fn_range.first + 2], "dispatch")) {  // impl(name, torch::dispatch(KEY, fn))
+            size_t comma = fn_range.first + 4;
+            while (comma < fn_range.second && !is(tokens[comma], ",")) ++comma;
+            key = dispatch_key(text_of(tokens, {fn_range.first + 4, comma}));
+          }
+          ImportedOp& o = op(op_ns, name, where(k));
+          if (key.empty()) {
+            o.kernel_refused = true;
+            o.needs.push_back(fmt::format("{}: an impl for dispatch key '{}', which opgen does not register", where(k),
+                                          args.size() == 3 ? text_of(tokens, args[1]) : text_of(tokens, head[1])));
+            continue;
+          }
+          if (auto fn = kernel_function(tokens, fn_range)) {
+            o.kernels.push_back({key, *fn, where(k)});
+            o.includes = scanned.quoted_includes;
+          } else {
+            o.kernel_refused = true;
+            o.needs.push_back(fmt::format("{}: the {} kernel is '{}', not a plain function: give opgen the function "
+                                          "it calls (docs/existing-kernels.md)",
+                                          where(k), key, text_of(tokens, fn_range)));
+          }
+        }
+        k = call_end - 1;
+      }
+      i = body_end - 1;
+    }
+  }
+
+  void python(const SourceFile& file) {
+    const ScannedSource scanned = scan_python(file.text);
+    const Tokens& tokens = scanned.tokens;
+    auto where = [&](size_t i) { return fmt::format("{}:{}", file.display, tokens[i].line); };
+    std::filesystem::path module_path(file.display);
+    module_path.replace_extension();
+    std::string module = module_path.generic_string();
+    std::replace(module.begin(), module.end(), '/', '.');
+    if (module.ends_with(".__init__")) module.resize(module.size() - 9);
+    std::map<std::string, std::string> library_ns;  // variable -> namespace of Library("ns", ...)
+    // Local names of torch.library's functions: `register_fake = torch.library.register_fake`,
+    // or one chosen by a version check (`_torch_custom_op_wrapper = torch.library.custom_op`).
+    static const std::set<std::string> library_functions = {"define", "register_fake", "impl_abstract", "custom_op",
+                                                            "register_kernel", "impl"};
+    std::map<std::string, std::string> alias;
+    for (size_t i = 0; i + 5 < tokens.size(); ++i) {
+      if (tokens[i].kind == Token::Kind::Identifier && is(tokens[i + 1], "=") && is(tokens[i + 2], "torch") &&
+          is(tokens[i + 3], ".") && is(tokens[i + 4], "library") && is(tokens[i + 5], ".") && i + 6 < tokens.size() &&
+          library_functions.count(tokens[i + 6].text))
+        alias[tokens[i].text] = tokens[i + 6].text;
+    }
+    for (size_t i = 0; i + 1 < tokens.size(); ++i) {
+      Token t = tokens[i];
+      if (t.kind != Token::Kind::Identifier || !is(tokens[i + 1], "(")) continue;
+      if (auto a = alias.find(t.text); a != alias.end()) t.text = a->second;
+      size_t end = 0;
+      // `lib = torch.library.Library("ns", "FRAGMENT")`
+      if (t.text == "Library" && i >= 2) {
+        const auto args = call_arguments(tokens, i + 1, &end);
+        size_t assign = i;
+        while (assign > 0 && (is(tokens[assign - 1], ".") || tokens[assign - 1].kind == Token::Kind::Identifier))
+          --assign;
+        if (!args.empty() && assign >= 2 && is(tokens[assign - 1], "="))
+          if (auto ns = string_argument(tokens, args[0])) library_ns[tokens[assign - 2].text] = *ns;
+        continue;
+      }
+      const bool dotted = i > 0 && is(tokens[i - 1], ".");
+      const std::string owner = dotted && i >= 2 ? tokens[i - 2].text : "";
+      if (t.text == "define") {
+        const auto args = call_arguments(tokens, i + 1, &end);
+        ++result.registrations;
+        if (args.empty()) continue;
+        auto first = string_argument(tokens, args[0]);
+        std::optional<std::string> schema;
+        if (first && args.size() >= 2 && first->find('(') == std::string::npos) {
+          if (auto signature = string_argument(tokens, args[1])) schema = *first + *signature;  // define(name, "(...) -> ...")
+        } else {
+          schema = first;
+        }
+        if (!schema) {
+          result.notes.push_back(fmt::format("{}: define() with a schema built at run time: not imported", where(i)));
+          continue;
+        }
+        auto [ns, name] = split_qualified(*schema);
+        if (ns.empty() && library_ns.count(owner)) ns = library_ns[owner];
+        ImportedOp& o = op(ns, name, where(i));
+        o.where = where(i);
+        o.schema = *schema;
+        for (size_t a = 1; a < args.size(); ++a)
+          for (size_t x = args[a].first; x + 2 < args[a].second; ++x)
+            if (is(tokens[x], "Tag") && is(tokens[x + 1], ".")) o.tags.push_back(tokens[x + 2].text);
+      } else if (t.text == "register_fake" || t.text == "impl_abstract" || t.text == "custom_op" ||
+                 t.text == "register_kernel" || (t.text == "impl" && (owner == "library" || alias.count(tokens[i].text)))) {
+        const auto args = call_arguments(tokens, i + 1, &end);
+        if (args.empty()) continue;
+        ++result.registrations;
+        auto qualified = string_argument(tokens, args[0]);
+        if (!qualified) {
+          if (t.text != "register_fake" || !dotted || owner == "library")
+            result.notes.push_back(fmt::format("{}: {}() names its op at run time: not imported", where(i), t.text));
+          continue;
+        }
+        auto [ns, name] = split_qualified(*qualified);
+        // The function it decorates (`@...(...)\ndef f(`) or is applied to (`...(...)(f)`).
+        std::string function;
+        if (end + 1 < tokens.size() && is(tokens[end], "def")) function = tokens[end + 1].text;
+        if (end + 2 < tokens.size() && is(tokens[end], "(") && tokens[end + 1].kind == Token::Kind::Identifier &&
+            is(tokens[end + 2], ")"))
+          function = tokens[end + 1].text;
+        ImportedOp& o = op(ns, name, where(i));
+        if (t.text == "register_fake" || t.text == "impl_abstract") {
+          if (function.empty() || function == "_")
+            o.needs.push_back(fmt::format("{}: the fake is {}: give it a name of its own to name it in 'fake: "
+                                          "{{python: ...}}'", where(i), function.empty() ? "not a named function" : "'_'"));
+          else
+            o.python_fake = module + ":" + function;
+        } else if (t.text == "custom_op") {
+          o.needs.push_back(fmt::format("{}: custom_op takes its schema from the type hints of {}: write it as the "
+                                        "spec's 'schema' (torch.library.infer_schema prints it)", where(i),
+                                        function.empty() ? "its function" : function));
+        } else {
+          o.needs.push_back(fmt::format("{}: a Python kernel ({}): opgen's kernels are C++ (port it, or keep this "
+                                        "registration beside the library)", where(i), function.empty() ? "?" : function));
+        }
+      }
+    }
+  }
+};
+
+}  // namespace
+
+ImportResult find_registrations(const std::vector<SourceFile>& sources) {
+  Collector c;
+  for (const SourceFile& source : sources) {
+    if (source.display.ends_with(".py"))
+      c.python(source);
+    else
+      c.cpp(source);
+  }
+  return std::move(c.result);
+}
+
+}  // namespace opgen::import

@@ -1,0 +1,53 @@
+// `opgen import`, stage 2: the ops a project registers, as its binding
+// sources write them. C++: TORCH_LIBRARY / _FRAGMENT / _EXPAND and the
+// STABLE_ blocks (`def`, `impl`), TORCH_LIBRARY_IMPL blocks. Python:
+// torch.library.define and Library(...).define, register_fake/impl_abstract,
+// custom_op and Python kernels (which a person must port).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/spec.h"
+
+namespace opgen::import {
+
+struct SourceFile {
+  std::string display;  // the path as given: named in the report and the specs' comments
+  std::string text;
+};
+
+struct ImportedKernel {
+  std::string dispatch_key;  // opgen's spelling: CPU, CUDA, Meta, CompositeExplicitAutograd...
+  std::string function;      // a C++ name as written, `&` dropped
+  std::string where;         // file:line
+};
+
+struct ImportedOp {
+  std::string ns;      // from the block or the qualified name; "" when a macro names it
+  std::string name;    // with its overload: "add.Tensor"
+  std::string schema;  // the def string exactly as written (joined literals); "" when there is none
+  model::Abi abi = model::Abi::Unstable;
+  std::vector<std::string> tags;
+  std::vector<ImportedKernel> kernels;
+  std::vector<std::string> includes;  // the quoted includes of the file that registers the kernels
+  std::string python_fake;            // "module:function"
+  std::string where;                  // file:line of the def
+  std::string guard;                  // the #if conditions around the def
+  std::vector<std::string> needs;     // what a person must do, and why
+  bool kernel_refused = false;        // an impl was found, but not one opgen can call (in `needs`)
+};
+
+struct ImportResult {
+  std::vector<ImportedOp> ops;      // in the order the sources define them
+  std::vector<std::string> notes;   // about the sources as a whole
+  size_t registrations = 0;         // def/impl/define/fake calls read
+};
+
+// The ops of all the sources together: an impl or a fake in one file joins
+// the def of another. A Python source's fakes are named by the module its
+// path spells (`bitsandbytes/_ops.py`: `bitsandbytes._ops`), so give paths
+// from the directory Python imports the package from.
+ImportResult find_registrations(const std::vector<SourceFile>& sources);
+
+}  // namespace opgen::import

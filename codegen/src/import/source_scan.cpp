@@ -1,0 +1,283 @@
+#include "import/source_scan.h"
+
+#include <cctype>
+#include <string_view>
+
+namespace opgen::import {
+
+namespace {
+
+bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Resolves the common escapes of a C++ or Python string body; others are kept as written.
+std::string unescape(std::string_view body) {
+  std::string out;
+  for (size_t i = 0; i < body.size(); ++i) {
+    if (body[i] != '\\' || i + 1 == body.size()) {
+      out += body[i];
+      continue;
+    }
+    const char c = body[++i];
+    switch (c) {
+      case 'n': out += '\n'; break;
+      case 't': out += '\t'; break;
+      case '\\': out += '\\'; break;
+      case '"': out += '"'; break;
+      case '\'': out += '\''; break;
+      case '\n': break;  // a line continuation inside the literal
+      default: out += '\\'; out += c;
+    }
+  }
+  return out;
+}
+
+class Scanner {
+ public:
+  explicit Scanner(const std::string& text) : s_(text) {}
+
+  ScannedSource cpp() {
+    bool line_start = true;
+    while (i_ < s_.size()) {
+      const char c = s_[i_];
+      if (c == '\n') {
+        ++line_;
+        ++i_;
+        line_start = true;
+        continue;
+      }
+      if (std::isspace(static_cast<unsigned char>(c))) {
+        ++i_;
+        continue;
+      }
+      if (c == '#' && line_start) {
+        directive();
+        continue;
+      }
+      line_start = false;
+      if (starts("//")) {
+        skip_to_line_end();
+      } else if (starts("/*")) {
+        const size_t end = s_.find("*/", i_ + 2);
+        advance_to(end == std::string::npos ? s_.size() : end + 2);
+      } else if (ident_start(c)) {
+        const size_t start = i_;
+        while (i_ < s_.size() && ident_char(s_[i_])) ++i_;
+        std::string word = s_.substr(start, i_ - start);
+        // A string prefix (u8, L, u, U) and raw strings: R"delim(...)delim".
+        if (i_ < s_.size() && s_[i_] == '"' && (word == "u8" || word == "L" || word == "u" || word == "U")) {
+          cpp_string();
+        } else if (i_ < s_.size() && s_[i_] == '"' && !word.empty() && word.back() == 'R' &&
+                   (word == "R" || word == "u8R" || word == "LR" || word == "uR" || word == "UR")) {
+          cpp_raw_string();
+        } else {
+          push(Token::Kind::Identifier, word);
+        }
+      } else if (c == '"') {
+        cpp_string();
+      } else if (c == '\'') {
+        const size_t start = i_++;
+        while (i_ < s_.size() && s_[i_] != '\'' && s_[i_] != '\n') i_ += s_[i_] == '\\' ? 2 : 1;
+        ++i_;
+        push(Token::Kind::Other, s_.substr(start, std::min(i_, s_.size()) - start));
+      } else if (std::isdigit(static_cast<unsigned char>(c))) {
+        number();
+      } else {
+        punct();
+      }
+    }
+    return std::move(out_);
+  }
+
+  ScannedSource python() {
+    while (i_ < s_.size()) {
+      const char c = s_[i_];
+      if (c == '\n') {
+        ++line_;
+        ++i_;
+        continue;
+      }
+      if (std::isspace(static_cast<unsigned char>(c)) || (c == '\\' && i_ + 1 < s_.size() && s_[i_ + 1] == '\n')) {
+        ++i_;
+        continue;
+      }
+      if (c == '#') {
+        skip_to_line_end();
+      } else if (ident_start(c)) {
+        const size_t start = i_;
+        while (i_ < s_.size() && ident_char(s_[i_])) ++i_;
+        std::string word = s_.substr(start, i_ - start);
+        std::string lower;
+        for (char w : word) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(w)));
+        const bool prefix = lower.size() <= 2 && lower.find_first_not_of("rbuf") == std::string::npos;
+        if (prefix && i_ < s_.size() && (s_[i_] == '"' || s_[i_] == '\'')) {
+          python_string(lower.find('r') != std::string::npos, lower.find('f') != std::string::npos);
+        } else {
+          push(Token::Kind::Identifier, word);
+        }
+      } else if (c == '"' || c == '\'') {
+        python_string(false, false);
+      } else if (std::isdigit(static_cast<unsigned char>(c))) {
+        number();
+      } else {
+        punct();
+      }
+    }
+    return std::move(out_);
+  }
+
+ private:
+  bool starts(std::string_view prefix) const { return std::string_view(s_).substr(i_).starts_with(prefix); }
+
+  void advance_to(size_t end) {
+    for (; i_ < end && i_ < s_.size(); ++i_)
+      if (s_[i_] == '\n') ++line_;
+  }
+
+  void skip_to_line_end() {
+    while (i_ < s_.size() && s_[i_] != '\n') ++i_;
+  }
+
+  void push(Token::Kind kind, std::string text, bool raw = false, bool formatted = false) {
+    Token t;
+    t.kind = kind;
+    t.text = std::move(text);
+    t.raw_string = raw;
+    t.formatted = formatted;
+    t.line = line_;
+    t.guard = guards_.empty() ? -1 : guard_index();
+    out_.tokens.push_back(std::move(t));
+  }
+
+  int guard_index() {
+    std::string joined;
+    for (const auto& g : guards_) joined += (joined.empty() ? "" : " && ") + g;
+    for (size_t k = 0; k < out_.guards.size(); ++k)
+      if (out_.guards[k] == joined) return static_cast<int>(k);
+    out_.guards.push_back(joined);
+    return static_cast<int>(out_.guards.size() - 1);
+  }
+
+  // One preprocessor line (with its continuations): #include "..." and the
+  // #if nesting are kept; the rest is skipped.
+  void directive() {
+    const int directive_line = line_;
+    std::string text;
+    while (i_ < s_.size() && s_[i_] != '\n') {
+      if (s_[i_] == '\\' && i_ + 1 < s_.size() && s_[i_ + 1] == '\n') {
+        i_ += 2;
+        ++line_;
+        text += ' ';
+        continue;
+      }
+      if (starts("//")) {
+        skip_to_line_end();
+        break;
+      }
+      text += s_[i_++];
+    }
+    size_t k = 1;
+    while (k < text.size() && std::isspace(static_cast<unsigned char>(text[k]))) ++k;
+    size_t end = k;
+    while (end < text.size() && ident_char(text[end])) ++end;
+    const std::string name = text.substr(k, end - k);
+    std::string rest = text.substr(end);
+    while (!rest.empty() && std::isspace(static_cast<unsigned char>(rest.front()))) rest.erase(rest.begin());
+    while (!rest.empty() && std::isspace(static_cast<unsigned char>(rest.back()))) rest.pop_back();
+    if (name == "include" && rest.size() > 2 && rest.front() == '"') {
+      if (const size_t close = rest.find('"', 1); close != std::string::npos)
+        out_.quoted_includes.push_back(rest.substr(1, close - 1));
+    } else if (name == "define" && (rest.find(".def(") != std::string::npos || rest.find(".impl(") != std::string::npos)) {
+      size_t macro_end = 0;
+      while (macro_end < rest.size() && ident_char(rest[macro_end])) ++macro_end;
+      out_.registering_macros.emplace_back(rest.substr(0, macro_end), directive_line);
+    } else if (name == "if" || name == "ifdef" || name == "ifndef") {
+      guards_.push_back("#" + name + " " + rest);
+    } else if ((name == "elif" || name == "else") && !guards_.empty()) {
+      guards_.back() = "#" + name + (rest.empty() ? "" : " " + rest) + " (after " + guards_.back() + ")";
+    } else if (name == "endif" && !guards_.empty()) {
+      guards_.pop_back();
+    }
+  }
+
+  void cpp_string() {
+    const size_t start = ++i_;  // past the opening quote
+    while (i_ < s_.size() && s_[i_] != '"' && s_[i_] != '\n') i_ += s_[i_] == '\\' ? 2 : 1;
+    const size_t end = std::min(i_, s_.size());
+    push(Token::Kind::String, unescape(std::string_view(s_).substr(start, end - start)));
+    if (i_ < s_.size() && s_[i_] == '"') ++i_;
+  }
+
+  void cpp_raw_string() {
+    const size_t open = s_.find('(', i_);
+    if (open == std::string::npos) {
+      i_ = s_.size();
+      return;
+    }
+    const std::string delim = ")" + s_.substr(i_ + 1, open - i_ - 1) + "\"";
+    const size_t close = s_.find(delim, open + 1);
+    const size_t end = close == std::string::npos ? s_.size() : close;
+    const int line = line_;
+    std::string body = s_.substr(open + 1, end - open - 1);
+    advance_to(close == std::string::npos ? s_.size() : close + delim.size());
+    const int after = line_;
+    line_ = line;
+    push(Token::Kind::String, std::move(body), true);
+    line_ = after;
+  }
+
+  void python_string(bool raw, bool formatted) {
+    const char quote = s_[i_];
+    const bool triple = starts(std::string(3, quote));
+    const std::string closing = triple ? std::string(3, quote) : std::string(1, quote);
+    i_ += closing.size();
+    const size_t start = i_;
+    const int line = line_;
+    while (i_ < s_.size() && !starts(closing)) {
+      if (!triple && s_[i_] == '\n') break;
+      if (s_[i_] == '\\' && i_ + 1 < s_.size()) {
+        if (s_[i_ + 1] == '\n') ++line_;
+        i_ += 2;
+        continue;
+      }
+      if (s_[i_] == '\n') ++line_;
+      ++i_;
+    }
+    const std::string_view body = std::string_view(s_).substr(start, std::min(i_, s_.size()) - start);
+    const int after = line_;
+    line_ = line;
+    push(Token::Kind::String, raw ? std::string(body) : unescape(body), raw, formatted);
+    line_ = after;
+    if (starts(closing)) i_ += closing.size();
+  }
+
+  void number() {
+    const size_t start = i_;
+    while (i_ < s_.size() && (ident_char(s_[i_]) || s_[i_] == '.' || s_[i_] == '\'')) ++i_;
+    push(Token::Kind::Number, s_.substr(start, i_ - start));
+  }
+
+  void punct() {
+    for (std::string_view two : {"::", "->", "**"}) {
+      if (starts(two)) {
+        push(Token::Kind::Punct, std::string(two));
+        i_ += 2;
+        return;
+      }
+    }
+    push(Token::Kind::Punct, std::string(1, s_[i_++]));
+  }
+
+  const std::string& s_;
+  size_t i_ = 0;
+  int line_ = 1;
+  std::vector<std::string> guards_;
+  ScannedSource out_;
+};
+
+}  // namespace
+
+ScannedSource scan_cpp(const std::string& text) { return Scanner(text).cpp(); }
+ScannedSource scan_python(const std::string& text) { return Scanner(text).python(); }
+
+}  // namespace opgen::import
