@@ -320,7 +320,7 @@ int run_import(const ImportCli& o) {
   options.python_dir = o.python_dir;
   options.torch_target_version = *version;
   const auto plan = opgen::import::plan_import(opgen::import::find_registrations(sources), options);
-  std::cout << plan.report;
+  (plan.ok ? std::cout : std::cerr) << plan.report;
   if (!plan.ok) return 1;
   return write_new_files(plan.files, "opgen import", /*list=*/false);
 }

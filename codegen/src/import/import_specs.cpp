@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <sstream>
 #include <variant>
 
 #include <fmt/format.h>
 
 #include "check/checker.h"
+#include "check/names.h"
 #include "load/spec_loader.h"
 #include "model/schema.h"
 #include "model/types.h"
@@ -162,12 +164,30 @@ ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) 
     ns = *namespaces.begin();
   }
   const std::string package = options.python_package.empty() ? model::default_python_package(ns) : options.python_package;
+  {
+    model::Library settings;
+    settings.ns = ns;
+    settings.python_package = package;
+    settings.library_name = ns + "_ops";
+    Diagnostics diags;
+    check::check_library_names(settings, diags);
+    if (diags.has_errors()) {
+      std::ostringstream printed;
+      diags.print(printed);
+      plan.ok = false;
+      plan.report = printed.str() + fmt::format("opgen import: error: import into a namespace of your own: "
+                                                "--namespace <name> (the ops of '{}' are imported into it)\n", ns);
+      return plan;
+    }
+  }
+  // One namespace in the sources and another one asked for: the ops move.
+  const bool moved = !options.ns.empty() && namespaces.size() == 1 && *namespaces.begin() != options.ns;
 
   std::vector<Draft> drafts;
   std::vector<std::string> skipped;
   std::set<std::string> stems;
   for (const auto& op : found.ops) {
-    if (!op.ns.empty() && op.ns != ns) {
+    if (!op.ns.empty() && op.ns != ns && !moved) {
       skipped.push_back(fmt::format("{}::{} ({}): another namespace", op.ns, op.name, op.where));
       continue;
     }
@@ -220,7 +240,8 @@ ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) 
   }
 
   std::string& r = plan.report;
-  r += fmt::format("opgen import: {} registration calls read; namespace {}\n", found.registrations, ns);
+  r += fmt::format("opgen import: {} registration calls read; namespace {}{}\n", found.registrations, ns,
+                   moved ? fmt::format(" (registered as {} in the sources)", *namespaces.begin()) : "");
   r += fmt::format("  {} ops imported as {}/<op>.yaml, {} of them with their kernels as they are (kernels:)\n",
                    written, options.schemas_dir.generic_string(), as_is);
   if (stubs)

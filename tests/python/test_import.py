@@ -1,0 +1,152 @@
+"""`opgen import` on real projects' binding files (tests/import/sources/,
+verbatim, with their provenance in MANIFEST.json).
+
+For each file: how many ops become specs and how many need a person (the
+counts are pinned: a change in either direction is a change to look at);
+every written spec passes `opgen check` together with the rest; the schema
+each registers parses, in torch, to the very schema the project wrote. For
+sglang's 95-op binding file, the generated bindings compile against the
+project's own kernel declarations (sgl_kernel_ops.h), unchanged: every
+kernel is bound as it is. And import writes only new files, inside its
+directories.
+
+Needs the built tool: run through CTest.
+"""
+
+import ast
+import json
+import os
+import re
+import shutil
+import subprocess
+import sysconfig
+from pathlib import Path
+
+import pytest
+import torch
+
+from cli_helpers import SOURCE_DIR, requires_opgen, run_opgen
+
+pytestmark = requires_opgen
+
+SOURCES = SOURCE_DIR / "tests" / "import" / "sources"
+MANIFEST = {entry["path"]: entry for entry in json.loads((SOURCES / "MANIFEST.json").read_text())}
+
+# path in its project -> (--namespace or None, ops imported, ops needing a person)
+EXPECTED = {
+    "sgl-kernel/csrc/common_extension.cc": (None, 85, 10),
+    # PyTorch defines `fbgemm` (E0905): imported into a namespace of its own.
+    "fbgemm_gpu/src/quantize_ops/quantize_ops_cpu.cpp": ("fbgemm_ops", 20, 8),
+    "deep-gemm/torch-ext/torch_binding.cpp": ("deep_gemm", 50, 1),
+    "pyg_lib/csrc/ops/scatter.cpp": (None, 0, 5),
+    "csrc/compile/init.cpp": (None, 4, 10),
+    "hopper/flash_api_stable.cpp": (None, 4, 0),
+    "torchao/csrc/cuda/rowwise_scaled_linear_sparse_cutlass/rowwise_scaled_linear_sparse_cutlass_f8f8.cu": (None, 1, 0),
+    "bitsandbytes/_ops.py": (None, 0, 19),
+    "torchao/ops.py": (None, 0, 9),
+    "flash_attn/flash_attn_interface.py": (None, 0, 4),
+    "transformer_engine/pytorch/attention/custom_ops.py": ("te_kv_cache", 0, 3),
+}
+DEF_CALL = re.compile(r'm\.def\(("(?:[^"\\]|\\.)*")')
+
+
+def import_file(tmp_path, path, namespace):
+    """Copies the source under its own path (Python fakes are named by it) and imports it."""
+    entry = MANIFEST[path]
+    source = tmp_path / "project" / path
+    source.parent.mkdir(parents=True)
+    shutil.copy(SOURCES / entry["file"], source)
+    options = ["--namespace", namespace] if namespace else []
+    proc = run_opgen("import", *options, path, cwd=tmp_path / "project")
+    return proc, tmp_path / "project"
+
+
+@pytest.mark.parametrize("path", EXPECTED)
+def test_import_of_a_real_binding_file(tmp_path, path):
+    namespace, imported, todo = EXPECTED[path]
+    proc, project = import_file(tmp_path, path, namespace)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    specs = sorted((project / "schemas").glob("*.yaml"))
+    todos = sorted((project / "schemas").glob("*.yaml.todo"))
+    print(f"\n{path}: {len(specs)} imported, {len(todos)} need a person\n{proc.stdout}")
+    assert (len(specs), len(todos)) == (imported, todo), proc.stdout
+    assert f"{imported} ops imported" in proc.stdout
+    for todo_file in todos:  # each says why
+        assert todo_file.read_text().startswith("# opgen import: this op needs a person"), todo_file
+    if not specs:
+        return
+    ns = namespace or re.search(r"namespace (\w+)", proc.stdout)[1]
+    check = run_opgen("check", "--namespace", ns, *specs)
+    assert check.returncode == 0, check.stderr
+    out = tmp_path / "out"
+    generate = run_opgen("generate", "--namespace", ns, "-o", out, *specs)
+    assert generate.returncode == 0, generate.stderr
+    # The registered schema is the one the project wrote.
+    for spec in specs:
+        written = re.search(r'^schema: (".*")$', spec.read_text(), re.M)[1]
+        written = json.loads(written)
+        (registered,) = DEF_CALL.findall((out / "csrc" / f"{spec.stem}.cpp").read_text())
+        registered = ast.literal_eval(registered)
+        qualified = written if "::" in written.split("(")[0] else f"{ns}::{written}"
+        assert torch._C.parse_schema(f"{ns}::{registered}") == torch._C.parse_schema(qualified), spec
+    if (project / "python" / "_fakes.py").exists():
+        compile((project / "python" / "_fakes.py").read_text(), "_fakes.py", "exec")
+
+
+def test_sglang_kernels_bind_as_they_are(tmp_path):
+    """The generated bindings of sglang's imported ops, compiled against
+    sgl_kernel_ops.h as the project ships it: each kernel's adapter and its
+    static_asserts accept the project's own signatures."""
+    proc, project = import_file(tmp_path, "sgl-kernel/csrc/common_extension.cc", None)
+    assert proc.returncode == 0, proc.stdout
+    include = tmp_path / "include"
+    include.mkdir()
+    for header in ("sgl-kernel/include/sgl_kernel_ops.h", "sgl-kernel/include/scalar_type.hpp"):
+        shutil.copy(SOURCES / MANIFEST[header]["file"], include / Path(header).name)
+    out = tmp_path / "out"
+    generate = run_opgen("generate", "--namespace", "sgl_kernel", "--shards", "1", "-o", out,
+                         *sorted((project / "schemas").glob("*.yaml")))
+    assert generate.returncode == 0, generate.stderr
+    shard = (out / "csrc" / "sgl_kernel-unstable-shard0.cpp").read_text()
+    assert shard.count('#include "') == 86  # the library block and the 85 ops
+    torch_dir = os.path.dirname(torch.__file__)
+    result = subprocess.run(
+        ["c++", "-std=c++20", "-fsyntax-only", "-D_GLIBCXX_USE_CXX11_ABI=1", f"-I{out / 'include'}", f"-I{include}",
+         "-isystem", f"{torch_dir}/include", "-isystem", f"{torch_dir}/include/torch/csrc/api/include",
+         "-isystem", sysconfig.get_paths()["include"], str(out / "csrc" / "sgl_kernel-unstable-shard0.cpp")],
+        capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-6000:]
+
+
+def test_a_namespace_pytorch_owns_is_refused_with_the_way_out(tmp_path):
+    proc, project = import_file(tmp_path, "fbgemm_gpu/src/quantize_ops/quantize_ops_cpu.cpp", None)
+    assert proc.returncode == 1, proc.stdout
+    assert "error[E0905]" in proc.stderr and "--namespace <name>" in proc.stderr, proc.stderr
+    assert not (project / "schemas").exists()
+
+
+def test_import_writes_only_new_files_inside_its_directories(tmp_path):
+    proc, project = import_file(tmp_path, "hopper/flash_api_stable.cpp", None)
+    assert proc.returncode == 0
+    before = {p: p.read_bytes() for p in project.rglob("*") if p.is_file()}
+    again = run_opgen("import", "hopper/flash_api_stable.cpp", cwd=project)
+    assert again.returncode == 1 and "error[E0903]" in again.stderr, again.stderr
+    assert "nothing was written" in again.stderr
+    assert {p: p.read_bytes() for p in project.rglob("*") if p.is_file()} == before
+
+
+def test_op_names_that_are_not_paths_are_refused(tmp_path):
+    source = tmp_path / "binding.cpp"
+    source.write_text('#include "fine.h"\nTORCH_LIBRARY(evil, m) {\n  m.def("../../escape(Tensor x) -> Tensor");\n'
+                      '  m.def("fine(Tensor x) -> ()");\n  m.impl("fine", torch::kCPU, &fine);\n}\n')
+    proc = run_opgen("import", source, "--schemas-dir", tmp_path / "schemas", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "'../../escape' " in proc.stdout and "not an op name a file can carry" in proc.stdout
+    assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == ["binding.cpp", "fine.yaml"]
+
+
+def test_unreadable_source_is_a_clean_error(tmp_path):
+    os.mkfifo(tmp_path / "fifo.cpp")
+    proc = run_opgen("import", tmp_path / "fifo.cpp", "--schemas-dir", tmp_path / "schemas")
+    assert proc.returncode == 1 and "error[E0901]" in proc.stderr, proc.stderr
+    assert not (tmp_path / "schemas").exists()
