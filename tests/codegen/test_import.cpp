@@ -1,0 +1,124 @@
+// `opgen import`'s first two stages on small sources: the scanner (what a
+// string is, what a comment is, which #if a token stands in) and the
+// registration finder. Real projects' files are tests/python/test_import.py's.
+#include <gtest/gtest.h>
+
+#include "import/registrations.h"
+#include "import/source_scan.h"
+
+namespace opgen::import {
+namespace {
+
+std::vector<std::string> strings(const ScannedSource& s) {
+  std::vector<std::string> out;
+  for (const Token& t : s.tokens)
+    if (t.kind == Token::Kind::String) out.push_back(t.text);
+  return out;
+}
+
+TEST(ImportScan, CppStringsCommentsAndGuards) {
+  const auto s = scan_cpp(R"cc(#include "ops.h"
+#include <torch/library.h>
+// m.def("commented(Tensor x) -> Tensor");
+/* m.def("block comment") */
+#ifdef HAS_X
+auto a = "one " "two";
+#else
+auto b = R"x(raw "quoted" \n)x";
+#endif
+auto c = u8"three\"q";
+)cc");
+  EXPECT_EQ(s.quoted_includes, std::vector<std::string>{"ops.h"});
+  EXPECT_EQ(strings(s), (std::vector<std::string>{"one ", "two", "raw \"quoted\" \\n", "three\"q"}));
+  for (const Token& t : s.tokens) {
+    if (t.text == "one ") {
+      ASSERT_GE(t.guard, 0);
+      EXPECT_EQ(s.guards[t.guard], "#ifdef HAS_X");
+      EXPECT_EQ(t.line, 6);
+    }
+    if (t.text.starts_with("raw")) {
+      EXPECT_EQ(s.guards[t.guard], "#else (after #ifdef HAS_X)");
+    }
+    if (t.text.starts_with("three")) {
+      EXPECT_EQ(t.guard, -1);
+    }
+  }
+}
+
+TEST(ImportScan, PythonStrings) {
+  const auto s = scan_python("x = 'a' \"b\"  # 'comment'\ny = '''multi\nline'''\nz = f\"{name}\" + r'\\d'\n");
+  EXPECT_EQ(strings(s), (std::vector<std::string>{"a", "b", "multi\nline", "{name}", "\\d"}));
+  for (const Token& t : s.tokens) {
+    if (t.text == "{name}") {
+      EXPECT_TRUE(t.formatted);
+    }
+  }
+}
+
+TEST(ImportFind, CppBlocksDefsImplsAndTags) {
+  const auto found = find_registrations({{"b.cc", R"cc(#include "k.h"
+TORCH_LIBRARY_FRAGMENT(myns, m) {
+  m.def("scale(Tensor x, "
+        "float alpha) -> Tensor", {at::Tag::pt2_compliant_tag});
+  m.impl("scale", torch::kCUDA, &scale_cuda);
+  m.def("legacy", &legacy_fn);
+  m.def(TORCH_SELECTIVE_SCHEMA("myns::sel(Tensor x) -> Tensor"));
+  m.impl("sel", torch::dispatch(c10::DispatchKey::CPU, TORCH_FN(sel_cpu)));
+}
+TORCH_LIBRARY_IMPL(myns, CPU, m) {
+  m.impl("scale", TORCH_FN(ns::scale_cpu<float>));
+  m.impl("sel", [](const at::Tensor& x) { return x; });
+}
+)cc"}});
+  ASSERT_EQ(found.ops.size(), 3u);
+  const ImportedOp& scale = found.ops[0];
+  EXPECT_EQ(scale.ns, "myns");
+  EXPECT_EQ(scale.schema, "scale(Tensor x, float alpha) -> Tensor");
+  EXPECT_EQ(scale.tags, std::vector<std::string>{"pt2_compliant_tag"});
+  ASSERT_EQ(scale.kernels.size(), 2u);
+  EXPECT_EQ(scale.kernels[0].dispatch_key, "CUDA");
+  EXPECT_EQ(scale.kernels[0].function, "scale_cuda");
+  EXPECT_EQ(scale.kernels[1].dispatch_key, "CPU");
+  EXPECT_EQ(scale.kernels[1].function, "ns::scale_cpu<float>");
+  EXPECT_EQ(scale.includes, std::vector<std::string>{"k.h"});
+  EXPECT_TRUE(scale.needs.empty());
+
+  const ImportedOp& legacy = found.ops[1];
+  EXPECT_TRUE(legacy.schema.empty());
+  ASSERT_EQ(legacy.needs.size(), 1u);
+  EXPECT_NE(legacy.needs[0].find("no schema"), std::string::npos);
+
+  const ImportedOp& sel = found.ops[2];
+  EXPECT_EQ(sel.schema, "myns::sel(Tensor x) -> Tensor");
+  ASSERT_EQ(sel.kernels.size(), 1u);
+  EXPECT_EQ(sel.kernels[0].function, "sel_cpu");
+  EXPECT_TRUE(sel.kernel_refused);  // the lambda
+}
+
+TEST(ImportFind, PythonDefinesFakesAndAliases) {
+  const auto found = find_registrations({{"pkg/ops.py", R"py(import torch
+lib = torch.library.Library("pyns", "FRAGMENT")
+lib.define("a(Tensor x) -> Tensor")
+torch.library.define("pyns::b", "(Tensor x) -> Tensor")
+fake = torch.library.register_fake
+
+@fake("pyns::a")
+def a_fake(x):
+    return torch.empty_like(x)
+
+@torch.library.register_fake("pyns::b")
+def _(x):
+    return x
+)py"}});
+  ASSERT_EQ(found.ops.size(), 2u);
+  EXPECT_EQ(found.ops[0].ns, "pyns");
+  EXPECT_EQ(found.ops[0].schema, "a(Tensor x) -> Tensor");
+  EXPECT_EQ(found.ops[0].python_fake, "pkg.ops:a_fake");
+  EXPECT_EQ(found.ops[1].schema, "pyns::b(Tensor x) -> Tensor");
+  EXPECT_TRUE(found.ops[1].python_fake.empty());
+  ASSERT_EQ(found.ops[1].needs.size(), 1u);
+  EXPECT_NE(found.ops[1].needs[0].find("'_'"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace opgen::import
