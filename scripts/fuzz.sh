@@ -4,7 +4,7 @@
 # printing execs/s and total execs. New inputs accumulate in
 # build-fuzz/tests/fuzz/corpus/<target>/, crashes in .../artifacts/.
 #
-#   scripts/fuzz.sh [SECONDS] [TARGET...]   TARGET: schema, expr, spec (default: all)
+#   scripts/fuzz.sh [SECONDS] [TARGET...]   TARGET: schema, expr, spec, import (default: all)
 #   scripts/fuzz.sh --build-only            configure and build only (scripts/test.sh)
 #
 # Reproduce a crash with build-fuzz/tests/fuzz/fuzz_<target> <artifact>.
@@ -22,7 +22,7 @@ cmake --build "$BUILD_DIR" --target opgen_fuzzers
 seconds=${1:-600}
 shift $(($# > 0 ? 1 : 0))
 targets=("$@")
-((${#targets[@]})) || targets=(schema expr spec)
+((${#targets[@]})) || targets=(schema expr spec import)
 dir=$BUILD_DIR/tests/fuzz
 status=0
 for target in "${targets[@]}"; do

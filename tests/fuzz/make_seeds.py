@@ -109,8 +109,23 @@ def main():
     for test in sorted(tests.glob("test_*.cpp")):
         specs += [s for s in cpp_literals(test) if "schema:" in s]
 
+    # Import: the real binding sources, cut into pieces of at most 4 KB at
+    # line ends (the fuzzer's -max_len), each led by its language byte.
+    imports = []
+    for path in sorted((root / "tests" / "import" / "sources").rglob("*")):
+        if not path.is_file() or path.suffix not in (".cc", ".cpp", ".cu", ".h", ".hpp", ".py"):
+            continue
+        lead = "\x01" if path.suffix == ".py" else "\x00"
+        piece = ""
+        for line in path.read_text(errors="surrogateescape").splitlines(keepends=True):
+            if len(piece) + len(line) > 4000:
+                imports.append(lead + piece)
+                piece = ""
+            piece += line
+        imports.append(lead + piece)
+
     counts = {name: write(out / name, inputs) for name, inputs in
-              (("schema", schemas), ("expr", exprs), ("spec", specs))}
+              (("schema", schemas), ("expr", exprs), ("spec", specs), ("import", imports))}
     print("fuzz seeds: " + ", ".join(f"{n} {name}" for name, n in counts.items()))
 
 

@@ -1,0 +1,57 @@
+// libFuzzer target: `opgen import` on any source (import::find_registrations
+// and import::plan_import, which loads and checks every spec it drafts).
+//
+// The first byte picks the language (even: C++, odd: Python); the rest is
+// the source. Invariants, beyond "no crash, leak, hang or undefined
+// behaviour": every file the plan would write is a plain name beneath its
+// directory (no '/', no "..", not empty), and every <op>.yaml it would
+// write loads and checks without an error, as `opgen check` would read it.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "check/checker.h"
+#include "import/import_specs.h"
+#include "import/registrations.h"
+#include "load/spec_loader.h"
+
+namespace {
+
+[[noreturn]] void fail(const char* what, std::string_view detail) {
+  std::fprintf(stderr, "fuzz_import: %s\n  [%.*s]\n", what, static_cast<int>(detail.size()), detail.data());
+  std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  const bool python = data[0] & 1;
+  const std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
+  const auto found = opgen::import::find_registrations({{python ? "pkg/ops.py" : "binding.cc", text}});
+  opgen::import::ImportOptions options;
+  options.schemas_dir = "schemas";
+  options.python_dir = "python";
+  const auto plan = opgen::import::plan_import(found, options);
+  for (const auto& file : plan.files) {
+    if (file.relative.empty() || file.relative.find('/') != std::string::npos || file.relative.starts_with(".."))
+      fail("a file name that is not a plain name", file.relative);
+    if (!file.relative.ends_with(".yaml")) continue;
+    opgen::Diagnostics diags;
+    auto spec = opgen::load::load_spec_text(file.contents, "schemas/" + file.relative, diags);
+    if (spec) {
+      opgen::model::Library lib;
+      lib.ns = "ns";
+      lib.python_package = "ns";
+      lib.library_name = "ns_ops";
+      lib.ops.push_back(std::move(*spec));
+      if (!diags.has_errors()) opgen::check::check_library(lib, diags);
+    }
+    // The namespace differs from the plan's (a schema may name its own): only
+    // a spec that did not load at all breaks the promise.
+    if (!spec) fail("a written spec does not load", file.contents);
+  }
+  return 0;
+}
