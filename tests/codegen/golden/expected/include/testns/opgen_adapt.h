@@ -46,6 +46,8 @@ constexpr bool converts() {
   }
 }
 
+// Called qualified: unqualified, argument-dependent lookup would also find
+// c10::convert for an ATen argument.
 template <class To, class From>
 To convert(const From& from) {
   if constexpr (std::is_constructible_v<To, const From&>)
@@ -81,7 +83,7 @@ R call(const Given&... given) {
   if constexpr (callable<F, R, Given...>()) {
     return [&]<std::size_t... I>(std::index_sequence<I...>) -> R {
       std::tuple<std::remove_cvref_t<param_t<F, I>>...> locals{
-          convert<std::remove_cvref_t<param_t<F, I>>>(given)...};
+          opgen_detail::convert<std::remove_cvref_t<param_t<F, I>>>(given)...};
       if constexpr (std::is_void_v<R>)
         static_cast<void>(F(std::forward<param_t<F, I>>(std::get<I>(locals))...));
       else
