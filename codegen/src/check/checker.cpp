@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "check/arguments.h"
+#include "check/autograd.h"
 #include "check/kernels.h"
 #include "check/names.h"
 #include "emit/names.h"
@@ -71,22 +73,6 @@ bool is_tensor(const model::Type& t) { return model::type_key(t) == "Tensor"; }
 bool is_mutable_type(const model::Type& t) {
   auto key = model::type_key(t);
   return key == "Tensor" || key == "Tensor?" || key == "Tensor[]";
-}
-bool is_tensor_or_optional(const model::Type& t) {
-  auto key = model::type_key(t);
-  return key == "Tensor" || key == "Tensor?";
-}
-
-const Argument* find_arg(const FunctionSchema& s, const std::string& name) {
-  for (const Argument& a : s.arguments)
-    if (a.name == name) return &a;
-  return nullptr;
-}
-
-std::vector<std::string> arg_names(const FunctionSchema& s) {
-  std::vector<std::string> names;
-  for (const Argument& a : s.arguments) names.push_back(a.name);
-  return names;
 }
 
 class OpChecker {
@@ -861,72 +847,6 @@ class OpChecker {
   OpSpec& op_;
   Diagnostics& diags_;
 };
-
-// The backward op's arguments are bound by name: `grad` (or `grad_<output>`)
-// to the incoming gradient, a forward argument's name to that argument and a
-// forward output's name to that output.
-void check_autograd(const model::Library& lib, const OpSpec& op, Diagnostics& diags) {
-  const model::Autograd& ag = *op.autograd;
-  const FunctionSchema& fwd = op.schema;
-  if (std::any_of(fwd.arguments.begin(), fwd.arguments.end(), [](auto& a) { return model::is_mutable(a); })) {
-    diags.error(Code::AutogradOnMutatingOp, ag.loc, "an op that mutates its inputs cannot have autograd");
-    return;  // whatever else is wrong with the binding follows from it
-  }
-  std::set<std::string> seen_grads;
-  for (const auto& grad : ag.grads) {
-    const Argument* arg = find_arg(fwd, grad.value);
-    if (!seen_grads.insert(grad.value).second) {
-      diags.error(Code::GradsRepeated, grad.loc, fmt::format("'grads' names '{}' twice", grad.value))
-          .notes.push_back({"each forward input gets one gradient from the backward op"});
-    } else if (!arg) {
-      auto& d =
-          diags.error(Code::UnknownArgument, grad.loc,
-                      fmt::format("'grads' names '{}', which is not an argument of {}", grad.value, op.op_name()));
-      if (auto guess = closest_match(grad.value, arg_names(fwd)); !guess.empty())
-        d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
-    } else if (!is_tensor_or_optional(*arg->type)) {
-      diags.error(Code::ArgumentNotATensor, grad.loc,
-                  fmt::format("'grads' names '{}', which is a '{}': only Tensor arguments get gradients", grad.value,
-                              model::type_key(*arg->type)));
-    }
-  }
-  if (ag.backward.value.empty()) return;
-  const OpSpec* bwd = lib.find(ag.backward.value);
-  if (!bwd) {
-    std::vector<std::string> names;
-    for (const auto& other : lib.ops) names.push_back(other.op_name());
-    auto& d = diags.error(Code::UnknownBackwardOp, ag.backward.loc,
-                          fmt::format("backward op '{}' is not defined in this library", ag.backward.value));
-    if (auto guess = closest_match(ag.backward.value, names); !guess.empty())
-      d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
-    return;
-  }
-  if (bwd->schema.returns.size() != ag.grads.size()) {
-    diags.error(Code::GradsCountMismatch, ag.backward.loc,
-                fmt::format("backward op '{}' returns {} value{} but 'grads' names {} input{}", ag.backward.value,
-                            bwd->schema.returns.size(), bwd->schema.returns.size() == 1 ? "" : "s", ag.grads.size(),
-                            ag.grads.size() == 1 ? "" : "s"))
-        .notes.push_back({"the backward op returns one gradient per name in 'grads', in that order"});
-  }
-  std::set<std::string> bindable;
-  if (fwd.returns.size() == 1) bindable.insert("grad");
-  for (size_t i = 0; i < fwd.returns.size(); ++i) {
-    bindable.insert(fmt::format("grad_{}", i));
-    if (!fwd.returns[i].name.empty()) {
-      bindable.insert("grad_" + fwd.returns[i].name);
-      bindable.insert(fwd.returns[i].name);
-    }
-  }
-  for (const Argument& a : fwd.arguments) bindable.insert(a.name);
-  for (const Argument& a : bwd->schema.arguments) {
-    if (bindable.count(a.name)) continue;
-    auto& d = diags.error(Code::UnbindableBackwardArgument, bwd->schema_at(a.column),
-                          fmt::format("argument '{}' of backward op '{}' matches nothing of {}", a.name,
-                                      ag.backward.value, op.op_name()));
-    d.notes.push_back({fmt::format("backward arguments are bound by name to: {}",
-                                   fmt::join(std::vector<std::string>(bindable.begin(), bindable.end()), ", "))});
-  }
-}
 
 }  // namespace
 

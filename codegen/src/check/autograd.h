@@ -1,0 +1,15 @@
+// `autograd:`: the forward op's gradients and the binding of its backward
+// op's arguments, checked across the library.
+#pragma once
+
+#include "model/spec.h"
+#include "support/diagnostics.h"
+
+namespace opgen::check {
+
+// `op.autograd` is set. `grads` names distinct tensor arguments of the
+// forward op; the backward op exists in `lib`, returns one gradient per name,
+// and each of its arguments binds to something of the forward op.
+void check_autograd(const model::Library& lib, const model::OpSpec& op, Diagnostics& diags);
+
+}  // namespace opgen::check
