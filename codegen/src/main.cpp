@@ -301,9 +301,28 @@ int run_import(const ImportCli& o) {
                              o.torch_target);
     return 2;
   }
+  // A directory stands for its C++, CUDA and Python files, beneath it (links
+  // to directories are not followed), in a fixed order.
+  std::vector<std::string> paths;
+  for (const std::string& path : o.sources) {
+    std::error_code ec;
+    if (!fs::is_directory(path, ec)) {
+      paths.push_back(path);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (auto it = fs::recursive_directory_iterator(path, fs::directory_options::skip_permission_denied, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      static const std::set<std::string> kSuffixes = {".cpp", ".cc", ".cxx", ".cu", ".h", ".hpp", ".cuh", ".py"};
+      if (it->is_regular_file(ec) && !it->is_symlink(ec) && kSuffixes.count(it->path().extension().string()))
+        found.push_back(it->path().generic_string());
+    }
+    std::sort(found.begin(), found.end());
+    paths.insert(paths.end(), found.begin(), found.end());
+  }
   std::vector<opgen::import::SourceFile> sources;
   opgen::Diagnostics diags;
-  for (const std::string& path : o.sources) {
+  for (const std::string& path : paths) {
     if (auto text = opgen::read_file(path))
       sources.push_back({path, std::move(*text)});
     else
@@ -636,7 +655,9 @@ int main(int argc, char** argv) {
   auto* import_cmd = app.add_subcommand(
       "import", "Read a project's op registrations (C++ TORCH_LIBRARY blocks, Python torch.library calls) and write a "
                 "spec per op; report what needs a person");
-  import_cmd->add_option("sources", import_options.sources, "The binding sources (.cpp, .cc, .cu, .py)")->required();
+  import_cmd->add_option("sources", import_options.sources,
+                         "The binding sources (.cpp, .cc, .cu, .py), or directories of them")
+      ->required();
   import_cmd->add_option("--namespace", import_options.ns, "The namespace to import (default: the one registered)");
   import_cmd->add_option("--schemas-dir", import_options.schemas_dir, "Where the specs go")->capture_default_str();
   import_cmd->add_option("--python-dir", import_options.python_dir, "Where python/_fakes.py goes, when one is needed")

@@ -145,6 +145,26 @@ def test_op_names_that_are_not_paths_are_refused(tmp_path):
     assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == ["binding.cpp", "fine.yaml"]
 
 
+def test_a_directory_stands_for_its_sources(tmp_path):
+    """torchao's Python defines and its stable-ABI CUDA file, given as one
+    directory: the op both register gets the C++ kernel, and links are not followed."""
+    tree = tmp_path / "project" / "torchao"
+    (tree / "csrc").mkdir(parents=True)
+    shutil.copy(SOURCES / MANIFEST["torchao/ops.py"]["file"], tree / "ops.py")
+    cu = "torchao/csrc/cuda/rowwise_scaled_linear_sparse_cutlass/rowwise_scaled_linear_sparse_cutlass_f8f8.cu"
+    shutil.copy(SOURCES / MANIFEST[cu]["file"], tree / "csrc" / "f8f8.cu")
+    (tree / "csrc" / "notes.txt").write_text('TORCH_LIBRARY(x, m) { m.def("ignored(Tensor x) -> ()"); }')
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "evil.cpp").write_text('TORCH_LIBRARY(torchao, m) { m.def("linked(Tensor x) -> ()"); }')
+    (tree / "link").symlink_to(outside, target_is_directory=True)
+    proc = run_opgen("import", "torchao", cwd=tmp_path / "project")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert sorted(p.name for p in (tmp_path / "project" / "schemas").glob("*.yaml")) == [
+        "rowwise_scaled_linear_sparse_cutlass_f8f8.yaml"], proc.stdout
+    assert "ignored" not in proc.stdout and "linked" not in proc.stdout
+
+
 def test_unreadable_source_is_a_clean_error(tmp_path):
     os.mkfifo(tmp_path / "fifo.cpp")
     proc = run_opgen("import", tmp_path / "fifo.cpp", "--schemas-dir", tmp_path / "schemas")
