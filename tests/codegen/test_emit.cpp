@@ -167,6 +167,24 @@ TEST(Emit, ShardsIncludeEachTuOnceAndMoveNothingWhenAnOpGoes) {
   EXPECT_EQ(changed, 1u);
 }
 
+// An existing kernel's header is included only when its key is built: a
+// CPU-only build (--exclude-dispatch-key CUDA) must not need CUDA's headers.
+TEST(Emit, ExistingKernelHeadersOnlyForBuiltKeys) {
+  auto result = testing::load_and_check(
+      "specs/op.yaml",
+      "schema: \"op(Tensor x) -> Tensor\"\ndispatch: [CPU, CUDA]\n"
+      "kernels: {include: cuda_only.h, CUDA: cuda_fn}\nfake: [like(x)]\nsamples: []\n");
+  ASSERT_TRUE(result.ok) << result.diagnostics;
+  auto with_cuda = emit::emit_library(result.library).files();
+  auto header_path = emit::kernel_header_path(result.library, result.library.ops[0]);
+  EXPECT_NE(with_cuda.at(header_path).find("#include \"cuda_only.h\""), std::string::npos);
+  EXPECT_NE(with_cuda.at("csrc/op.cpp").find("op_cuda_adapted"), std::string::npos);
+  std::erase_if(result.library.ops[0].dispatch, [](const auto& key) { return key.value == "CUDA"; });
+  auto cpu_only = emit::emit_library(result.library).files();
+  EXPECT_EQ(cpu_only.at(header_path).find("cuda_only.h"), std::string::npos);
+  EXPECT_EQ(cpu_only.at("csrc/op.cpp").find("cuda_fn"), std::string::npos);
+}
+
 // The generated files for one spec, checked first.
 std::map<std::string, std::string> emit_one(const std::string& stem, const std::string& text) {
   auto result = testing::load_and_check("specs/" + stem + ".yaml", text);

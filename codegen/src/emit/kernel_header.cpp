@@ -1,5 +1,7 @@
 // include/<ns>/kernels/<op>.h: the contract between the generated wrappers
 // and the handwritten kernels.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "emit/common.h"
@@ -83,8 +85,12 @@ std::string kernel_header(const model::Library& lib, const model::OpSpec& op) {
   } else {
     p.emit(kUnstableHeader);
   }
-  if (!op.existing_kernels.empty()) {
-    // The existing functions' declarations, and the adapter that calls them.
+  // The existing functions' declarations, and the adapter that calls them,
+  // when a key that is built has one (a CPU-only build leaves out the
+  // headers of CUDA kernels).
+  const bool calls_existing = std::any_of(op.dispatch.begin(), op.dispatch.end(),
+                                          [&](const auto& key) { return op.existing_kernel(key.value) != nullptr; });
+  if (calls_existing) {
     p.line();
     p.line(fmt::format("#include \"{}\"", adapt_header_path(lib).substr(std::string("include/").size())));
     for (const auto& include : op.kernel_includes) p.line(fmt::format("#include \"{}\"", include.value));
