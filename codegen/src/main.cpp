@@ -658,9 +658,11 @@ int main(int argc, char** argv) {
   import_cmd->add_option("sources", import_options.sources,
                          "The binding sources (.cpp, .cc, .cu, .py), or directories of them")
       ->required();
-  import_cmd->add_option("--namespace", import_options.ns, "The namespace to import (default: the one registered)");
+  import_cmd->add_option("--namespace", import_options.ns,
+                         "The library's namespace (default: the one the sources register; when they register one "
+                         "other, its ops move into this one)");
   import_cmd->add_option("--schemas-dir", import_options.schemas_dir, "Where the specs go")->capture_default_str();
-  import_cmd->add_option("--python-dir", import_options.python_dir, "Where python/_fakes.py goes, when one is needed")
+  import_cmd->add_option("--python-dir", import_options.python_dir, "Where _fakes.py goes, when an op needs a fake written")
       ->capture_default_str();
   import_cmd->add_option("--torch-target-version", import_options.torch_target, "Oldest PyTorch for the stable ABI")
       ->capture_default_str();
