@@ -301,33 +301,8 @@ int run_import(const ImportCli& o) {
                              o.torch_target);
     return 2;
   }
-  // A directory stands for its C++, CUDA and Python files, beneath it (links
-  // to directories are not followed), in a fixed order.
-  std::vector<std::string> paths;
-  for (const std::string& path : o.sources) {
-    std::error_code ec;
-    if (!fs::is_directory(path, ec)) {
-      paths.push_back(path);
-      continue;
-    }
-    std::vector<std::string> found;
-    for (auto it = fs::recursive_directory_iterator(path, fs::directory_options::skip_permission_denied, ec);
-         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      static const std::set<std::string> kSuffixes = {".cpp", ".cc", ".cxx", ".cu", ".h", ".hpp", ".cuh", ".py"};
-      if (it->is_regular_file(ec) && !it->is_symlink(ec) && kSuffixes.count(it->path().extension().string()))
-        found.push_back(it->path().generic_string());
-    }
-    std::sort(found.begin(), found.end());
-    paths.insert(paths.end(), found.begin(), found.end());
-  }
-  std::vector<opgen::import::SourceFile> sources;
   opgen::Diagnostics diags;
-  for (const std::string& path : paths) {
-    if (auto text = opgen::read_file(path))
-      sources.push_back({path, std::move(*text)});
-    else
-      diags.error(opgen::Code::CannotReadSpec, {path, 0, 0}, "cannot read it (a regular file of at most 64 MiB)");
-  }
+  const auto sources = opgen::import::read_sources(o.sources, diags);
   if (diags.has_errors()) {
     diags.print(std::cerr);
     std::cerr << "opgen import: nothing was written\n";
@@ -362,13 +337,7 @@ int run_new(const NewOptions& o) {
   lib.torch_target_version = *version;
   const std::string op_name = o.qualified.substr(sep + 2);
   // The names become paths (schemas/<op>.yaml) and identifiers: plain names only.
-  auto plain = [](std::string_view s) {
-    return !s.empty() && !std::isdigit(static_cast<unsigned char>(s[0])) &&
-           std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });
-  };
-  const size_t dot = op_name.find('.');
-  if (!plain(lib.ns) || !plain(op_name.substr(0, dot)) ||
-      (dot != std::string::npos && !plain(op_name.substr(dot + 1)))) {
+  if (!opgen::model::is_identifier(lib.ns) || !opgen::model::is_op_name(op_name)) {
     std::cerr << fmt::format("opgen new: error: '{}' is not <namespace>::<name>[.<overload>] of identifiers\n",
                              o.qualified);
     return 2;

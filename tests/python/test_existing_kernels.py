@@ -126,6 +126,9 @@ def test_mismatched_functions_fail_the_build_naming_the_spec(tmp_path):
     ("kernels: {include: 'a\"b.h', CPU: f}\ndispatch: [CPU]", "E0815"),
     ("kernels: {include: k.h, CPU: 'int'}\ndispatch: [CPU]", "E0815"),
     ("kernels: {include: k.h, CPU: 'f<>'}\ndispatch: [CPU]", "E0815"),
+    ("kernels: {include: k.h, CPU: ''}\ndispatch: [CPU]", "E0815"),
+    ("kernels: {include: '', CPU: f}\ndispatch: [CPU]", "E0815"),
+    ("kernels: {include: k.h, '': f}\ndispatch: [CPU]", "E0814"),
     ("kernels: {CPU: f}\ndispatch: [CPU]", "E0816"),
     ("kernels: {include: k.h}\ndispatch: [CPU]", "E0816"),
 ])

@@ -165,8 +165,15 @@ def test_a_directory_stands_for_its_sources(tmp_path):
     assert "ignored" not in proc.stdout and "linked" not in proc.stdout
 
 
-def test_unreadable_source_is_a_clean_error(tmp_path):
-    os.mkfifo(tmp_path / "fifo.cpp")
-    proc = run_opgen("import", tmp_path / "fifo.cpp", "--schemas-dir", tmp_path / "schemas")
+@pytest.mark.parametrize("kind", ["fifo", "sparse", "empty name", "missing"])
+def test_unreadable_source_is_a_clean_error(tmp_path, kind):
+    source = tmp_path / "binding.cpp"
+    if kind == "fifo":
+        os.mkfifo(source)
+    elif kind == "sparse":  # a terabyte of nothing: refused by its size, not read
+        with open(source, "wb") as f:
+            f.truncate(1 << 40)
+    arg = "" if kind == "empty name" else source
+    proc = run_opgen("import", arg, "--schemas-dir", tmp_path / "schemas")
     assert proc.returncode == 1 and "error[E0901]" in proc.stderr, proc.stderr
     assert not (tmp_path / "schemas").exists()

@@ -32,17 +32,6 @@ std::string quoted(const std::string& text) {
   return out + "\"";
 }
 
-bool is_op_name(const std::string& name) {
-  if (name.empty()) return false;
-  size_t start = 0;
-  for (int parts = 0;; ++parts) {
-    const size_t dot = name.find('.', start);
-    if (parts > 1 || !model::is_identifier(name.substr(start, dot - start))) return false;
-    if (dot == std::string::npos) return true;
-    start = dot + 1;
-  }
-}
-
 std::string python_identifier(const std::string& op) {
   std::string id = op;
   std::replace(id.begin(), id.end(), '.', '_');
@@ -112,14 +101,9 @@ std::string spec_text(const ImportedOp& op, const std::string& package, Draft& d
 // Checks the drafts without known needs together, as `opgen check` would;
 // a draft with an error gets it as a need. Repeated until what is left
 // passes (a cross-op error names one draft of two).
-void check_drafts(std::vector<Draft>& drafts, const ImportOptions& options, const std::string& ns,
-                  const std::string& package) {
+void check_drafts(std::vector<Draft>& drafts, const model::Library& settings) {
   for (int round = 0; round < 4; ++round) {
-    model::Library lib;
-    lib.ns = ns;
-    lib.python_package = package;
-    lib.library_name = ns + "_ops";
-    lib.torch_target_version = options.torch_target_version;
+    model::Library lib = settings;
     Diagnostics diags;
     std::map<std::string, Draft*> by_display;
     for (Draft& d : drafts) {
@@ -164,11 +148,12 @@ ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) 
     ns = *namespaces.begin();
   }
   const std::string package = options.python_package.empty() ? model::default_python_package(ns) : options.python_package;
+  model::Library settings;
+  settings.ns = ns;
+  settings.python_package = package;
+  settings.library_name = ns + "_ops";
+  settings.torch_target_version = options.torch_target_version;
   {
-    model::Library settings;
-    settings.ns = ns;
-    settings.python_package = package;
-    settings.library_name = ns + "_ops";
     Diagnostics diags;
     check::check_library_names(settings, diags);
     if (diags.has_errors()) {
@@ -191,9 +176,9 @@ ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) 
       skipped.push_back(fmt::format("{}::{} ({}): another namespace", op.ns, op.name, op.where));
       continue;
     }
-    if (!is_op_name(op.name) || !stems.insert(op.name).second) {
+    if (!model::is_op_name(op.name) || !stems.insert(op.name).second) {
       skipped.push_back(fmt::format("'{}' ({}): {}", op.name, op.where,
-                                    is_op_name(op.name) ? "registered twice" : "not an op name a file can carry"));
+                                    model::is_op_name(op.name) ? "registered twice" : "not an op name a file can carry"));
       continue;
     }
     Draft d;
@@ -205,7 +190,7 @@ ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) 
                                : spec_text(op, package, d);
     drafts.push_back(std::move(d));
   }
-  check_drafts(drafts, options, ns, package);
+  check_drafts(drafts, settings);
 
   size_t written = 0, as_is = 0, stubs = 0;
   std::string stub_text;

@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 
 #include "import/source_scan.h"
+#include "support/diagnostic_codes.h"
+#include "support/file_io.h"
 
 namespace opgen::import {
 
@@ -397,6 +399,35 @@ class Collector {
 };
 
 }  // namespace
+
+std::vector<SourceFile> read_sources(const std::vector<std::string>& paths, Diagnostics& diags) {
+  namespace fs = std::filesystem;
+  static const std::set<std::string> kSuffixes = {".cpp", ".cc", ".cxx", ".cu", ".h", ".hpp", ".cuh", ".py"};
+  std::vector<std::string> files;
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    if (!fs::is_directory(path, ec)) {
+      files.push_back(path);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (auto it = fs::recursive_directory_iterator(path, fs::directory_options::skip_permission_denied, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (it->is_regular_file(ec) && !it->is_symlink(ec) && kSuffixes.count(it->path().extension().string()))
+        found.push_back(it->path().generic_string());
+    }
+    std::sort(found.begin(), found.end());
+    files.insert(files.end(), found.begin(), found.end());
+  }
+  std::vector<SourceFile> sources;
+  for (const std::string& file : files) {
+    if (auto text = read_file(file))
+      sources.push_back({file, std::move(*text)});
+    else
+      diags.error(Code::CannotReadSpec, {file, 0, 0}, "cannot read it (a regular file of at most 64 MiB)");
+  }
+  return sources;
+}
 
 ImportResult find_registrations(const std::vector<SourceFile>& sources) {
   Collector c;

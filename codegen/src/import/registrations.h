@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/spec.h"
+#include "support/diagnostics.h"
 
 namespace opgen::import {
 
@@ -16,6 +17,12 @@ struct SourceFile {
   std::string display;  // the path as given: named in the report and the specs' comments
   std::string text;
 };
+
+// The sources named on the command line: files as they are; a directory
+// stands for its C++, CUDA and Python files beneath it (links to directories
+// are not followed), sorted. A file that cannot be read (missing, a FIFO,
+// over 64 MiB) is an E0901 error in `diags`.
+std::vector<SourceFile> read_sources(const std::vector<std::string>& paths, Diagnostics& diags);
 
 struct ImportedKernel {
   std::string dispatch_key;  // opgen's spelling: CPU, CUDA, Meta, CompositeExplicitAutograd...

@@ -1486,6 +1486,11 @@ bool is_identifier(std::string_view s) {
   return !s.empty() && start(s[0]) && std::all_of(s.begin() + 1, s.end(), rest);
 }
 
+bool is_op_name(std::string_view s) {
+  const size_t dot = s.find('.');
+  return is_identifier(s.substr(0, dot)) && (dot == std::string_view::npos || is_identifier(s.substr(dot + 1)));
+}
+
 std::variant<FunctionSchema, SchemaError> parse_schema(std::string_view text, const ParseOptions& options) {
   try {
     return Parser(text, options).parse();

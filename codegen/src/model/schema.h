@@ -147,5 +147,8 @@ std::variant<FunctionSchema, SchemaError> parse_schema(std::string_view text,
 
 // `[A-Za-z_][A-Za-z0-9_]*`: an argument's, a dim's or a namespace's name.
 bool is_identifier(std::string_view s);
+// `name` or `name.overload`, each an identifier: an op's name, which becomes
+// a file name (schemas/<op>.yaml).
+bool is_op_name(std::string_view s);
 
 }  // namespace opgen::model
