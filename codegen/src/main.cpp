@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -22,6 +23,7 @@
 #include "check/output_size.h"
 #include "emit/emit.h"
 #include "import/import_specs.h"
+#include "import/kernel_headers.h"
 #include "import/registrations.h"
 #include "load/spec_loader.h"
 #include "load/spec_sources.h"
@@ -291,6 +293,7 @@ struct ImportCli {
   std::string schemas_dir = "schemas";
   std::string python_dir = "python";
   std::string torch_target = "2.10";
+  std::vector<std::string> defines;  // NAME or NAME=VALUE
 };
 
 // `opgen import`: a project's binding sources -> one spec per op (import/).
@@ -308,12 +311,27 @@ int run_import(const ImportCli& o) {
     std::cerr << "opgen import: nothing was written\n";
     return 1;
   }
+  std::optional<opgen::import::Configuration> configuration;
+  for (const std::string& define : o.defines) {
+    const size_t eq = define.find('=');
+    const std::string name = define.substr(0, eq);
+    if (!opgen::model::is_identifier(name)) {
+      std::cerr << fmt::format("opgen import: error: --define takes NAME or NAME=VALUE, not '{}'\n", define);
+      return 2;
+    }
+    if (!configuration) configuration.emplace();
+    configuration->defines[name] = eq == std::string::npos ? "1" : define.substr(eq + 1);
+  }
+  const opgen::import::Configuration* config = configuration ? &*configuration : nullptr;
+  auto found = opgen::import::find_registrations(sources, config);
+  opgen::import::choose_kernel_headers(found, config);
   opgen::import::ImportOptions options;
   options.ns = o.ns;
+  options.defines = o.defines;
   options.schemas_dir = o.schemas_dir;
   options.python_dir = o.python_dir;
   options.torch_target_version = *version;
-  const auto plan = opgen::import::plan_import(opgen::import::find_registrations(sources), options);
+  const auto plan = opgen::import::plan_import(found, options);
   (plan.ok ? std::cout : std::cerr) << plan.report;
   if (!plan.ok) return 1;
   return write_new_files(plan.files, "opgen import", /*list=*/false);
@@ -630,6 +648,10 @@ int main(int argc, char** argv) {
   import_cmd->add_option("--namespace", import_options.ns,
                          "The library's namespace (default: the one the sources register; when they register one "
                          "other, its ops move into this one)");
+  import_cmd->add_option("--define,-D", import_options.defines,
+                         "NAME or NAME=VALUE: read the C++ sources as a build that defines it does (their #if "
+                         "branches not taken are left out); repeatable. Without one, every branch is read")
+      ->check(one_line);
   import_cmd->add_option("--schemas-dir", import_options.schemas_dir, "Where the specs go")->capture_default_str();
   import_cmd->add_option("--python-dir", import_options.python_dir, "Where _fakes.py goes, when an op needs a fake written")
       ->capture_default_str();

@@ -3,6 +3,7 @@
 // registration finder. Real projects' files are tests/python/test_import.py's.
 #include <gtest/gtest.h>
 
+#include "import/pp_condition.h"
 #include "import/registrations.h"
 #include "import/source_scan.h"
 
@@ -118,6 +119,110 @@ def _(x):
   EXPECT_TRUE(found.ops[1].python_fake.empty());
   ASSERT_EQ(found.ops[1].needs.size(), 1u);
   EXPECT_NE(found.ops[1].needs[0].find("'_'"), std::string::npos);
+}
+
+TEST(ImportCondition, EvaluatesAsThePreprocessor) {
+  const std::map<std::string, std::string> d = {{"CUDA_KERNEL", "1"}, {"VERSION", "0x020B"}, {"EMPTY", ""},
+                                                {"ALIAS", "VERSION >= 0x0200"}, {"SELF", "SELF + 1"}};
+  EXPECT_EQ(evaluate_condition("defined(CUDA_KERNEL) || defined(ROCM_KERNEL)", d), true);
+  EXPECT_EQ(evaluate_condition("defined CUDA_KERNEL && !defined ROCM_KERNEL", d), true);
+  EXPECT_EQ(evaluate_condition("ROCM_KERNEL", d), false);  // undefined: 0
+  EXPECT_EQ(evaluate_condition("VERSION >= 0x020A && VERSION < 0x0300", d), true);
+  EXPECT_EQ(evaluate_condition("ALIAS", d), true);
+  EXPECT_EQ(evaluate_condition("1 + 2 * 3 == 7 && (1 + 2) * 3 == 9 && 7 % 4 == 3 && -1 < 0", d), true);
+  EXPECT_EQ(evaluate_condition("10UL / 3 == 3 // comment", d), true);
+  EXPECT_EQ(evaluate_condition("defined(EMPTY)", d), true);
+  // What the preprocessor needs more to decide is not decided.
+  EXPECT_EQ(evaluate_condition("EMPTY", d), std::nullopt);
+  EXPECT_EQ(evaluate_condition("TORCH_VERSION_AT_LEAST(2, 10)", d), std::nullopt);
+  EXPECT_EQ(evaluate_condition("__has_include(<cuda.h>)", d), std::nullopt);
+  EXPECT_EQ(evaluate_condition("SELF", d), std::nullopt);
+  EXPECT_EQ(evaluate_condition("1 / 0", d), std::nullopt);
+  EXPECT_EQ(evaluate_condition("9223372036854775807 + 1", d), std::nullopt);
+  EXPECT_EQ(evaluate_condition("99999999999999999999", d), std::nullopt);
+  EXPECT_EQ(evaluate_condition("", d), std::nullopt);
+  EXPECT_EQ(evaluate_condition("(1", d), std::nullopt);
+  EXPECT_EQ(evaluate_condition("1 ? 2 : 3", d), std::nullopt);
+}
+
+// The activation kernel's pattern (kernels-community): one op set defined
+// for the stable ABI under #if CUDA_KERNEL and for the unstable one under
+// #else, with per-backend impls nested in the second.
+constexpr const char* kPerBackend = R"cc(#include "registration.h"
+#include "binding.h"
+#define LOCAL_FLAG
+#if defined(CUDA_KERNEL) || defined(ROCM_KERNEL)
+STABLE_TORCH_LIBRARY_EXPAND(TORCH_EXTENSION_NAME, ops) {
+  ops.def("act(Tensor! out, Tensor input) -> ()");
+}
+STABLE_TORCH_LIBRARY_IMPL_EXPAND(TORCH_EXTENSION_NAME, CUDA, ops) {
+  ops.impl("act", TORCH_BOX(&act));
+}
+#else
+TORCH_LIBRARY_EXPAND(TORCH_EXTENSION_NAME, ops) {
+  ops.def("act(Tensor! out, Tensor input) -> ()");
+#if defined(METAL_KERNEL)
+  ops.impl("act", torch::kMPS, &act);
+#elif defined(CPU_KERNEL) && defined(LOCAL_FLAG)
+  ops.impl("act", torch::kCPU, &act);
+#endif
+#ifndef CPU_KERNEL
+  ops.def("gpu_only(Tensor x) -> Tensor");
+#endif
+#if TORCH_VERSION_AT_LEAST(2, 10)
+  ops.def("versioned(Tensor x) -> Tensor");
+#endif
+}
+#endif
+)cc";
+
+TEST(ImportScan, AConfigurationDropsTheBranchesItDoesNotTake) {
+  Configuration cpu{{{"CPU_KERNEL", "1"}}};
+  const auto s = scan_cpp(kPerBackend, &cpu);
+  // Only the unstable block's def, its CPU impl and the undecidable version branch are read.
+  std::vector<std::string> read;
+  for (const Token& t : s.tokens)
+    if (t.kind == Token::Kind::String) read.push_back(t.text + (t.guard < 0 ? "" : " | " + s.guards[t.guard]));
+  EXPECT_EQ(read, (std::vector<std::string>{"act(Tensor! out, Tensor input) -> ()", "act",
+                                            "versioned(Tensor x) -> Tensor | #if TORCH_VERSION_AT_LEAST(2, 10)"}));
+  EXPECT_EQ(s.quoted_includes, (std::vector<std::string>{"registration.h", "binding.h"}));
+}
+
+TEST(ImportFind, OneOpPerBuildConfiguration) {
+  // Without a configuration both definitions are read: one op, refused with the way out.
+  const auto all = find_registrations({{"b.cc", kPerBackend}});
+  ASSERT_GE(all.ops.size(), 1u);
+  EXPECT_EQ(all.ops[0].name, "act");
+  ASSERT_EQ(all.ops[0].needs.size(), 1u);
+  EXPECT_NE(all.ops[0].needs[0].find("defined twice, stable ABI at b.cc:6 (under #if defined(CUDA_KERNEL) || "
+                                     "defined(ROCM_KERNEL)) and unstable ABI at b.cc:13 (under #else (after #if "
+                                     "defined(CUDA_KERNEL) || defined(ROCM_KERNEL)))"),
+            std::string::npos)
+      << all.ops[0].needs[0];
+  EXPECT_NE(all.ops[0].needs[0].find("--define"), std::string::npos);
+
+  Configuration cpu{{{"CPU_KERNEL", "1"}}};
+  const auto on_cpu = find_registrations({{"b.cc", kPerBackend}}, &cpu);
+  ASSERT_EQ(on_cpu.ops.size(), 2u);
+  EXPECT_EQ(on_cpu.ops[0].abi, model::Abi::Unstable);
+  EXPECT_TRUE(on_cpu.ops[0].needs.empty());
+  ASSERT_EQ(on_cpu.ops[0].kernels.size(), 1u);
+  EXPECT_EQ(on_cpu.ops[0].kernels[0].dispatch_key, "CPU");
+  EXPECT_EQ(on_cpu.ops[1].name, "versioned");
+  EXPECT_EQ(on_cpu.ops[1].guard, "#if TORCH_VERSION_AT_LEAST(2, 10)");
+
+  Configuration cuda{{{"CUDA_KERNEL", "1"}}};
+  const auto on_cuda = find_registrations({{"b.cc", kPerBackend}}, &cuda);
+  ASSERT_EQ(on_cuda.ops.size(), 1u);
+  EXPECT_EQ(on_cuda.ops[0].abi, model::Abi::Stable);
+  ASSERT_EQ(on_cuda.ops[0].kernels.size(), 1u);
+  EXPECT_EQ(on_cuda.ops[0].kernels[0].dispatch_key, "CUDA");
+
+  Configuration metal{{{"METAL_KERNEL", "1"}}};
+  const auto on_metal = find_registrations({{"b.cc", kPerBackend}}, &metal);
+  ASSERT_EQ(on_metal.ops.size(), 3u);
+  EXPECT_EQ(on_metal.ops[0].kernels[0].dispatch_key, "MPS");
+  EXPECT_EQ(on_metal.ops[1].name, "gpu_only");
 }
 
 }  // namespace

@@ -55,7 +55,8 @@ struct Draft {
   std::string display;  // the spec's path, as diagnostics name it
 };
 
-std::string spec_text(const ImportedOp& op, const std::string& package, Draft& draft) {
+std::string spec_text(const ImportedOp& op, const std::string& package, const std::vector<std::string>& defines,
+                      Draft& draft) {
   std::string out = fmt::format("# Imported by `opgen import` from {}{}.\n", op.where,
                                 op.guard.empty() ? "" : fmt::format(" (under {})", op.guard));
   out += fmt::format("schema: {}\n", quoted(op.schema));
@@ -82,8 +83,12 @@ std::string spec_text(const ImportedOp& op, const std::string& package, Draft& d
     }
     for (const auto* k : kernels) out += fmt::format("  {}: {}\n", k->dispatch_key, quoted(k->function));
   } else if (!op.kernel_refused) {
-    draft.needs.push_back("no kernel in the sources given (its impl may be in a file not imported): add that "
-                          "file, or name its functions under 'kernels:'");
+    draft.needs.push_back(defines.empty()
+                              ? "no kernel in the sources given (its impl may be in a file not imported): add that "
+                                "file, or name its functions under 'kernels:'"
+                              : "no kernel in the sources given, in this configuration: add the file of its impl, "
+                                "name its functions under 'kernels:', or, where the sources register the schema "
+                                "alone in this configuration, say so with 'dispatch: []'");
   }
   if (!op.tags.empty()) out += fmt::format("tags: [{}]\n", fmt::join(op.tags, ", "));
   if (needs_fake(op.schema)) {
@@ -140,7 +145,10 @@ ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) 
     if (namespaces.size() != 1) {
       plan.ok = false;
       plan.report = namespaces.empty()
-                        ? "opgen import: error: no namespace is named in the sources: pass --namespace\n"
+                        ? fmt::format("opgen import: error: no namespace is named in the sources{}: pass --namespace\n",
+                                      found.namespace_macros.empty()
+                                          ? ""
+                                          : fmt::format(" (a macro names it: {})", fmt::join(found.namespace_macros, ", ")))
                         : fmt::format("opgen import: error: the sources register namespaces {}: import one at a "
                                       "time with --namespace\n", fmt::join(namespaces, ", "));
       return plan;
@@ -187,14 +195,15 @@ ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) 
     d.display = (options.schemas_dir / (op.name + ".yaml")).generic_string();
     d.text = op.schema.empty() ? fmt::format("# Imported by `opgen import` from {}.\nschema: {}\n", op.where,
                                              quoted(op.name + "(...) -> ..."))
-                               : spec_text(op, package, d);
+                               : spec_text(op, package, options.defines, d);
     drafts.push_back(std::move(d));
   }
   check_drafts(drafts, settings);
 
   size_t written = 0, as_is = 0, stubs = 0;
   std::string stub_text;
-  std::string todo_report;
+  // Ops that need a person for the same reasons are reported together.
+  std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> todo_groups;  // needs, ops
   for (const Draft& d : drafts) {
     const bool todo = !d.needs.empty();
     std::string text = d.text;
@@ -202,8 +211,9 @@ ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) 
       std::string header = "# opgen import: this op needs a person; rename the file to .yaml when done:\n";
       for (const auto& need : d.needs) header += "#   - " + need + "\n";
       text = header + text;
-      todo_report += fmt::format("    {}:\n", d.op->name);
-      for (const auto& need : d.needs) todo_report += fmt::format("      - {}\n", need);
+      auto same = std::find_if(todo_groups.begin(), todo_groups.end(), [&](const auto& g) { return g.first == d.needs; });
+      if (same == todo_groups.end()) same = todo_groups.insert(todo_groups.end(), {d.needs, {}});
+      same->second.push_back(d.op->name);
     } else {
       ++written;
       as_is += !d.op->kernels.empty();
@@ -227,21 +237,33 @@ ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) 
   std::string& r = plan.report;
   r += fmt::format("opgen import: {} registration calls read; namespace {}{}\n", found.registrations, ns,
                    moved ? fmt::format(" (registered as {} in the sources)", *namespaces.begin()) : "");
+  if (!options.defines.empty())
+    r += fmt::format("  configuration: {} (the #if branches such a build leaves out were not read)\n",
+                     fmt::join(options.defines, " "));
   r += fmt::format("  {} ops imported as {}/<op>.yaml, {} of them with their kernels as they are (kernels:)\n",
                    written, options.schemas_dir.generic_string(), as_is);
   if (stubs)
     r += fmt::format("  {} of them need their fake written: {}/_fakes.py raises until then\n", stubs,
                      options.python_dir.generic_string());
-  if (!todo_report.empty())
-    r += fmt::format("  {} ops need a person (written as <op>.yaml.todo, which no build reads):\n{}",
-                     drafts.size() - written, todo_report);
+  if (!todo_groups.empty()) {
+    r += fmt::format("  {} ops need a person (written as <op>.yaml.todo, which no build reads):\n",
+                     drafts.size() - written);
+    for (const auto& [needs, ops] : todo_groups) {
+      r += fmt::format("    {}:\n", fmt::join(ops, ", "));
+      for (const auto& need : needs) r += fmt::format("      - {}\n", need);
+    }
+  }
   if (!skipped.empty()) {
     r += fmt::format("  {} not imported:\n", skipped.size());
     for (const auto& s : skipped) r += "    " + s + "\n";
   }
   for (const auto& note : found.notes) r += "  note: " + note + "\n";
-  if (written)
+  if (written) {
     r += "  next: drop the sources' own registrations of these ops from the build (they would register them twice)\n";
+    if (!options.defines.empty())
+      r += fmt::format("  next: build the library with the configuration's macros, which the kernels' headers may "
+                       "test: target_compile_definitions(<target> PRIVATE {})\n", fmt::join(options.defines, " "));
+  }
   if (drafts.empty()) {
     plan.ok = false;
     r += "opgen import: error: no op to import\n";

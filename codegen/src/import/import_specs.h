@@ -22,6 +22,7 @@ struct ImportOptions {
   std::filesystem::path schemas_dir;
   std::filesystem::path python_dir;
   uint64_t torch_target_version = 0x020a000000000000ULL;
+  std::vector<std::string> defines;  // the build configuration read (--define), for the report
 };
 
 struct ImportPlan {

@@ -142,6 +142,8 @@ std::optional<std::string> kernel_function(const Tokens& tokens, std::pair<size_
   return name;
 }
 
+std::string abi_text(model::Abi abi) { return abi == model::Abi::Stable ? "stable ABI" : "unstable ABI"; }
+
 // "ns::name.overload" or "name.overload" -> (ns, name)
 std::pair<std::string, std::string> split_qualified(const std::string& text) {
   std::string head = text.substr(0, text.find('('));
@@ -169,14 +171,20 @@ class Collector {
     return result.ops.back();
   }
 
+  const Configuration* configuration = nullptr;
+
   void cpp(const SourceFile& file) {
-    const ScannedSource scanned = scan_cpp(file.text);
+    const ScannedSource scanned = scan_cpp(file.text, configuration);
     const Tokens& tokens = scanned.tokens;
     for (const auto& [macro, line] : scanned.registering_macros)
       result.notes.push_back(fmt::format("{}:{}: the macro {} registers ops; what its uses expand to is not imported: "
                                          "write those specs by hand", file.display, line, macro));
     auto where = [&](size_t i) { return fmt::format("{}:{}", file.display, tokens[i].line); };
     auto guard = [&](size_t i) { return tokens[i].guard < 0 ? std::string() : scanned.guards[tokens[i].guard]; };
+    auto set_includes = [&](ImportedOp& o) {
+      o.includes = scanned.quoted_includes;
+      o.includes_from = file.display;
+    };
     for (size_t i = 0; i + 1 < tokens.size(); ++i) {
       const Token& t = tokens[i];
       if (t.kind != Token::Kind::Identifier || !is(tokens[i + 1], "(")) continue;
@@ -191,7 +199,7 @@ class Collector {
       if (head.size() != (impl_block ? 3u : 2u) || head_end >= tokens.size() || !is(tokens[head_end], "{")) continue;
       std::string ns = text_of(tokens, head[0]);
       if (t.text.ends_with("_EXPAND") || !model::is_identifier(ns) || ns == "TORCH_EXTENSION_NAME") {
-        result.notes.push_back(fmt::format("{}: the namespace is the macro '{}': pass --namespace", where(i), ns));
+        result.namespace_macros.push_back(fmt::format("{} ('{}')", where(i), ns));
         ns.clear();
       }
       const std::string var = text_of(tokens, head.back());
@@ -216,7 +224,7 @@ class Collector {
             const auto fn = kernel_function(tokens, args[1]);
             if (!key.empty() && fn) {
               o.kernels.push_back({key, *fn, where(k)});
-              o.includes = scanned.quoted_includes;
+              set_includes(o);
             } else if (key.empty()) {
               result.notes.push_back(fmt::format("{}: {} is for a dispatch key opgen does not register: left out",
                                                  where(k), tokens[k].text));
@@ -242,8 +250,23 @@ class Collector {
         const std::string op_ns = qualified_ns.empty() ? ns : qualified_ns;
         if (method == "def") {
           ImportedOp& o = op(op_ns, name, where(k));
+          const model::Abi abi = stable ? model::Abi::Stable : model::Abi::Unstable;
+          if (o.defined) {
+            // Defined again: the same op under #if branches that exclude each other (one per backend or ABI).
+            if (o.abi != abi || o.schema != *first)
+              o.needs.push_back(fmt::format(
+                  "defined twice, {} at {}{} and {} at {}{}: import one build configuration with --define "
+                  "(the macros its #if tests)",
+                  o.abi != abi ? abi_text(o.abi) : "as '" + o.schema + "'", o.where,
+                  o.guard.empty() ? "" : " (under " + o.guard + ")",
+                  o.abi != abi ? abi_text(abi) : "as '" + *first + "'", where(k),
+                  guard(k).empty() ? "" : " (under " + guard(k) + ")"));
+            k = call_end - 1;
+            continue;
+          }
+          o.defined = true;
           o.where = where(k);
-          o.abi = stable ? model::Abi::Stable : model::Abi::Unstable;
+          o.abi = abi;
           o.guard = guard(k);
           if (first->find('(') != std::string::npos) {
             o.schema = *first;
@@ -262,7 +285,7 @@ class Collector {
             } else if (auto fn = kernel_function(tokens, args[a]); fn && o.schema.size()) {
               // def(schema, fn): one kernel for every backend.
               o.kernels.push_back({"CompositeExplicitAutograd", *fn, where(k)});
-              o.includes = scanned.quoted_includes;
+              set_includes(o);
             }
           }
         } else {
@@ -285,7 +308,7 @@ class Collector {
           }
           if (auto fn = kernel_function(tokens, fn_range)) {
             o.kernels.push_back({key, *fn, where(k)});
-            o.includes = scanned.quoted_includes;
+            set_includes(o);
           } else {
             o.kernel_refused = true;
             o.needs.push_back(fmt::format("{}: the {} kernel is '{}', not a plain function: give opgen the function "
@@ -429,8 +452,9 @@ std::vector<SourceFile> read_sources(const std::vector<std::string>& paths, Diag
   return sources;
 }
 
-ImportResult find_registrations(const std::vector<SourceFile>& sources) {
+ImportResult find_registrations(const std::vector<SourceFile>& sources, const Configuration* configuration) {
   Collector c;
+  c.configuration = configuration;
   for (const SourceFile& source : sources) {
     if (source.display.ends_with(".py"))
       c.python(source);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "import/source_scan.h"
 #include "model/spec.h"
 #include "support/diagnostics.h"
 
@@ -38,16 +39,19 @@ struct ImportedOp {
   std::vector<std::string> tags;
   std::vector<ImportedKernel> kernels;
   std::vector<std::string> includes;  // the quoted includes of the file that registers the kernels
+  std::string includes_from;          // that file (its display path)
   std::string python_fake;            // "module:function"
   std::string where;                  // file:line of the def
   std::string guard;                  // the #if conditions around the def
   std::vector<std::string> needs;     // what a person must do, and why
+  bool defined = false;               // a def was read (a second one is compared with it)
   bool kernel_refused = false;        // an impl was found, but not one opgen can call (in `needs`)
 };
 
 struct ImportResult {
   std::vector<ImportedOp> ops;      // in the order the sources define them
   std::vector<std::string> notes;   // about the sources as a whole
+  std::vector<std::string> namespace_macros;  // file:line of blocks whose namespace is a macro
   size_t registrations = 0;         // def/impl/define/fake calls read
 };
 
@@ -55,6 +59,9 @@ struct ImportResult {
 // the def of another. A Python source's fakes are named by the module its
 // path spells (`bitsandbytes/_ops.py`: `bitsandbytes._ops`), so give paths
 // from the directory Python imports the package from.
-ImportResult find_registrations(const std::vector<SourceFile>& sources);
+// With a configuration, the C++ sources are read as a build with those
+// macros compiles them (source_scan.h).
+ImportResult find_registrations(const std::vector<SourceFile>& sources,
+                                const Configuration* configuration = nullptr);
 
 }  // namespace opgen::import

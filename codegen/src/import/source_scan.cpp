@@ -1,7 +1,10 @@
 #include "import/source_scan.h"
 
 #include <cctype>
+#include <optional>
 #include <string_view>
+
+#include "import/pp_condition.h"
 
 namespace opgen::import {
 
@@ -34,7 +37,12 @@ std::string unescape(std::string_view body) {
 
 class Scanner {
  public:
-  explicit Scanner(const std::string& text) : s_(text) {}
+  explicit Scanner(const std::string& text, const Configuration* configuration = nullptr) : s_(text) {
+    if (configuration) {
+      configured_ = true;
+      defines_ = configuration->defines;
+    }
+  }
 
   ScannedSource cpp() {
     bool line_start = true;
@@ -139,19 +147,65 @@ class Scanner {
   }
 
   void push(Token::Kind kind, std::string text, bool raw = false, bool formatted = false) {
+    if (!active()) return;
     Token t;
     t.kind = kind;
     t.text = std::move(text);
     t.raw_string = raw;
     t.formatted = formatted;
     t.line = line_;
-    t.guard = guards_.empty() ? -1 : guard_index();
+    t.guard = guard_index();
     out_.tokens.push_back(std::move(t));
+  }
+
+  // One #if ... #endif chain, at the branch the scanner is in.
+  struct Frame {
+    std::optional<bool> taking;  // this branch: taken, not taken, or not known (its text becomes a guard)
+    bool taken_before = false;   // an earlier branch of the chain was surely taken
+    bool unknown_before = false; // an earlier branch's condition could not be decided
+    std::string text;            // "#elif X (after #if Y)"
+  };
+
+  // Whether the code at hand is compiled: no enclosing branch surely not taken.
+  bool active() const {
+    for (const auto& f : frames_)
+      if (f.taking == false) return false;
+    return true;
+  }
+
+  bool surely_active() const {
+    for (const auto& f : frames_)
+      if (f.taking != true) return false;
+    return true;
+  }
+
+  // The branch of `frame` whose own condition evaluates to `own`.
+  static void enter_branch(Frame& frame, std::optional<bool> own) {
+    if (frame.taken_before || own == false) {
+      frame.taking = false;
+    } else {
+      frame.taking = frame.unknown_before || !own ? std::nullopt : std::optional<bool>(true);
+    }
+    frame.taken_before = frame.taken_before || frame.taking == true;
+    frame.unknown_before = frame.unknown_before || !frame.taking.has_value();
+  }
+
+  std::optional<bool> condition(const std::string& kind, const std::string& rest) {
+    if (!configured_) return std::nullopt;
+    if (kind == "ifdef" || kind == "ifndef") {
+      size_t end = 0;
+      while (end < rest.size() && ident_char(rest[end])) ++end;
+      if (end == 0) return std::nullopt;
+      return (defines_.count(rest.substr(0, end)) > 0) == (kind == "ifdef");
+    }
+    return evaluate_condition(rest, defines_);
   }
 
   int guard_index() {
     std::string joined;
-    for (const auto& g : guards_) joined += (joined.empty() ? "" : " && ") + g;
+    for (const auto& f : frames_)
+      if (!f.taking.has_value()) joined += (joined.empty() ? "" : " && ") + f.text;
+    if (joined.empty()) return -1;
     for (size_t k = 0; k < out_.guards.size(); ++k)
       if (out_.guards[k] == joined) return static_cast<int>(k);
     out_.guards.push_back(joined);
@@ -184,19 +238,51 @@ class Scanner {
     std::string rest = text.substr(end);
     while (!rest.empty() && std::isspace(static_cast<unsigned char>(rest.front()))) rest.erase(rest.begin());
     while (!rest.empty() && std::isspace(static_cast<unsigned char>(rest.back()))) rest.pop_back();
+    if (name == "if" || name == "ifdef" || name == "ifndef") {
+      Frame frame;
+      frame.text = "#" + name + " " + rest;
+      if (!active()) {
+        frame.taking = false;
+        frame.taken_before = true;  // its #elif and #else stay out too
+      } else {
+        enter_branch(frame, condition(name, rest));
+      }
+      frames_.push_back(std::move(frame));
+      return;
+    }
+    if ((name == "elif" || name == "else") && !frames_.empty()) {
+      Frame frame = std::move(frames_.back());
+      frame.text = "#" + name + (rest.empty() ? "" : " " + rest) + " (after " + frame.text + ")";
+      frames_.pop_back();
+      const bool enclosing = active();
+      frames_.push_back(std::move(frame));
+      if (enclosing) enter_branch(frames_.back(), name == "else" ? std::optional<bool>(true) : condition("if", rest));
+      return;
+    }
+    if (name == "endif" && !frames_.empty()) {
+      frames_.pop_back();
+      return;
+    }
+    if (!active()) return;
     if (name == "include" && rest.size() > 2 && rest.front() == '"') {
       if (const size_t close = rest.find('"', 1); close != std::string::npos)
         out_.quoted_includes.push_back(rest.substr(1, close - 1));
-    } else if (name == "define" && (rest.find(".def(") != std::string::npos || rest.find(".impl(") != std::string::npos)) {
+    } else if (name == "define") {
       size_t macro_end = 0;
       while (macro_end < rest.size() && ident_char(rest[macro_end])) ++macro_end;
-      out_.registering_macros.emplace_back(rest.substr(0, macro_end), directive_line);
-    } else if (name == "if" || name == "ifdef" || name == "ifndef") {
-      guards_.push_back("#" + name + " " + rest);
-    } else if ((name == "elif" || name == "else") && !guards_.empty()) {
-      guards_.back() = "#" + name + (rest.empty() ? "" : " " + rest) + " (after " + guards_.back() + ")";
-    } else if (name == "endif" && !guards_.empty()) {
-      guards_.pop_back();
+      const std::string macro = rest.substr(0, macro_end);
+      if (rest.find(".def(") != std::string::npos || rest.find(".impl(") != std::string::npos)
+        out_.registering_macros.emplace_back(macro, directive_line);
+      if (configured_ && surely_active() && !macro.empty()) {
+        std::string value = rest.substr(macro_end);
+        if (!value.empty() && value.front() == '(') value.clear();  // a function-like macro: defined, no value
+        while (!value.empty() && std::isspace(static_cast<unsigned char>(value.front()))) value.erase(value.begin());
+        defines_[macro] = value;
+      }
+    } else if (name == "undef" && configured_ && surely_active()) {
+      size_t macro_end = 0;
+      while (macro_end < rest.size() && ident_char(rest[macro_end])) ++macro_end;
+      defines_.erase(rest.substr(0, macro_end));
     }
   }
 
@@ -271,13 +357,17 @@ class Scanner {
   const std::string& s_;
   size_t i_ = 0;
   int line_ = 1;
-  std::vector<std::string> guards_;
+  std::vector<Frame> frames_;
+  bool configured_ = false;
+  std::map<std::string, std::string> defines_;
   ScannedSource out_;
 };
 
 }  // namespace
 
-ScannedSource scan_cpp(const std::string& text) { return Scanner(text).cpp(); }
+ScannedSource scan_cpp(const std::string& text, const Configuration* configuration) {
+  return Scanner(text, configuration).cpp();
+}
 ScannedSource scan_python(const std::string& text) { return Scanner(text).python(); }
 
 }  // namespace opgen::import

@@ -4,6 +4,7 @@
 // comments dropped, the preprocessor conditions around each token kept).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -30,9 +31,20 @@ struct ScannedSource {
   std::vector<std::pair<std::string, int>> registering_macros;  // name, line
 };
 
+// A build configuration: the macros a build defines (`opgen import --define
+// NAME[=VALUE]`, like the compiler's -D; a name alone is 1). With one, the
+// #if/#ifdef/#ifndef/#elif/#else conditions are evaluated as the
+// preprocessor would (an undefined name is 0; the source's own #define and
+// #undef count) and what stands in a branch not taken is dropped. A
+// condition it cannot evaluate (a function-like macro, __has_include) keeps
+// its text as a guard, as every condition does without a configuration.
+struct Configuration {
+  std::map<std::string, std::string> defines;
+};
+
 // C and C++: comments, preprocessor lines (#include "...", #if nesting;
 // other directives skipped), string literals with prefixes and raw strings.
-ScannedSource scan_cpp(const std::string& text);
+ScannedSource scan_cpp(const std::string& text, const Configuration* configuration = nullptr);
 // Python: comments, strings (prefixes, triple quotes; f-strings marked),
 // identifiers, numbers, punctuation. Line continuations are whitespace.
 ScannedSource scan_python(const std::string& text);

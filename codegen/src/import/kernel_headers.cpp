@@ -1,0 +1,86 @@
+#include "import/kernel_headers.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "support/file_io.h"
+
+namespace opgen::import {
+
+namespace {
+
+// `ns::fn<T, 2>` -> `fn`: the name a declaration spells.
+std::string declared_name(const std::string& function) {
+  std::string name = function.substr(0, function.find('<'));
+  if (const size_t colon = name.rfind("::"); colon != std::string::npos) name = name.substr(colon + 2);
+  return name;
+}
+
+}  // namespace
+
+void choose_kernel_headers(ImportResult& found, const Configuration* configuration) {
+  namespace fs = std::filesystem;
+  // header path -> its identifiers (nullopt: not readable beside the source)
+  std::map<std::string, std::optional<std::set<std::string>>> headers;
+  auto identifiers = [&](const fs::path& path) -> const std::optional<std::set<std::string>>& {
+    auto [it, fresh] = headers.try_emplace(path.generic_string());
+    if (fresh) {
+      std::error_code ec;
+      if (fs::is_regular_file(path, ec)) {
+        if (auto text = read_file(path)) {
+          std::set<std::string> names;
+          for (const Token& t : scan_cpp(*text, configuration).tokens)
+            if (t.kind == Token::Kind::Identifier) names.insert(t.text);
+          it->second = std::move(names);
+        }
+      }
+    }
+    return it->second;
+  };
+  struct Choice {
+    std::set<std::string> kept, not_found, declaring_none;
+  };
+  std::map<std::string, Choice> chosen;  // by registering file, for one note each
+  for (ImportedOp& op : found.ops) {
+    if (op.includes.empty() || op.includes_from.empty() || op.kernels.empty()) continue;
+    const fs::path dir = fs::path(op.includes_from).parent_path();
+    std::vector<std::string> declaring;
+    for (const std::string& include : op.includes) {
+      const auto& names = identifiers(dir / include);
+      if (names && std::any_of(op.kernels.begin(), op.kernels.end(),
+                               [&](const ImportedKernel& k) { return names->count(declared_name(k.function)) > 0; }))
+        declaring.push_back(include);
+    }
+    if (declaring.empty()) continue;  // none readable declares them: keep what the source includes
+    Choice& choice = chosen[op.includes_from];
+    for (const std::string& include : op.includes) {
+      if (std::find(declaring.begin(), declaring.end(), include) != declaring.end())
+        choice.kept.insert(include);
+      else
+        (identifiers(dir / include) ? choice.declaring_none : choice.not_found).insert(include);
+    }
+    op.includes = std::move(declaring);
+  }
+  for (const auto& [file, choice] : chosen) {
+    std::set<std::string> dirs;
+    for (const std::string& include : choice.kept) {
+      const std::string dir = (fs::path(file).parent_path() / include).parent_path().generic_string();
+      dirs.insert(dir.empty() ? "." : dir);
+    }
+    std::string left_out;
+    if (!choice.not_found.empty())
+      left_out += fmt::format("; left out: {} (not beside it)", fmt::join(choice.not_found, ", "));
+    if (!choice.declaring_none.empty())
+      left_out += fmt::format("; left out: {} (declaring none of them)", fmt::join(choice.declaring_none, ", "));
+    found.notes.push_back(fmt::format("{}: its kernels are declared in {}{}; the library's build needs {} on its "
+                                      "include path (target_include_directories)",
+                                      file, fmt::join(choice.kept, ", "), left_out, fmt::join(dirs, ", ")));
+  }
+}
+
+}  // namespace opgen::import

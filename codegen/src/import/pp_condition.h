@@ -1,0 +1,19 @@
+// `opgen import`: the value of a preprocessor condition (`#if` / `#elif`)
+// under the macros a build defines. Integer arithmetic, comparisons, the
+// logical operators, `defined X` / `defined(X)`; an undefined name is 0, a
+// defined one is its value (which must itself be a condition). nullopt for
+// what the preprocessor would need more to decide: a function-like macro
+// call, __has_include, a value that is not a number, an overflow, a
+// division by zero.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace opgen::import {
+
+std::optional<bool> evaluate_condition(std::string_view condition, const std::map<std::string, std::string>& defines);
+
+}  // namespace opgen::import
