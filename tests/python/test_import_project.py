@@ -9,8 +9,9 @@ impls (MPS, CPU). A build reads one configuration; so does import, with
 `--define`. The CPU configuration is built here through opgen_add_library
 with the project's own CPU kernel files (its AVX512 file included, compiled
 with the flags the project gives it), loaded, checked against PyTorch's
-silu and put through opcheck. The CUDA configuration's kernels need a GPU:
-here its specs are imported and checked.
+silu and put through opcheck. The CUDA configuration (stable ABI) is built
+with the project's CUDA file, unchanged, when nvcc is here, and loaded: its
+kernels run only on a GPU, its registrations and fakes are checked here.
 
 Needs the built tool: run through CTest.
 """
@@ -23,6 +24,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import torch
 
 from cli_helpers import OPGEN_BIN, SOURCE_DIR, requires_opgen, run_opgen
@@ -79,6 +81,52 @@ def test_the_cuda_configuration_imports_every_op_on_the_stable_abi(tmp_path):
     assert check.returncode == 0, check.stderr
 
 
+def build(project, tmp_path, cmake_lists, *options):
+    (project / "CMakeLists.txt").write_text(cmake_lists)
+    build_dir = tmp_path / "build"
+    configure = subprocess.run(
+        ["cmake", "-S", project, "-B", build_dir, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+         f"-DOPGEN_EXECUTABLE={OPGEN_BIN}", "-DBUILD_TESTING=ON", *options], capture_output=True, text=True)
+    assert configure.returncode == 0, configure.stdout[-3000:] + configure.stderr[-3000:]
+    result = subprocess.run(["cmake", "--build", build_dir], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-3000:]
+    # Warnings may come from the project's own files (its AVX512 file: GCC's intrinsics headers), none from opgen's.
+    generated_warnings = [line for line in result.stdout.splitlines()
+                          if "warning:" in line and "activation_ops_generated" in line]
+    assert not generated_warnings, generated_warnings
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(build_dir / "python"), str(SOURCE_DIR / "python")])}
+    return env
+
+
+def test_the_cuda_configuration_builds_with_the_projects_cuda_file_and_loads(tmp_path):
+    nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+    if not Path(nvcc).exists():
+        pytest.skip("no nvcc")
+    project = project_copy(tmp_path)
+    proc = run_opgen("import", "--namespace", "activation", "-D", "CUDA_KERNEL", BINDING, cwd=project)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    env = build(project, tmp_path, f"""cmake_minimum_required(VERSION 3.25)
+project(activation_imported CXX CUDA)
+include({SOURCE_DIR}/cmake/Opgen.cmake)
+opgen_add_library(activation_ops NAMESPACE activation SCHEMAS schemas KERNELS activation/activation_kernels.cu)
+target_include_directories(activation_ops PRIVATE torch-ext activation)
+target_compile_definitions(activation_ops PRIVATE CUDA_KERNEL)
+""", f"-DCMAKE_CUDA_COMPILER={nvcc}", "-DCMAKE_CUDA_ARCHITECTURES=90a")
+    check = subprocess.run([sys.executable, "-c", f"""
+import torch, activation
+ops = {OPS!r}
+for name in ops:
+    op = getattr(torch.ops.activation, name).default
+    table = torch._C._dispatch_dump(f"activation::{{name}}")
+    assert "CUDA: registered at" in table and "CPU: registered" not in table, table
+# A mutating op with no outputs traces without a fake of its own: on meta tensors, as torch.compile sees it.
+x, out = torch.empty(4, 16, device="meta"), torch.empty(4, 8, device="meta")
+torch.ops.activation.fatrelu_and_mul(out, x, 0.5)
+print("cuda configuration loads")
+"""], env=env, capture_output=True, text=True)
+    assert check.returncode == 0 and "cuda configuration loads" in check.stdout, check.stdout + check.stderr
+
+
 def test_the_cpu_configuration_builds_loads_and_runs_the_projects_kernel(tmp_path):
     project = project_copy(tmp_path)
     proc = run_opgen("import", "--namespace", "activation", "-D", "CPU_KERNEL", BINDING, cwd=project)
@@ -88,7 +136,7 @@ def test_the_cpu_configuration_builds_loads_and_runs_the_projects_kernel(tmp_pat
     assert "'dispatch: []'" in proc.stdout
     spec = (project / "schemas" / "silu_and_mul.yaml").read_text()
     assert 'abi: unstable\ndispatch: [CPU]\nkernels:\n  include: "torch_binding.h"\n  CPU: "silu_and_mul"\n' in spec
-    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
+    env = build(project, tmp_path, f"""cmake_minimum_required(VERSION 3.25)
 project(activation_imported CXX)
 include({SOURCE_DIR}/cmake/Opgen.cmake)
 # The project's own flags for its AVX512 file (its build.toml): it is chosen at run time, by CPU.
@@ -99,20 +147,7 @@ opgen_add_library(activation_ops NAMESPACE activation SCHEMAS schemas
           activation_cpu/silu_and_mul_avx512.cpp)
 target_include_directories(activation_ops PRIVATE torch-ext activation_cpu)
 target_compile_definitions(activation_ops PRIVATE CPU_KERNEL)
-""")
-    build = tmp_path / "build"
-    configure = subprocess.run(
-        ["cmake", "-S", project, "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release", "-DOPGEN_ENABLE_CUDA=OFF",
-         f"-DOPGEN_EXECUTABLE={OPGEN_BIN}", "-DBUILD_TESTING=ON"], capture_output=True, text=True)
-    assert configure.returncode == 0, configure.stdout[-3000:] + configure.stderr[-3000:]
-    result = subprocess.run(["cmake", "--build", build], capture_output=True, text=True)
-    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-3000:]
-    # Warnings come from the project's own AVX512 file (GCC's intrinsics headers), none from opgen's code.
-    generated_warnings = [line for line in result.stdout.splitlines()
-                          if "warning:" in line and "activation_ops_generated" in line]
-    assert not generated_warnings, generated_warnings
-
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(build / "python"), str(SOURCE_DIR / "python")])}
+""", "-DOPGEN_ENABLE_CUDA=OFF")
     check = subprocess.run([sys.executable, "-c", """
 import torch, activation
 import torch.nn.functional as F
