@@ -66,8 +66,10 @@ def test_the_cuda_configuration_imports_every_op_on_the_stable_abi(tmp_path):
     proc = run_opgen("import", "--namespace", "activation", "--define", "CUDA_KERNEL", BINDING, cwd=project)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "11 ops imported as schemas/<op>.yaml, 11 of them with their kernels as they are" in proc.stdout
-    assert "target_compile_definitions(<target> PRIVATE CUDA_KERNEL)" in proc.stdout
-    # registration.h (kernel-builder's, not in the project) serves the registration only.
+    # The CMake to build them, and registration.h (kernel-builder's, not in the project) left out.
+    assert "    opgen_add_library(activation_ops NAMESPACE activation SCHEMAS schemas KERNELS <the kernels' sources>)\n" \
+           "    target_include_directories(activation_ops PRIVATE torch-ext)\n" \
+           "    target_compile_definitions(activation_ops PRIVATE CUDA_KERNEL)\n" in proc.stdout, proc.stdout
     assert "declared in torch_binding.h; left out: registration.h (not beside it)" in proc.stdout
     written = {}
     for spec in sorted((project / "schemas").glob("*.yaml")):

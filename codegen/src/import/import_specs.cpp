@@ -260,9 +260,16 @@ ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) 
   for (const auto& note : found.notes) r += "  note: " + note + "\n";
   if (written) {
     r += "  next: drop the sources' own registrations of these ops from the build (they would register them twice)\n";
+    // The CMake a build of these specs needs (docs/cmake.md): the kernels'
+    // header directories, and the configuration's macros, which those headers may test.
+    const std::string target = settings.library_name;
+    r += fmt::format("  next: build them (docs/cmake.md), with the kernels' sources as they are:\n"
+                     "    opgen_add_library({} NAMESPACE {} SCHEMAS {} KERNELS <the kernels' sources>)\n",
+                     target, ns, options.schemas_dir.generic_string());
+    if (!found.include_dirs.empty())
+      r += fmt::format("    target_include_directories({} PRIVATE {})\n", target, fmt::join(found.include_dirs, " "));
     if (!options.defines.empty())
-      r += fmt::format("  next: build the library with the configuration's macros, which the kernels' headers may "
-                       "test: target_compile_definitions(<target> PRIVATE {})\n", fmt::join(options.defines, " "));
+      r += fmt::format("    target_compile_definitions({} PRIVATE {})\n", target, fmt::join(options.defines, " "));
   }
   if (drafts.empty()) {
     plan.ok = false;

@@ -66,8 +66,8 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
     }
     op.includes = std::move(declaring);
   }
+  std::set<std::string> dirs;
   for (const auto& [file, choice] : chosen) {
-    std::set<std::string> dirs;
     for (const std::string& include : choice.kept) {
       const std::string dir = (fs::path(file).parent_path() / include).parent_path().generic_string();
       dirs.insert(dir.empty() ? "." : dir);
@@ -77,10 +77,10 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
       left_out += fmt::format("; left out: {} (not beside it)", fmt::join(choice.not_found, ", "));
     if (!choice.declaring_none.empty())
       left_out += fmt::format("; left out: {} (declaring none of them)", fmt::join(choice.declaring_none, ", "));
-    found.notes.push_back(fmt::format("{}: its kernels are declared in {}{}; the library's build needs {} on its "
-                                      "include path (target_include_directories)",
-                                      file, fmt::join(choice.kept, ", "), left_out, fmt::join(dirs, ", ")));
+    found.notes.push_back(fmt::format("{}: its kernels are declared in {}{}", file, fmt::join(choice.kept, ", "),
+                                      left_out));
   }
+  found.include_dirs.assign(dirs.begin(), dirs.end());
 }
 
 }  // namespace opgen::import

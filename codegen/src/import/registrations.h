@@ -52,6 +52,7 @@ struct ImportResult {
   std::vector<ImportedOp> ops;      // in the order the sources define them
   std::vector<std::string> notes;   // about the sources as a whole
   std::vector<std::string> namespace_macros;  // file:line of blocks whose namespace is a macro
+  std::vector<std::string> include_dirs;      // where the kernels' headers are (kernel_headers.h), sorted
   size_t registrations = 0;         // def/impl/define/fake calls read
 };
 
