@@ -26,7 +26,7 @@ at::Tensor runner_apply_cuda_checked(const at::Tensor& x, int64_t runner) {
 }  // namespace
 
 TORCH_LIBRARY_FRAGMENT(opgen, m) {
-  m.def("runner_apply(Tensor x, int runner) -> Tensor", {at::Tag::pt2_compliant_tag});
+  m.def("runner_apply(Tensor x, int runner) -> Tensor", {at::Tag::pt2_compliant_tag, at::Tag::cudagraph_unsafe});
 }
 
 TORCH_LIBRARY_IMPL(opgen, CPU, m) {

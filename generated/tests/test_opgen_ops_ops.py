@@ -42,21 +42,21 @@ def _make_compact_rows_0(d):
     return (_tensor((d["N"], 3), torch.float32, "cpu", -1, 1), _tensor((d["N"],), torch.bool, "cpu", -1, 1)), {}
 
 
-_case_compact_rows_0 = _Case(torch.ops.opgen.compact_rows.default, "opgen::compact_rows", _make_compact_rows_0, [{"N": 4}, {"N": 9}], differentiable=False, fakes=["schemas/compact_rows.yaml:18:5: empty([n, *input.shape[1:]])"], name="compact_rows-0")
+_case_compact_rows_0 = _Case(torch.ops.opgen.compact_rows.default, "opgen::compact_rows", _make_compact_rows_0, [{"N": 4}, {"N": 9}], differentiable=False, fakes=["schemas/compact_rows.yaml:19:5: empty([n, *input.shape[1:]])"], name="compact_rows-0")
 
 
 def _make_compact_rows_1(d):
     return (_tensor((6, 2, 5), torch.int64, "cpu", -50, 50), _tensor((6,), torch.bool, "cpu", -1, 1)), {}
 
 
-_case_compact_rows_1 = _Case(torch.ops.opgen.compact_rows.default, "opgen::compact_rows", _make_compact_rows_1, [{}], differentiable=False, fakes=["schemas/compact_rows.yaml:18:5: empty([n, *input.shape[1:]])"], name="compact_rows-1")
+_case_compact_rows_1 = _Case(torch.ops.opgen.compact_rows.default, "opgen::compact_rows", _make_compact_rows_1, [{}], differentiable=False, fakes=["schemas/compact_rows.yaml:19:5: empty([n, *input.shape[1:]])"], name="compact_rows-1")
 
 
 def _make_compact_rows_2(d):
     return (_tensor((d["N"], 3), torch.float32, "cuda", -1, 1), _tensor((d["N"],), torch.bool, "cuda", -1, 1)), {}
 
 
-_case_compact_rows_2 = _Case(torch.ops.opgen.compact_rows.default, "opgen::compact_rows", _make_compact_rows_2, [{"N": 4}, {"N": 9}], differentiable=False, fakes=["schemas/compact_rows.yaml:18:5: empty([n, *input.shape[1:]])"], name="compact_rows-2")
+_case_compact_rows_2 = _Case(torch.ops.opgen.compact_rows.default, "opgen::compact_rows", _make_compact_rows_2, [{"N": 4}, {"N": 9}], differentiable=False, fakes=["schemas/compact_rows.yaml:19:5: empty([n, *input.shape[1:]])"], name="compact_rows-2")
 
 
 def _make_fused_add_rms_norm__0(d):

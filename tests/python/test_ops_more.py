@@ -858,6 +858,63 @@ def test_runner_errors_name_op_and_argument(runner):
         opgen_ops.runner_create(float("inf"))
 
 
+# ====================================================== cudagraph: unsafe
+# compact_rows (stable ABI, target 2.10: no tags on def) reaches Inductor's
+# partition list; runner_apply (unstable ABI) carries the cudagraph_unsafe tag.
+
+
+def test_cudagraph_unsafe_tag_marks_the_fx_node():
+    assert torch._C.Tag.cudagraph_unsafe in OPS.runner_apply.default.tags
+    assert torch._C.Tag.pt2_compliant_tag in OPS.runner_apply.default.tags  # the spec's own tag stays
+    assert torch._C.Tag.cudagraph_unsafe not in OPS.compact_rows.default.tags
+    from torch._inductor.utils import is_cudagraph_unsafe_fx_node
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    runner = OPS.runner_create(2.0, 0.0)
+    try:
+        graph = make_fx(lambda x: OPS.runner_apply(x, runner) + OPS.rms_norm(x, torch.ones(4)))(torch.randn(3, 4))
+    finally:
+        OPS.runner_destroy(runner)
+    unsafe = {str(n.target) for n in graph.graph.nodes if n.op == "call_function" and is_cudagraph_unsafe_fx_node(n)}
+    assert unsafe == {"opgen.runner_apply.default"}, unsafe
+
+
+def test_cudagraph_unsafe_stable_op_is_partitioned_by_inductor(monkeypatch):
+    import torch._inductor.config as inductor_config
+    from torch._inductor.scheduler import Scheduler
+
+    assert "opgen::compact_rows" in inductor_config.custom_should_partition_ops
+    reasons = []
+    should_partition = Scheduler.should_partition
+
+    def recorded(self, node):
+        reasons.append(should_partition(self, node))
+        return reasons[-1]
+
+    monkeypatch.setattr(Scheduler, "should_partition", recorded)
+    torch._dynamo.reset()
+    f = torch.compile(lambda x, m: opgen_ops.compact_rows(x, m) * 2, backend="inductor", fullgraph=True)
+    x, m = torch.randn(6, 3), torch.tensor([1, 0, 1, 1, 0, 1], dtype=torch.bool)
+    with inductor_config.patch(force_disable_caches=True):  # a cached graph would skip the scheduler
+        torch.testing.assert_close(f(x, m), x[m] * 2)
+    assert "custom partition op: opgen::compact_rows.default" in reasons, set(reasons)
+
+
+def test_the_partition_list_costs_no_import_of_inductor():
+    """Importing torch._inductor.config takes seconds: the package adds its ops
+    when something else imports it, not before."""
+    import subprocess
+    import sys
+
+    code = ("import sys, torch, opgen_ops\n"
+            "assert 'torch._inductor.config' not in sys.modules\n"
+            "import torch._inductor.config as c\n"
+            "assert c.custom_should_partition_ops == ['opgen::compact_rows'], c.custom_should_partition_ops\n"
+            "print('ok')\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0 and "ok" in proc.stdout, proc.stdout + proc.stderr
+
+
 # ============================================= CUDA kernels vs CPU kernels
 # Run where a GPU is present: every CUDA kernel against the CPU kernel of the
 # same op (which the tests above check against PyTorch).

@@ -14,6 +14,7 @@
 #include "check/autograd.h"
 #include "check/kernels.h"
 #include "check/names.h"
+#include "check/tags.h"
 #include "emit/names.h"
 #include "model/expr_bounds.h"
 #include "model/types.h"
@@ -28,12 +29,6 @@ using model::Located;
 using model::OpSpec;
 using model::ValueKind;
 
-const std::vector<std::string> kTagList = {
-    "core", "cudagraph_unsafe", "data_dependent_output", "dynamic_output_shape", "flexible_layout",
-    "inplace", "maybe_aliasing_or_mutating", "needs_contiguous_strides", "needs_exact_strides", "out",
-    "needs_fixed_stride_order", "nondeterministic_bitwise", "nondeterministic_seeded", "pointwise",
-    "pt2_compliant_tag", "reduction"};
-const std::vector<std::string>& kTags = kTagList;
 
 // Names an argument may not take: keywords, which would not compile in the
 // generated C++ or Python, and names the generated code uses.
@@ -85,7 +80,7 @@ class OpChecker {
     check_types();
     check_mutation();
     check_returns();
-    check_tags();
+    check_tags(lib_, op_, diags_);
     if (const size_t errors_before = diags_.error_count(); check_dispatch(), diags_.error_count() == errors_before)
       check_dispatchable();
     check_existing_kernels(op_, diags_);
@@ -341,26 +336,6 @@ class OpChecker {
 
   bool has_tag(std::string_view tag) const {
     return std::any_of(op_.tags.begin(), op_.tags.end(), [&](auto& t) { return t.value == tag; });
-  }
-
-  void check_tags() {
-    std::set<std::string> seen;
-    for (const auto& tag : op_.tags) {
-      if (std::find(kTags.begin(), kTags.end(), tag.value) == kTags.end()) {
-        auto& d = error(Code::UnknownTag, tag.loc, fmt::format("unknown tag '{}'", tag.value));
-        if (auto guess = closest_match(tag.value, kTags); !guess.empty())
-          d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
-      } else if (!seen.insert(tag.value).second) {
-        error(Code::DuplicateTag, tag.loc, fmt::format("tag '{}' is listed twice", tag.value));
-      }
-    }
-    if (!op_.tags.empty() && op_.abi.value == Abi::Stable && lib_.torch_target_version < kStableTagsSince) {
-      error(Code::TagsNeedNewerStableAbi, op_.tags.front().loc,
-            fmt::format("tags need the stable ABI of PyTorch {} or newer; the target is {}",
-                        model::format_torch_version(kStableTagsSince),
-                        model::format_torch_version(lib_.torch_target_version)))
-          .notes.push_back({"raise the library's TORCH_TARGET_VERSION, or use 'abi: unstable' for this op"});
-    }
   }
 
   void check_dispatch() {
@@ -850,7 +825,6 @@ class OpChecker {
 
 }  // namespace
 
-const std::vector<std::string>& known_tags() { return kTagList; }
 
 const std::vector<std::string>& dispatch_keys() {
   static const std::vector<std::string> keys = {"CPU", "CUDA", "XPU", "MPS", "Meta", "PrivateUse1",

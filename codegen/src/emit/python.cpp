@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "check/tags.h"
 #include "emit/common.h"
 #include "emit/emit.h"
 #include "model/types.h"
@@ -26,10 +27,6 @@ also bound here under its own name, straight to its torch.ops overload.
 
 from __future__ import annotations
 
-import os
-import warnings
-
-import torch
 )py";
 
 constexpr const char* kLoader = R"py(
@@ -301,6 +298,64 @@ else:
          {{"ns", lib.ns}});
 }
 
+// `cudagraph: unsafe` on a stable-ABI op whose target registers no tags
+// (before 2.12): Inductor's partition list (2.10 on) has the same effect as
+// the cudagraph_unsafe tag. Importing torch._inductor.config costs seconds,
+// so the ops are added when something else imports it (Inductor does before
+// it schedules anything), or at once when it already was. Assigned, not
+// appended, so config.patch() scopes still see them.
+void emit_cudagraph_partitions(Printer& p, const model::Library& lib) {
+  std::vector<std::string> names;
+  for (const auto& op : lib.ops)
+    if (check::partitioned_from_python(op)) names.push_back(python_string_literal(lib.ns + "::" + op.op_name()));
+  if (names.empty()) return;
+  p.line();
+  p.line();
+  p.line("# Ops Inductor must run outside CUDA graphs ('cudagraph: unsafe'), on its");
+  p.line("# partition list: the stable ABI of the library's target gives no tags to a def.");
+  p.line(fmt::format("_CUDAGRAPH_UNSAFE_OPS = [{}]", fmt::join(names, ", ")));
+  p.emit(R"py(
+
+def _partition_cudagraph_unsafe_ops(config) -> None:
+    if not hasattr(config, "custom_should_partition_ops"):
+        warnings.warn(
+            f"torch {torch.__version__} has no torch._inductor.config.custom_should_partition_ops "
+            f"(PyTorch >= 2.10): {_CUDAGRAPH_UNSAFE_OPS} may be captured in CUDA graphs",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return
+    listed = config.custom_should_partition_ops
+    config.custom_should_partition_ops = [*listed, *(op for op in _CUDAGRAPH_UNSAFE_OPS if op not in listed)]
+
+
+class _AfterInductorConfigImport(importlib.abc.MetaPathFinder):
+    """Calls _partition_cudagraph_unsafe_ops once torch._inductor.config is imported."""
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname != "torch._inductor.config":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(fullname)
+        if spec is not None and spec.loader is not None:
+            exec_module = spec.loader.exec_module
+
+            def exec_and_partition(module):
+                exec_module(module)
+                _partition_cudagraph_unsafe_ops(module)
+
+            spec.loader.exec_module = exec_and_partition
+        return spec
+
+
+if "torch._inductor.config" in sys.modules:
+    _partition_cudagraph_unsafe_ops(sys.modules["torch._inductor.config"])
+else:
+    sys.meta_path.insert(0, _AfterInductorConfigImport())
+)py",
+         {});
+}
+
 }  // namespace
 
 std::string python_module(const model::Library& lib) {
@@ -308,6 +363,12 @@ std::string python_module(const model::Library& lib) {
   p.emit(generated_header("#", lib));
   const std::string library_file = "lib" + lib.library_name + ".so";
   p.emit(kPrologue, {{"ns", lib.ns}, {"library", library_file}});
+  std::set<std::string> stdlib = {"os", "warnings"};
+  if (std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) { return check::partitioned_from_python(op); }))
+    stdlib.insert({"importlib.abc", "importlib.util", "sys"});  // emit_cudagraph_partitions' import hook
+  for (const auto& module : stdlib) p.line("import " + module);
+  p.line();
+  p.line("import torch");
   // Imported only where needed: it costs ~0.15 s (it imports triton).
   if (std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) { return op.flops.has_value(); }))
     p.line("import torch.utils.flop_counter");
@@ -315,6 +376,7 @@ std::string python_module(const model::Library& lib) {
   p.line();
   p.line(python_all_assignment(lib));
   emit_symm_mem(p, lib);
+  emit_cudagraph_partitions(p, lib);
   if (std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) { return !op.autocast.empty(); }))
     p.emit(kAutocastHelper);
   for (const auto& op : lib.ops) {

@@ -651,6 +651,10 @@ const std::vector<KeyHandler>& key_handlers() {
       {"dispatch", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.dispatch = r.string_list(n, "dispatch"); }},
       {"kernels", read_kernels},
       {"tags", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.tags = r.string_list(n, "tags"); }},
+      {"cudagraph",
+       [](Reader& r, const YAML::Node& n, OpSpec& s) {
+         if (auto text = r.string_value(n, "cudagraph")) s.cudagraph = Located<std::string>{*text, r.loc(n)};
+       }},
       {"mutates", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.mutates = r.string_list(n, "mutates"); }},
       {"symm_mem", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.symm_mem = r.string_list(n, "symm_mem"); }},
       {"checks", read_checks},

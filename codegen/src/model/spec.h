@@ -116,6 +116,10 @@ struct OpSpec {
   std::vector<ExistingKernel> existing_kernels;
   std::vector<Located<std::string>> kernel_includes;
   std::vector<Located<std::string>> tags;
+  // `cudagraph: unsafe`: Inductor runs the op outside CUDA graphs (the
+  // cudagraph_unsafe tag, or its partition list where the stable ABI's target
+  // has no tags). `safe` says so on purpose. Absent: PyTorch's default.
+  std::optional<Located<std::string>> cudagraph;
   std::optional<std::vector<Located<std::string>>> mutates;  // absent: from annotations
   std::vector<Located<std::string>> symm_mem;
   std::string doc;

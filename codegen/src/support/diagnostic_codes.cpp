@@ -1497,6 +1497,60 @@ kernels:
   include: sgl_kernel_ops.h
   CUDA: rmsnorm
 )md"},
+    {Code::BadCudagraph, "E0817", "'cudagraph' is neither safe nor unsafe",
+     R"md(`cudagraph` says whether the op may be captured in a CUDA graph
+(`torch.compile(mode="reduce-overhead")`). `unsafe`: Inductor runs it
+outside the captured graphs, eagerly between them; say it for an op that
+synchronizes with the host, reads host state that a replay would freeze
+(a registry, a runner's fields), or allocates outside PyTorch's caching
+allocator. `safe`: it may be captured (and `tags` may not say otherwise).
+Absent: PyTorch's default, which captures it.)md",
+     R"md(# count_nonzero_rows.yaml
+schema: "count_nonzero_rows(Tensor x) -> Tensor"
+cudagraph: never
+fake: empty([x.size(0)], dtype=int64)
+)md",
+     R"md(# count_nonzero_rows.yaml
+schema: "count_nonzero_rows(Tensor x) -> Tensor"
+cudagraph: unsafe   # the kernel waits on the host
+fake: empty([x.size(0)], dtype=int64)
+)md"},
+    {Code::CudagraphContradictsTags, "E0818", "'cudagraph: safe' with the cudagraph_unsafe tag",
+     R"md(An op cannot be both: `cudagraph: safe` says it may be captured, the
+`cudagraph_unsafe` tag has Inductor run it outside CUDA graphs. `cudagraph:
+unsafe` alone adds the tag (or, on a stable-ABI target before 2.12, puts
+the op on Inductor's partition list).)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+abi: unstable
+tags: [cudagraph_unsafe]
+cudagraph: safe
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+abi: unstable
+cudagraph: unsafe
+fake: like(x)
+)md"},
+    {Code::SeveralLayoutTags, "E0819", "more than one layout tag",
+     R"md(`needs_exact_strides` (the default of custom ops), `needs_fixed_stride_order`,
+`needs_contiguous_strides` and `flexible_layout` tell Inductor which strides
+to give the op's inputs. PyTorch applies one: the most restrictive of those
+given (`tags_by_priority` in `torch/_library/utils.py`), so a second one is
+dead text that reads as if it mattered. Keep the one you mean.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+abi: unstable
+tags: [flexible_layout, needs_contiguous_strides]
+fake: like(x)
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+abi: unstable
+tags: [needs_contiguous_strides]
+fake: like(x)
+)md"},
 
     // -----------------------------------------------------------------------
     // E09xx: files and output

@@ -117,6 +117,9 @@ enum class Code : uint16_t {
   ExistingKernelNotDispatched,
   BadExistingKernel,
   ExistingKernelWithoutInclude,
+  BadCudagraph,
+  CudagraphContradictsTags,
+  SeveralLayoutTags,
   // E09xx: files and output
   CannotReadSpec,
   CannotWriteOutput,

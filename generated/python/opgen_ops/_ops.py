@@ -30,7 +30,10 @@ also bound here under its own name, straight to its torch.ops overload.
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.util
 import os
+import sys
 import warnings
 
 import torch
@@ -65,6 +68,49 @@ else:
         RuntimeWarning,
         stacklevel=2,
     )
+
+
+# Ops Inductor must run outside CUDA graphs ('cudagraph: unsafe'), on its
+# partition list: the stable ABI of the library's target gives no tags to a def.
+_CUDAGRAPH_UNSAFE_OPS = ["opgen::compact_rows"]
+
+
+def _partition_cudagraph_unsafe_ops(config) -> None:
+    if not hasattr(config, "custom_should_partition_ops"):
+        warnings.warn(
+            f"torch {torch.__version__} has no torch._inductor.config.custom_should_partition_ops "
+            f"(PyTorch >= 2.10): {_CUDAGRAPH_UNSAFE_OPS} may be captured in CUDA graphs",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return
+    listed = config.custom_should_partition_ops
+    config.custom_should_partition_ops = [*listed, *(op for op in _CUDAGRAPH_UNSAFE_OPS if op not in listed)]
+
+
+class _AfterInductorConfigImport(importlib.abc.MetaPathFinder):
+    """Calls _partition_cudagraph_unsafe_ops once torch._inductor.config is imported."""
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname != "torch._inductor.config":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(fullname)
+        if spec is not None and spec.loader is not None:
+            exec_module = spec.loader.exec_module
+
+            def exec_and_partition(module):
+                exec_module(module)
+                _partition_cudagraph_unsafe_ops(module)
+
+            spec.loader.exec_module = exec_and_partition
+        return spec
+
+
+if "torch._inductor.config" in sys.modules:
+    _partition_cudagraph_unsafe_ops(sys.modules["torch._inductor.config"])
+else:
+    sys.meta_path.insert(0, _AfterInductorConfigImport())
 
 
 _AUTOCAST_KEYS = {"cpu": torch._C.DispatchKey.AutocastCPU, "cuda": torch._C.DispatchKey.AutocastCUDA}

@@ -1,0 +1,92 @@
+#include "check/tags.h"
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "check/checker.h"
+#include "support/diagnostic_codes.h"
+
+namespace opgen::check {
+
+namespace {
+
+// torch.Tag's names that an op's def may carry (tags.yaml, 2.10-2.15).
+const std::vector<std::string> kTags = {
+    "core", "cudagraph_unsafe", "data_dependent_output", "dynamic_output_shape", "flexible_layout",
+    "inplace", "maybe_aliasing_or_mutating", "needs_contiguous_strides", "needs_exact_strides", "out",
+    "needs_fixed_stride_order", "nondeterministic_bitwise", "nondeterministic_seeded", "pointwise",
+    "pt2_compliant_tag", "reduction"};
+
+// The layout tags: Inductor applies one (the most restrictive of those given,
+// torch/_library/utils.py tags_by_priority), so a second one is dead.
+const std::vector<std::string> kLayoutTags = {"needs_exact_strides", "needs_contiguous_strides",
+                                              "needs_fixed_stride_order", "flexible_layout"};
+
+bool has_tag(const model::OpSpec& op, std::string_view tag) {
+  return std::any_of(op.tags.begin(), op.tags.end(), [&](auto& t) { return t.value == tag; });
+}
+
+}  // namespace
+
+const std::vector<std::string>& known_tags() { return kTags; }
+
+void check_tags(const model::Library& lib, model::OpSpec& op, Diagnostics& diags) {
+  std::set<std::string> seen;
+  const model::Located<std::string>* layout = nullptr;
+  for (const auto& tag : op.tags) {
+    if (std::find(kTags.begin(), kTags.end(), tag.value) == kTags.end()) {
+      auto& d = diags.error(Code::UnknownTag, tag.loc, fmt::format("unknown tag '{}'", tag.value));
+      if (auto guess = closest_match(tag.value, kTags); !guess.empty())
+        d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
+    } else if (!seen.insert(tag.value).second) {
+      diags.error(Code::DuplicateTag, tag.loc, fmt::format("tag '{}' is listed twice", tag.value));
+    } else if (std::find(kLayoutTags.begin(), kLayoutTags.end(), tag.value) != kLayoutTags.end()) {
+      if (layout) {
+        diags.error(Code::SeveralLayoutTags, tag.loc,
+                    fmt::format("layout tags '{}' and '{}': Inductor applies only the most restrictive of them",
+                                layout->value, tag.value))
+            .notes.push_back({"keep one: needs_exact_strides (the default of custom ops), needs_fixed_stride_order, "
+                              "needs_contiguous_strides or flexible_layout"});
+      }
+      layout = &tag;
+    }
+  }
+  const bool stable_without_tags = op.abi.value == model::Abi::Stable && lib.torch_target_version < kStableTagsSince;
+  if (!op.tags.empty() && stable_without_tags) {
+    auto& d = diags.error(Code::TagsNeedNewerStableAbi, op.tags.front().loc,
+                          fmt::format("tags need the stable ABI of PyTorch {} or newer; the target is {}",
+                                      model::format_torch_version(kStableTagsSince),
+                                      model::format_torch_version(lib.torch_target_version)));
+    d.notes.push_back({"raise the library's TORCH_TARGET_VERSION, or use 'abi: unstable' for this op"});
+    if (has_tag(op, "cudagraph_unsafe"))
+      d.notes.push_back({"for cudagraph_unsafe alone, 'cudagraph: unsafe' works on this target (Inductor's "
+                         "partition list, from Python)"});
+  }
+  if (!op.cudagraph) return;
+  const std::string& value = op.cudagraph->value;
+  if (value != "safe" && value != "unsafe") {
+    diags.error(Code::BadCudagraph, op.cudagraph->loc,
+                fmt::format("'cudagraph' is 'safe' or 'unsafe', not '{}'", value))
+        .notes.push_back({"unsafe: Inductor runs the op outside CUDA graphs (host synchronization, host state read "
+                          "at capture, memory outside the caching allocator); safe: it may be captured"});
+    return;
+  }
+  if (value == "safe" && has_tag(op, "cudagraph_unsafe")) {
+    diags.error(Code::CudagraphContradictsTags, op.cudagraph->loc,
+                "'cudagraph: safe', but 'tags' has cudagraph_unsafe")
+        .notes.push_back({"drop the tag, or say 'cudagraph: unsafe'"});
+    return;
+  }
+  if (value == "unsafe" && !stable_without_tags && !has_tag(op, "cudagraph_unsafe"))
+    op.tags.push_back({"cudagraph_unsafe", op.cudagraph->loc});
+}
+
+bool partitioned_from_python(const model::OpSpec& op) {
+  return op.cudagraph && op.cudagraph->value == "unsafe" && !has_tag(op, "cudagraph_unsafe");
+}
+
+}  // namespace opgen::check
