@@ -704,6 +704,11 @@ def test_every_spec_key_is_used_here_or_in_tree():
         used |= set(yaml12.load(spec_text(op, kind, abi)))
     for path in SCHEMAS.glob("*.yaml"):
         used |= set(yaml12.load(path.read_text()))
+    # The doc pages whose examples their own tests build and run (test_existing_kernels, test_compile_fallback).
+    for page in ("existing-kernels.md", "compile.md"):
+        for body in re.findall(r"^```yaml\n(# schemas/\w+\.yaml\n.*?)^```", (SOURCE_DIR / "docs" / page).read_text(),
+                               re.M | re.S):
+            used |= set(yaml12.load(body))
     assert keys <= used, f"spec keys no built and tested spec uses: {sorted(keys - used)}"
 
 

@@ -607,6 +607,40 @@ class OpChecker {
       expect_kind(Code::RequireNotBool, rule, env, ValueKind::Bool, "a 'require' rule", true);
     check_fake(env);
     if (op_.flops) check_flops(*op_.flops, env);
+    check_compile();
+  }
+
+  // `compile:` conditions are Bool rules the package evaluates in Python at
+  // trace time (no C++ subset; the lets are the fake's own, not in scope).
+  void check_compile() {
+    if (!op_.compile) return;
+    const model::CompilePolicy& policy = *op_.compile;
+    if (policy.unsupported.empty())
+      error(Code::CompileConditionIncomplete, policy.loc, "'compile' names no unsupported call")
+          .notes.push_back({"list them: 'unsupported: [{when: \"x.dtype == float64\", reason: \"...\"}]'"});
+    model::ExprEnv env;
+    env.schema = &op_.schema;
+    for (const auto& condition : policy.unsupported) {
+      expect_kind(Code::CompileWhenNotBool, condition.when, env, ValueKind::Bool, "a 'compile: unsupported' condition");
+      if (condition.reason.value.empty())
+        error(Code::CompileConditionIncomplete, condition.reason.loc, "'reason' is empty")
+            .notes.push_back({"say why the compiled path cannot take such a call: users read it in the warning"});
+    }
+    const auto& fallback = policy.fallback;
+    if (fallback.value == "python") {
+      if (!op_.compile->fallback_python)
+        error(Code::BadCompileFallback, fallback.loc, "'fallback' as a mapping takes 'python: \"module:function\"'");
+      else if (!is_python_target(op_.compile->fallback_python->value))
+        error(Code::BadCompileFallback, op_.compile->fallback_python->loc,
+              fmt::format("'python' must read 'module:function', not '{}'", op_.compile->fallback_python->value))
+            .notes.push_back({"a traceable function of the op's arguments, e.g. 'my_pkg.compiled:rms_norm_composite'"});
+    } else if (fallback.value != "eager" && fallback.value != "error") {
+      auto& d = error(Code::BadCompileFallback, fallback.loc,
+                      fmt::format("'fallback' is eager, error or {{python: \"module:function\"}}, not '{}'",
+                                  fallback.value));
+      if (auto guess = closest_match(fallback.value, {"eager", "error"}); !guess.empty())
+        d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
+    }
   }
 
   // `flops` runs in FlopCounterMode on the op's arguments alone (checked

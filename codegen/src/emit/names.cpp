@@ -17,7 +17,10 @@ std::string op_identifier(const model::OpSpec& op) {
 
 std::string python_all_assignment(const model::Library& lib) {
   std::vector<std::string> names;
-  for (const auto& op : lib.ops) names.push_back(python_string_literal(op_identifier(op)));
+  for (const auto& op : lib.ops) {
+    names.push_back(python_string_literal(op_identifier(op)));
+    if (op.compile) names.push_back(python_string_literal(compile_reason_function(op)));
+  }
   return fmt::format("__all__ = [{}]", fmt::join(names, ", "));
 }
 
@@ -33,6 +36,17 @@ std::string setup_context_function(const model::OpSpec& op) {
 }
 std::string backward_function(const model::OpSpec& op) { return fmt::format("_{}_backward", op_identifier(op)); }
 std::string flops_function(const model::OpSpec& op) { return fmt::format("_{}_flops", op_identifier(op)); }
+
+std::string compile_reason_function(const model::OpSpec& op) {
+  return fmt::format("{}_compile_unsupported_reason", op_identifier(op));
+}
+std::string compile_fallback_function(const model::OpSpec& op) {
+  return fmt::format("_{}_compile_fallback", op_identifier(op));
+}
+std::string compile_islands(const model::OpSpec& op) { return fmt::format("_{}_compile_islands", op_identifier(op)); }
+std::string compile_replacement(const model::OpSpec& op) {
+  return fmt::format("_{}_compile_replacement", op_identifier(op));
+}
 std::string ctx_attribute(const std::string& argument) { return "opgen_" + argument; }
 
 const std::vector<std::string>& fixed_module_names() {
@@ -40,6 +54,8 @@ const std::vector<std::string>& fixed_module_names() {
       // _ops.py: imports and the library loader, the symm_mem registration
       "annotations", "os", "warnings", "torch", "_LIBRARY_FILE", "_load_library", "__all__", "_SYMM_MEM_ARGS",
       "_symm_mem_library", "_op", "_args",
+      // _ops.py: the partition list of `cudagraph: unsafe` stable ops, its import hook
+      "importlib", "sys", "_CUDAGRAPH_UNSAFE_OPS", "_partition_cudagraph_unsafe_ops", "_AfterInductorConfigImport",
       // _ops.py: the autocast registration helper
       "_AUTOCAST_KEYS", "_register_autocast",
       // _ops.pyi: typing imports
@@ -54,6 +70,15 @@ std::vector<BoundName> names_bound_by(const model::OpSpec& op) {
     names.push_back({backward_function(op), "its autograd backward"});
   }
   if (op.flops) names.push_back({flops_function(op), "its FLOP formula"});
+  if (op.compile) {
+    names.push_back({compile_reason_function(op), "its compile_unsupported_reason"});
+    if (op.compile->fallback_python) {
+      names.push_back({compile_replacement(op), "its compile replacement"});
+    } else {
+      names.push_back({compile_fallback_function(op), "its compile fallback"});
+      names.push_back({compile_islands(op), "its compile fallback islands"});
+    }
+  }
   for (const auto& key : op.dispatch) names.push_back({"kernels::" + kernel_name(op, key.value), "a kernel function"});
   return names;
 }

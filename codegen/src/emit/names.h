@@ -23,6 +23,12 @@ std::string setup_context_function(const model::OpSpec& op);
 std::string backward_function(const model::OpSpec& op);
 // "_rms_norm_flops": the FLOP formula FlopCounterMode calls (`flops:`).
 std::string flops_function(const model::OpSpec& op);
+// `compile:`: the public reason function, and the private fallback, its
+// islands by reason and the imported traceable replacement.
+std::string compile_reason_function(const model::OpSpec& op);
+std::string compile_fallback_function(const model::OpSpec& op);
+std::string compile_islands(const model::OpSpec& op);
+std::string compile_replacement(const model::OpSpec& op);
 // "opgen_<arg>": where autograd's ctx keeps a non-tensor input, a name no
 // ctx attribute (saved_tensors, needs_input_grad, ...) can take, since
 // arguments may not start with `opgen_`.

@@ -48,21 +48,31 @@ import torch
     p.line();
     p.line(fmt::format("def {}({}) -> {}:", op_identifier(op), fmt::join(params, ", "),
                        return_annotation(op.schema)));
-    auto indent = p.indent(4);
-    std::string doc = op.doc;
-    while (!doc.empty() && (doc.back() == '\n' || doc.back() == ' ')) doc.pop_back();
-    std::string schema_line = fmt::format("{}::{}", lib.ns, def_schema(op));
-    std::string body = doc.empty() ? schema_line : doc + "\n\n" + schema_line;
-    std::string escaped;
-    for (char c : body) {
-      if (c == '\\') escaped += '\\';
-      escaped += c;
+    {
+      auto indent = p.indent(4);
+      std::string doc = op.doc;
+      while (!doc.empty() && (doc.back() == '\n' || doc.back() == ' ')) doc.pop_back();
+      std::string schema_line = fmt::format("{}::{}", lib.ns, def_schema(op));
+      std::string body = doc.empty() ? schema_line : doc + "\n\n" + schema_line;
+      std::string escaped;
+      for (char c : body) {
+        if (c == '\\') escaped += '\\';
+        escaped += c;
+      }
+      // Keep a `"""` in the doc from ending the docstring.
+      for (size_t pos = 0; (pos = escaped.find("\"\"\"", pos)) != std::string::npos; pos += 4)
+        escaped.replace(pos, 3, "\\\"\"\"");
+      p.emit("\"\"\"" + escaped + "\n\"\"\"\n");
+      p.line("...");
     }
-    // Keep a `"""` in the doc from ending the docstring.
-    for (size_t pos = 0; (pos = escaped.find("\"\"\"", pos)) != std::string::npos; pos += 4)
-      escaped.replace(pos, 3, "\\\"\"\"");
-    p.emit("\"\"\"" + escaped + "\n\"\"\"\n");
-    p.line("...");
+    if (op.compile) {
+      p.line();
+      p.line();
+      p.line(fmt::format("def {}({}) -> Optional[str]:", compile_reason_function(op), fmt::join(params, ", ")));
+      p.line(fmt::format("    \"\"\"Why torch.compile cannot take this call of {}::{} (None: it can).\"\"\"", lib.ns,
+                         op.op_name()));
+      p.line("    ...");
+    }
   }
   return p.str();
 }

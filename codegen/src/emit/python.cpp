@@ -10,6 +10,7 @@
 #include "check/tags.h"
 #include "emit/common.h"
 #include "emit/emit.h"
+#include "emit/names.h"
 #include "model/types.h"
 #include "support/printer.h"
 
@@ -356,6 +357,77 @@ else:
          {});
 }
 
+// `compile:` (docs/spec.md): the public <op>_compile_unsupported_reason and
+// a shim that, while torch.compile traces, routes a call it cannot take to
+// an island outside the graph (torch.compiler.disable with the reason, so a
+// fullgraph=True error names it) that warns (eager) or raises (error), or to
+// a traceable replacement (python). Outside tracing it calls the op.
+// Locals start with opgen_, which no argument may (the checker's rule).
+void emit_compile(Printer& p, const model::Library& lib, const model::OpSpec& op) {
+  const model::CompilePolicy& policy = *op.compile;
+  const std::string params = python_params(op.schema);
+  std::vector<std::string> passed;
+  for (const auto& a : op.schema.arguments) passed.push_back(a.kwarg_only ? a.name + "=" + a.name : a.name);
+  const std::string call = fmt::format("{}", fmt::join(passed, ", "));
+  const std::string qualified = qualified_name(lib, op);
+  model::ExprEnv env;
+  env.schema = &op.schema;
+  p.line(fmt::format("def {}({}) -> str | None:", compile_reason_function(op), params));
+  {
+    auto indent = p.indent(4);
+    p.line(fmt::format("\"\"\"Why torch.compile cannot take this call of {} (None: it can).\"\"\"", qualified));
+    for (const auto& condition : policy.unsupported) {
+      p.line(fmt::format("if {}:", model::render_python(*condition.when.expr, env, "")));
+      p.line(fmt::format("    return {}", python_string_literal(condition.reason.value)));
+    }
+    p.line("return None");
+  }
+  p.line();
+  p.line();
+  std::string route;
+  if (op.compile->fallback_python) {
+    const std::string& target = op.compile->fallback_python->value;
+    const size_t colon = target.find(':');
+    p.line(fmt::format("from {} import {} as {}  # traceable: what torch.compile runs instead", target.substr(0, colon),
+                       target.substr(colon + 1), compile_replacement(op)));
+    route = fmt::format("{}({})", compile_replacement(op), call);
+  } else {
+    p.line(fmt::format("def {}(opgen_reason, {}):", compile_fallback_function(op), params));
+    {
+      auto indent = p.indent(4);
+      if (policy.fallback.value == "error") {
+        p.line(fmt::format("raise RuntimeError(f\"{} cannot be compiled: {{opgen_reason}}\")", qualified));
+      } else {
+        p.line(fmt::format("warnings.warn(f\"{}: {{opgen_reason}}: torch.compile runs this call eagerly, outside the "
+                           "graph\", stacklevel=3)", qualified));
+        p.line(fmt::format("return {}({})", python_op(lib, op), call));
+      }
+    }
+    p.line();
+    p.line();
+    // One island per reason: torch.compiler.disable takes its reason once.
+    std::vector<std::string> reasons;
+    for (const auto& condition : policy.unsupported)
+      if (std::find(reasons.begin(), reasons.end(), condition.reason.value) == reasons.end())
+        reasons.push_back(condition.reason.value);
+    p.line(fmt::format("{} = {{", compile_islands(op)));
+    for (const auto& reason : reasons)
+      p.line(fmt::format("    {}: torch.compiler.disable({}, reason={}),", python_string_literal(reason),
+                         compile_fallback_function(op), python_string_literal(qualified + ": " + reason)));
+    p.line("}");
+    route = fmt::format("{}[opgen_reason](opgen_reason, {})", compile_islands(op), call);
+  }
+  p.line();
+  p.line();
+  p.line(fmt::format("def {}({}):", op_identifier(op), params));
+  auto indent = p.indent(4);
+  p.line("if torch.compiler.is_compiling():");
+  p.line(fmt::format("    opgen_reason = {}({})", compile_reason_function(op), call));
+  p.line("    if opgen_reason is not None:");
+  p.line(fmt::format("        return {}", route));
+  p.line(fmt::format("return {}({})", python_op(lib, op), call));
+}
+
 }  // namespace
 
 std::string python_module(const model::Library& lib) {
@@ -401,7 +473,10 @@ std::string python_module(const model::Library& lib) {
     }
     p.line();
     p.line();
-    p.line(fmt::format("{} = {}", op_identifier(op), python_op(lib, op)));
+    if (op.compile)
+      emit_compile(p, lib, op);
+    else
+      p.line(fmt::format("{} = {}", op_identifier(op), python_op(lib, op)));
   }
   return p.str();
 }

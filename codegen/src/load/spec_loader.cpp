@@ -434,6 +434,55 @@ void read_autograd(Reader& r, const YAML::Node& node, OpSpec& spec) {
   spec.autograd = std::move(autograd);
 }
 
+const std::vector<std::string> kCompileKeys = {"unsupported", "fallback"};
+const std::vector<std::string> kCompileConditionKeys = {"when", "reason"};
+
+// `compile: {unsupported: [{when: <Bool rule>, reason: <text>}], fallback:
+// eager | error | {python: "module:function"}}`; the checker judges the rules.
+void read_compile(Reader& r, const YAML::Node& node, OpSpec& spec) {
+  if (!r.check_keys(node, kCompileKeys, "'compile'")) return;
+  model::CompilePolicy policy;
+  policy.loc = r.loc(node);
+  if (auto list = node["unsupported"]) {
+    if (!list.IsSequence()) {
+      r.diags().error(Code::WrongValueType, r.loc(list), "'compile: unsupported' must be a list")
+          .notes.push_back({"one item per condition: '- {when: \"x.dtype == float64\", reason: \"...\"}'"});
+      return;
+    }
+    for (const auto& item : list) {
+      if (!r.check_keys(item, kCompileConditionKeys, "a 'compile: unsupported' item")) continue;
+      auto when = item["when"];
+      auto reason = item["reason"];
+      if (!when || !reason) {
+        r.diags().error(Code::CompileConditionIncomplete, r.loc(item),
+                        fmt::format("a 'compile: unsupported' item needs '{}'", !when ? "when" : "reason"))
+            .notes.push_back({"'when' is a Bool rule over the arguments, 'reason' says why the compiled path cannot "
+                              "take such a call"});
+        continue;
+      }
+      auto rule = r.rule(when, "when");
+      auto text = r.string_value(reason, "reason");
+      if (!rule || !text) continue;
+      if (auto why = uncarriable(*text, false)) {
+        r.diags().error(Code::TextNotCarriable, r.loc(reason), "'reason' cannot be copied into generated code: " + *why);
+        continue;
+      }
+      policy.unsupported.push_back({std::move(*rule), {*text, r.loc(reason)}});
+    }
+  }
+  if (auto fallback = node["fallback"]) {
+    if (fallback.IsMap()) {
+      if (r.check_keys(fallback, {"python"}, "'compile: fallback'"))
+        if (auto target = fallback["python"]; target && r.expect_string(target, "python"))
+          policy.fallback_python = Located<std::string>{target.Scalar(), r.loc(target)};
+      policy.fallback = {"python", r.loc(fallback)};
+    } else if (auto text = r.string_value(fallback, "fallback")) {
+      policy.fallback = {*text, r.loc(fallback)};
+    }
+  }
+  spec.compile = std::move(policy);
+}
+
 const std::vector<std::string> kAutocastKeys = {"cast_inputs"};
 
 // `autocast: {<device type>: {cast_inputs: <dtype>}}`; the checker judges
@@ -664,6 +713,7 @@ const std::vector<KeyHandler>& key_handlers() {
       {"autograd", read_autograd},
       {"autocast", read_autocast},
       {"flops", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.flops = r.rule(n, "flops"); }},
+      {"compile", read_compile},
       {"samples", read_samples},
   };
   return handlers;

@@ -98,6 +98,22 @@ struct ExistingKernel {
   Located<std::string> function;  // a C++ name: `rmsnorm`, `::sgl::rmsnorm`, `linear_cpu<4>`
 };
 
+// `compile:`: calls torch.compile cannot take, and what happens to them.
+struct CompileCondition {
+  RuleText when;               // a Bool rule over the arguments, evaluated at trace time
+  Located<std::string> reason;
+};
+
+struct CompilePolicy {
+  std::vector<CompileCondition> unsupported;  // in order: the first true one gives the reason
+  // eager: an island outside the graph (a graph break) that warns; error: an
+  // island that raises, naming the reason; python: `fallback_python`, a
+  // traceable replacement (the one choice that keeps fullgraph=True).
+  Located<std::string> fallback{"eager", {}};
+  std::optional<Located<std::string>> fallback_python;  // "module:function"
+  SourceLoc loc;
+};
+
 struct OpSpec {
   std::string path;          // as given on the command line
   std::string display_path;  // relative to the source root: used in headers and diagnostics
@@ -132,6 +148,7 @@ struct OpSpec {
   std::optional<Autograd> autograd;
   std::vector<AutocastRule> autocast;  // in file order
   std::optional<RuleText> flops;       // an Int: the FLOPs of one call
+  std::optional<CompilePolicy> compile;
   std::vector<Sample> samples;
   bool samples_given = false;  // `samples:` is present; `samples: []` says the op has none on purpose
   // Why torch.library.opcheck and torch.compile refuse the op while eager

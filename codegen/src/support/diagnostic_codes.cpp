@@ -1551,6 +1551,80 @@ abi: unstable
 tags: [needs_contiguous_strides]
 fake: like(x)
 )md"},
+    {Code::CompileConditionIncomplete, "E0820", "a 'compile' condition without its rule or its reason",
+     R"md(`compile: unsupported` lists the calls `torch.compile` cannot take, each
+with `when`, a Bool rule over the op's arguments evaluated at trace time
+(`x.dtype == float64`, `x.size(-1) > 4096`, `bias is None`), and `reason`,
+which users read in the warning or the error. The first condition that
+holds gives the reason, which the package's
+`<op>_compile_unsupported_reason(...)` also returns.)md",
+     R"md(# scale.yaml
+schema: "scale(Tensor x, float alpha) -> Tensor"
+abi: unstable
+fake: like(x)
+compile:
+  unsupported:
+    - when: "x.dtype == float64"
+)md",
+     R"md(# scale.yaml
+schema: "scale(Tensor x, float alpha) -> Tensor"
+abi: unstable
+fake: like(x)
+compile:
+  unsupported:
+    - when: "x.dtype == float64"
+      reason: "no float64 kernel on the compiled path"
+)md"},
+    {Code::CompileWhenNotBool, "E0821", "a 'compile' condition that is not Bool",
+     R"md(A `when` rule decides, at trace time, whether a call leaves the compiled
+path: it must be Bool (a comparison, `is None`, `and`/`or`/`not`), like a
+`require` rule. It is evaluated in Python only, so it may use what the C++
+subset lacks; the `let` names are the fake's and not in scope.)md",
+     R"md(# scale.yaml
+schema: "scale(Tensor x, float alpha) -> Tensor"
+abi: unstable
+fake: like(x)
+compile:
+  unsupported:
+    - when: "x.size(-1)"
+      reason: "rows over 4096 elements are split on the eager path only"
+)md",
+     R"md(# scale.yaml
+schema: "scale(Tensor x, float alpha) -> Tensor"
+abi: unstable
+fake: like(x)
+compile:
+  unsupported:
+    - when: "x.size(-1) > 4096"
+      reason: "rows over 4096 elements are split on the eager path only"
+)md"},
+    {Code::BadCompileFallback, "E0822", "a 'compile' fallback opgen does not know",
+     R"md(What happens to a call `torch.compile` cannot take: `eager` (the default)
+runs it outside the graph, in a `torch.compiler.disable`d island that warns
+with the reason: a graph break, and under `fullgraph=True` an error that
+names the reason; `error` raises a `RuntimeError` naming the op and the
+reason; `{python: "module:function"}` calls a traceable replacement with the
+op's arguments, the one choice that keeps `fullgraph=True`.)md",
+     R"md(# scale.yaml
+schema: "scale(Tensor x, float alpha) -> Tensor"
+abi: unstable
+fake: like(x)
+compile:
+  unsupported:
+    - when: "x.dtype == float64"
+      reason: "no float64 kernel on the compiled path"
+  fallback: eagerly
+)md",
+     R"md(# scale.yaml
+schema: "scale(Tensor x, float alpha) -> Tensor"
+abi: unstable
+fake: like(x)
+compile:
+  unsupported:
+    - when: "x.dtype == float64"
+      reason: "no float64 kernel on the compiled path"
+  fallback: eager
+)md"},
 
     // -----------------------------------------------------------------------
     // E09xx: files and output

@@ -120,6 +120,9 @@ enum class Code : uint16_t {
   BadCudagraph,
   CudagraphContradictsTags,
   SeveralLayoutTags,
+  CompileConditionIncomplete,
+  CompileWhenNotBool,
+  BadCompileFallback,
   // E09xx: files and output
   CannotReadSpec,
   CannotWriteOutput,

@@ -14,7 +14,10 @@ also bound here under its own name, straight to its torch.ops overload.
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.util
 import os
+import sys
 import warnings
 
 import torch
@@ -30,7 +33,7 @@ def _load_library() -> None:
 
 _load_library()
 
-__all__ = ["add_", "all_reduce", "scale_rows", "scale_rows_backward"]
+__all__ = ["add_", "add__compile_unsupported_reason", "all_reduce", "scale_rows", "scale_rows_compile_unsupported_reason", "scale_rows_backward"]
 
 
 # Arguments Inductor must allocate in symmetric memory (PyTorch >= 2.13).
@@ -49,6 +52,49 @@ else:
         RuntimeWarning,
         stacklevel=2,
     )
+
+
+# Ops Inductor must run outside CUDA graphs ('cudagraph: unsafe'), on its
+# partition list: the stable ABI of the library's target gives no tags to a def.
+_CUDAGRAPH_UNSAFE_OPS = ["testns::scale_rows"]
+
+
+def _partition_cudagraph_unsafe_ops(config) -> None:
+    if not hasattr(config, "custom_should_partition_ops"):
+        warnings.warn(
+            f"torch {torch.__version__} has no torch._inductor.config.custom_should_partition_ops "
+            f"(PyTorch >= 2.10): {_CUDAGRAPH_UNSAFE_OPS} may be captured in CUDA graphs",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return
+    listed = config.custom_should_partition_ops
+    config.custom_should_partition_ops = [*listed, *(op for op in _CUDAGRAPH_UNSAFE_OPS if op not in listed)]
+
+
+class _AfterInductorConfigImport(importlib.abc.MetaPathFinder):
+    """Calls _partition_cudagraph_unsafe_ops once torch._inductor.config is imported."""
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname != "torch._inductor.config":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(fullname)
+        if spec is not None and spec.loader is not None:
+            exec_module = spec.loader.exec_module
+
+            def exec_and_partition(module):
+                exec_module(module)
+                _partition_cudagraph_unsafe_ops(module)
+
+            spec.loader.exec_module = exec_and_partition
+        return spec
+
+
+if "torch._inductor.config" in sys.modules:
+    _partition_cudagraph_unsafe_ops(sys.modules["torch._inductor.config"])
+else:
+    sys.meta_path.insert(0, _AfterInductorConfigImport())
 
 
 _AUTOCAST_KEYS = {"cpu": torch._C.DispatchKey.AutocastCPU, "cuda": torch._C.DispatchKey.AutocastCUDA}
@@ -81,7 +127,22 @@ def _add__fake(self, other):
     return self
 
 
-add_ = torch.ops.testns.add_.default
+def add__compile_unsupported_reason(self, other) -> str | None:
+    """Why torch.compile cannot take this call of testns::add_ (None: it can)."""
+    if self.dim() > 4:
+        return "more than four dimensions"
+    return None
+
+
+from testpkg.composite import add_ as _add__compile_replacement  # traceable: what torch.compile runs instead
+
+
+def add_(self, other):
+    if torch.compiler.is_compiling():
+        opgen_reason = add__compile_unsupported_reason(self, other)
+        if opgen_reason is not None:
+            return _add__compile_replacement(self, other)
+    return torch.ops.testns.add_.default(self, other)
 
 
 # testns::all_reduce (specs/all_reduce.yaml)
@@ -135,7 +196,32 @@ def _scale_rows_flops(x, row_scale, extras, alpha=1.0, out_dtype=None, **opgen_c
     return x.size(0) * x.size(1) + sum(t.numel() for t in extras) + (x.size(0) if row_scale is not None else 0)
 
 
-scale_rows = torch.ops.testns.scale_rows.default
+def scale_rows_compile_unsupported_reason(x, row_scale, extras, alpha=1.0, out_dtype=None) -> str | None:
+    """Why torch.compile cannot take this call of testns::scale_rows (None: it can)."""
+    if out_dtype is not None and x.size(0) > 1024:
+        return "a cast output of over 1024 rows"
+    if x.dtype == torch.bfloat16 and row_scale is None:
+        return "bfloat16 without row scales"
+    return None
+
+
+def _scale_rows_compile_fallback(opgen_reason, x, row_scale, extras, alpha=1.0, out_dtype=None):
+    warnings.warn(f"testns::scale_rows: {opgen_reason}: torch.compile runs this call eagerly, outside the graph", stacklevel=3)
+    return torch.ops.testns.scale_rows.default(x, row_scale, extras, alpha, out_dtype)
+
+
+_scale_rows_compile_islands = {
+    "a cast output of over 1024 rows": torch.compiler.disable(_scale_rows_compile_fallback, reason="testns::scale_rows: a cast output of over 1024 rows"),
+    "bfloat16 without row scales": torch.compiler.disable(_scale_rows_compile_fallback, reason="testns::scale_rows: bfloat16 without row scales"),
+}
+
+
+def scale_rows(x, row_scale, extras, alpha=1.0, out_dtype=None):
+    if torch.compiler.is_compiling():
+        opgen_reason = scale_rows_compile_unsupported_reason(x, row_scale, extras, alpha, out_dtype)
+        if opgen_reason is not None:
+            return _scale_rows_compile_islands[opgen_reason](opgen_reason, x, row_scale, extras, alpha, out_dtype)
+    return torch.ops.testns.scale_rows.default(x, row_scale, extras, alpha, out_dtype)
 
 
 # testns::scale_rows_backward (specs/scale_rows_backward.yaml)

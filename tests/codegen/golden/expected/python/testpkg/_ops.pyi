@@ -8,7 +8,7 @@ from typing import List, Optional, Sequence, Tuple, Union
 
 import torch
 
-__all__ = ["add_", "all_reduce", "scale_rows", "scale_rows_backward"]
+__all__ = ["add_", "add__compile_unsupported_reason", "all_reduce", "scale_rows", "scale_rows_compile_unsupported_reason", "scale_rows_backward"]
 
 
 def add_(self: torch.Tensor, other: torch.Tensor) -> torch.Tensor:
@@ -16,6 +16,11 @@ def add_(self: torch.Tensor, other: torch.Tensor) -> torch.Tensor:
 
     testns::add_(Tensor(a!) self, Tensor other) -> Tensor(a!)
     """
+    ...
+
+
+def add__compile_unsupported_reason(self: torch.Tensor, other: torch.Tensor) -> Optional[str]:
+    """Why torch.compile cannot take this call of testns::add_ (None: it can)."""
     ...
 
 
@@ -30,6 +35,11 @@ def scale_rows(x: torch.Tensor, row_scale: Optional[torch.Tensor], extras: Seque
 
     testns::scale_rows(Tensor x, Tensor? row_scale, Tensor[] extras, float alpha=1., ScalarType? out_dtype=None) -> (Tensor, Tensor)
     """
+    ...
+
+
+def scale_rows_compile_unsupported_reason(x: torch.Tensor, row_scale: Optional[torch.Tensor], extras: Sequence[torch.Tensor], alpha: float = ..., out_dtype: Optional[torch.dtype] = ...) -> Optional[str]:
+    """Why torch.compile cannot take this call of testns::scale_rows (None: it can)."""
     ...
 
 
