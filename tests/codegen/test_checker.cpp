@@ -257,6 +257,33 @@ TEST(Checker, AWriteAnnotationOnAValueIsAcceptedAsEagerOnly) {
   EXPECT_EQ(model::kernel_param_type(op.schema.arguments.at(1), true), "std::optional<int64_t>");
 }
 
+// Tags PyTorch needs and a spec lacks, or that only cost: warnings, with the tag that silences them.
+TEST(Checker, TagAdviceForGeneratorsAndDynamicShapes) {
+  const std::string dropout = "schema: \"foo(Tensor x, float p, Generator? gen=None) -> Tensor\"\nabi: unstable\n"
+                              "fake: like(x)\nsamples: []\n";
+  auto r = load_and_check("schemas/foo.yaml", dropout);
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_NE(r.diagnostics.find("schemas/foo.yaml:1:33: warning[W0801]: 'gen' is a Generator, but the op has no "
+                               "nondeterministic_seeded tag"),
+            std::string::npos) << r.diagnostics;
+  r = load_and_check("schemas/foo.yaml", dropout + "tags: [nondeterministic_seeded]\n");
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_EQ(r.diagnostics.find("W0801"), std::string::npos) << r.diagnostics;
+
+  const std::string compact = "schema: \"foo(Tensor x, Tensor mask) -> Tensor\"\nabi: unstable\nlet:\n  n: dynamic(min=0)\n"
+                              "fake: empty([n, *x.shape[1:]])\nsamples: []\n";
+  r = load_and_check("schemas/foo.yaml", compact + "tags: [data_dependent_output]\n");
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_NE(r.diagnostics.find("warning[W0802]: tag 'data_dependent_output' is not needed"), std::string::npos)
+      << r.diagnostics;
+  r = load_and_check("schemas/foo.yaml", compact);
+  EXPECT_EQ(r.diagnostics.find("W0802"), std::string::npos) << r.diagnostics;
+  // Without dynamic() the tag may be what the op needs: no warning.
+  r = load_and_check("schemas/foo.yaml", "schema: \"foo(Tensor x) -> Tensor\"\nabi: unstable\n"
+                                         "tags: [dynamic_output_shape]\nfake: like(x)\nsamples: []\n");
+  EXPECT_EQ(r.diagnostics.find("W0802"), std::string::npos) << r.diagnostics;
+}
+
 TEST(Checker, ListOfAliasesIsAnAliasReturn) {
   expect_error("foo_", "schema: \"foo_(Tensor(a!)[] xs) -> Tensor(a!)[]\"\n", "the op returns an alias of an input");
 }

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "check/checker.h"
+#include "model/types.h"
 #include "support/diagnostic_codes.h"
 
 namespace opgen::check {
@@ -28,6 +29,42 @@ const std::vector<std::string> kLayoutTags = {"needs_exact_strides", "needs_cont
 
 bool has_tag(const model::OpSpec& op, std::string_view tag) {
   return std::any_of(op.tags.begin(), op.tags.end(), [&](auto& t) { return t.value == tag; });
+}
+
+bool calls_dynamic(const model::Expr& e) {
+  if (e.kind == model::Expr::Kind::Call && !e.operands.empty() && e.operands[0]->kind == model::Expr::Kind::Name &&
+      e.operands[0]->text == "dynamic")
+    return true;
+  for (const auto& child : e.operands)
+    if (child && calls_dynamic(*child)) return true;
+  for (const auto& kw : e.keywords)
+    if (kw.value && calls_dynamic(*kw.value)) return true;
+  for (const auto* child : {e.index.get(), e.slice_lower.get(), e.slice_upper.get()})
+    if (child && calls_dynamic(*child)) return true;
+  return false;
+}
+
+// Warnings: a tag PyTorch needs and the spec lacks, or one that only costs.
+void check_tag_advice(const model::OpSpec& op, Diagnostics& diags) {
+  const auto generator = std::find_if(op.schema.arguments.begin(), op.schema.arguments.end(), [](const auto& a) {
+    const std::string key = model::type_key(*a.type);
+    return key == "Generator" || key == "Generator?";
+  });
+  if (generator != op.schema.arguments.end() && !has_tag(op, "nondeterministic_seeded"))
+    diags.warning(Code::GeneratorWithoutSeededTag, op.schema_at(generator->column),
+                  fmt::format("'{}' is a Generator, but the op has no nondeterministic_seeded tag: torch.compile's "
+                              "partitioner may recompute it in the backward pass and draw other numbers",
+                              generator->name))
+        .notes.push_back({"add 'tags: [nondeterministic_seeded]'"});
+  const bool dynamic_fake = std::any_of(op.lets.begin(), op.lets.end(),
+                                        [](const auto& let) { return let.rule.expr && calls_dynamic(*let.rule.expr); });
+  if (!dynamic_fake) return;
+  for (const auto& tag : op.tags)
+    if (tag.value == "dynamic_output_shape" || tag.value == "data_dependent_output")
+      diags.warning(Code::UnneededDynamicShapeTag, tag.loc,
+                    fmt::format("tag '{}' is not needed: the fake sizes its output with dynamic(); the tag only "
+                                "keeps FakeTensor from caching the op", tag.value))
+          .notes.push_back({"drop it"});
 }
 
 }  // namespace
@@ -66,6 +103,7 @@ void check_tags(const model::Library& lib, model::OpSpec& op, Diagnostics& diags
       d.notes.push_back({"for cudagraph_unsafe alone, 'cudagraph: unsafe' works on this target (Inductor's "
                          "partition list, from Python)"});
   }
+  check_tag_advice(op, diags);
   if (!op.cudagraph) return;
   const std::string& value = op.cudagraph->value;
   if (value != "safe" && value != "unsafe") {

@@ -1852,6 +1852,53 @@ fake: like(x)
 samples: []
 )md"},
 
+    {Code::GeneratorWithoutSeededTag, "W0801", "an op that takes a Generator without the nondeterministic_seeded tag",
+     R"md(A warning: an op that takes a `Generator` draws random numbers (dropout,
+sampling). Without the `nondeterministic_seeded` tag, torch.compile's
+partitioner may recompute it in the backward pass instead of saving its
+output (activation memory is what it saves), and a recomputed random op
+draws other numbers: the gradients then belong to another mask, silently.
+With the tag the partitioner never recomputes it, and constant folding
+leaves it alone. An op that only passes a generator on without drawing
+from it loses nothing by the tag either.)md",
+     R"md(# dropout.yaml
+schema: "dropout(Tensor x, float p, Generator? gen=None) -> Tensor"
+abi: unstable
+fake: like(x)
+samples: []
+)md",
+     R"md(# dropout.yaml
+schema: "dropout(Tensor x, float p, Generator? gen=None) -> Tensor"
+abi: unstable
+tags: [nondeterministic_seeded]
+fake: like(x)
+samples: []
+)md"},
+    {Code::UnneededDynamicShapeTag, "W0802", "a dynamic-shape tag on an op whose fake has dynamic()",
+     R"md(A warning: `dynamic_output_shape` and `data_dependent_output` tell
+FakeTensor that an op's output shape cannot be known without running it;
+it then skips its dispatch cache for the op, and raises for the first tag
+when no fake is registered. An op whose fake rules size an output with
+`dynamic()` (a `let` binding) has a registered fake that makes the unbacked
+size itself, so the tags only cost the cache. Drop them.)md",
+     R"md(# compact.yaml
+schema: "compact(Tensor x, Tensor mask) -> Tensor"
+abi: unstable
+tags: [dynamic_output_shape]
+let:
+  n: dynamic(min=0)
+fake: empty([n, *x.shape[1:]])
+samples: []
+)md",
+     R"md(# compact.yaml
+schema: "compact(Tensor x, Tensor mask) -> Tensor"
+abi: unstable
+let:
+  n: dynamic(min=0)
+fake: empty([n, *x.shape[1:]])
+samples: []
+)md"},
+
     {Code::NoSamples, "W1001", "an op without samples",
      R"md(A warning: `samples` give the generated test suite inputs to call the op
 with. An op without them is left out of those tests. An op that cannot
@@ -1884,10 +1931,11 @@ const Group kGroups[] = {
     {"E05", "The rule language, let, fake and flops rules"},
     {"E06", "Checks and require"},
     {"E07", "Autograd"},
-    {"E08", "Tags, dispatch, symmetric memory and autocast"},
+    {"E08", "Tags, CUDA graphs, compile fallbacks, dispatch, symmetric memory and autocast"},
     {"E09", "Files and output"},
     {"E10", "Samples"},
     {"W04", "Warnings: mutation and aliasing"},
+    {"W08", "Warnings: tags"},
     {"W10", "Warnings: samples"},
 };
 

@@ -138,6 +138,8 @@ enum class Code : uint16_t {
   NoSamples,  // a warning: W1001
   AliasingResultNotCompilable,  // a warning: W0401
   NonTensorMarkedMutated,  // a warning: W0402
+  GeneratorWithoutSeededTag,  // a warning: W0801
+  UnneededDynamicShapeTag,  // a warning: W0802
 
   Count,  // not a code: the number of codes (a unit test holds the table to it)
 };
