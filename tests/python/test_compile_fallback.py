@@ -7,12 +7,11 @@ errors, fullgraph=True and recompiles counted through Dynamo itself.
 Needs the built tool: run through CTest.
 """
 
-import os
 import re
 import subprocess
 import sys
 
-from cli_helpers import OPGEN_BIN, SOURCE_DIR, requires_opgen
+from cli_helpers import SOURCE_DIR, build_with_opgen, requires_opgen
 
 pytestmark = requires_opgen
 
@@ -120,19 +119,12 @@ include({SOURCE_DIR}/cmake/Opgen.cmake)
 opgen_add_library(fallback_demo_ops NAMESPACE fallback_demo SCHEMAS schemas KERNELS kernels/scale.cpp
                   PYTHON_SOURCES python/composite.py)
 """)
-    build = tmp_path / "build"
-    configure = subprocess.run(
-        ["cmake", "-S", project, "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release", "-DOPGEN_ENABLE_CUDA=OFF",
-         f"-DOPGEN_EXECUTABLE={OPGEN_BIN}", "-DBUILD_TESTING=ON"], capture_output=True, text=True)
-    assert configure.returncode == 0, configure.stdout[-3000:] + configure.stderr[-3000:]
-    result = subprocess.run(["cmake", "--build", build], capture_output=True, text=True)
-    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-3000:]
-    assert "warning:" not in result.stdout, result.stdout
+    output, env = build_with_opgen(project, tmp_path / "build")
+    assert "warning:" not in output, output
 
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(build / "python"), str(SOURCE_DIR / "python")])}
     check = subprocess.run([sys.executable, "-c", CHECKS], env=env, capture_output=True, text=True, cwd=tmp_path)
     assert check.returncode == 0 and "compile fallbacks ok" in check.stdout, check.stdout[-3000:] + check.stderr[-6000:]
-    suite = next((build / "fallback_demo_ops_generated" / "tests").glob("test_*.py"))
+    suite = next((tmp_path / "build" / "fallback_demo_ops_generated" / "tests").glob("test_*.py"))
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(suite)],
                           env=env, capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout[-5000:] + proc.stderr[-2000:]

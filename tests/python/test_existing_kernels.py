@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from cli_helpers import OPGEN_BIN, SOURCE_DIR, requires_opgen, run_opgen
+from cli_helpers import SOURCE_DIR, build_with_opgen, requires_opgen, run_opgen
 
 pytestmark = requires_opgen
 
@@ -51,15 +51,8 @@ opgen_add_library(sgl_ops NAMESPACE sgl SCHEMAS schemas/rmsnorm.yaml KERNELS ker
 target_include_directories(sgl_ops PRIVATE include)
 """)
     build = tmp_path / "build"
-    configure = subprocess.run(
-        ["cmake", "-S", project, "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release", "-DOPGEN_ENABLE_CUDA=OFF",
-         f"-DOPGEN_EXECUTABLE={OPGEN_BIN}", "-DBUILD_TESTING=ON"], capture_output=True, text=True)
-    assert configure.returncode == 0, configure.stdout[-3000:] + configure.stderr[-3000:]
-    result = subprocess.run(["cmake", "--build", build], capture_output=True, text=True)
-    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-3000:]
-    assert "warning:" not in result.stdout, result.stdout
-
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(build / "python"), str(SOURCE_DIR / "python")])}
+    output, env = build_with_opgen(project, build)
+    assert "warning:" not in output, output
     check = subprocess.run([sys.executable, "-c", """
 import torch, sgl
 x, w, out = torch.randn(4, 8), torch.randn(8), torch.empty(4, 8)

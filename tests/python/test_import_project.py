@@ -17,7 +17,6 @@ Needs the built tool: run through CTest.
 """
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -25,9 +24,8 @@ import sys
 from pathlib import Path
 
 import pytest
-import torch
 
-from cli_helpers import OPGEN_BIN, SOURCE_DIR, requires_opgen, run_opgen
+from cli_helpers import SOURCE_DIR, build_with_opgen, requires_opgen, run_opgen
 
 pytestmark = requires_opgen
 
@@ -85,18 +83,11 @@ def test_the_cuda_configuration_imports_every_op_on_the_stable_abi(tmp_path):
 
 def build(project, tmp_path, cmake_lists, *options):
     (project / "CMakeLists.txt").write_text(cmake_lists)
-    build_dir = tmp_path / "build"
-    configure = subprocess.run(
-        ["cmake", "-S", project, "-B", build_dir, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
-         f"-DOPGEN_EXECUTABLE={OPGEN_BIN}", "-DBUILD_TESTING=ON", *options], capture_output=True, text=True)
-    assert configure.returncode == 0, configure.stdout[-3000:] + configure.stderr[-3000:]
-    result = subprocess.run(["cmake", "--build", build_dir], capture_output=True, text=True)
-    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-3000:]
+    output, env = build_with_opgen(project, tmp_path / "build", *options)
     # Warnings may come from the project's own files (its AVX512 file: GCC's intrinsics headers), none from opgen's.
-    generated_warnings = [line for line in result.stdout.splitlines()
+    generated_warnings = [line for line in output.splitlines()
                           if "warning:" in line and "activation_ops_generated" in line]
     assert not generated_warnings, generated_warnings
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(build_dir / "python"), str(SOURCE_DIR / "python")])}
     return env
 
 
@@ -113,7 +104,7 @@ include({SOURCE_DIR}/cmake/Opgen.cmake)
 opgen_add_library(activation_ops NAMESPACE activation SCHEMAS schemas KERNELS activation/activation_kernels.cu)
 target_include_directories(activation_ops PRIVATE torch-ext activation)
 target_compile_definitions(activation_ops PRIVATE CUDA_KERNEL)
-""", f"-DCMAKE_CUDA_COMPILER={nvcc}", "-DCMAKE_CUDA_ARCHITECTURES=90a")
+""", "-DOPGEN_ENABLE_CUDA=ON", f"-DCMAKE_CUDA_COMPILER={nvcc}", "-DCMAKE_CUDA_ARCHITECTURES=90a")
     check = subprocess.run([sys.executable, "-c", f"""
 import torch, activation
 ops = {OPS!r}
@@ -149,7 +140,7 @@ opgen_add_library(activation_ops NAMESPACE activation SCHEMAS schemas
           activation_cpu/silu_and_mul_avx512.cpp)
 target_include_directories(activation_ops PRIVATE torch-ext activation_cpu)
 target_compile_definitions(activation_ops PRIVATE CPU_KERNEL)
-""", "-DOPGEN_ENABLE_CUDA=OFF")
+""")
     check = subprocess.run([sys.executable, "-c", """
 import torch, activation
 import torch.nn.functional as F
