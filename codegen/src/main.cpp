@@ -651,7 +651,8 @@ int main(int argc, char** argv) {
   import_cmd->add_option("--define,-D", import_options.defines,
                          "NAME or NAME=VALUE: read the C++ sources as a build that defines it does (their #if "
                          "branches not taken are left out); repeatable. Without one, every branch is read")
-      ->check(one_line);
+      ->check(one_line)
+      ->allow_extra_args(false);  // one value per --define: the sources that follow are not macros
   import_cmd->add_option("--schemas-dir", import_options.schemas_dir, "Where the specs go")->capture_default_str();
   import_cmd->add_option("--python-dir", import_options.python_dir, "Where _fakes.py goes, when an op needs a fake written")
       ->capture_default_str();

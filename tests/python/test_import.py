@@ -177,3 +177,25 @@ def test_unreadable_source_is_a_clean_error(tmp_path, kind):
     proc = run_opgen("import", arg, "--schemas-dir", tmp_path / "schemas")
     assert proc.returncode == 1 and "error[E0901]" in proc.stderr, proc.stderr
     assert not (tmp_path / "schemas").exists()
+
+
+@pytest.mark.parametrize("define", ["", "=1", "1ABC", "A B", "CUDA_KERNEL\n#define X"])
+def test_a_define_that_is_not_a_macro_name_is_refused(tmp_path, define):
+    source = tmp_path / "binding.cpp"
+    source.write_text('TORCH_LIBRARY(ns, m) {\n  m.def("op(Tensor x) -> Tensor");\n}\n')
+    proc = run_opgen("import", "--define", define, source, "--schemas-dir", tmp_path / "schemas")
+    assert proc.returncode == 2 and "--define" in proc.stderr, proc.stdout + proc.stderr
+    assert not (tmp_path / "schemas").exists()
+
+
+def test_headers_that_are_not_files_are_not_read(tmp_path):
+    """A kernel header beside the binding that is a FIFO (reading it would
+    hang) or a link to a device is passed over: the include is kept as written."""
+    (tmp_path / "binding.cpp").write_text('#include "fifo.h"\n#include "zero.h"\nTORCH_LIBRARY(ns, m) {\n'
+                                          '  m.def("op(Tensor x) -> Tensor");\n  m.impl("op", torch::kCPU, &op_cpu);\n}\n')
+    os.mkfifo(tmp_path / "fifo.h")
+    (tmp_path / "zero.h").symlink_to("/dev/zero")
+    proc = subprocess.run([os.environ["OPGEN_BIN"], "import", "binding.cpp"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert 'include: ["fifo.h", "zero.h"]' in (tmp_path / "schemas" / "op.yaml").read_text()
