@@ -3,7 +3,7 @@
 #
 #   opgen_add_library(<target>
 #     NAMESPACE <ns>                  # torch.ops.<ns>
-#     SCHEMAS <op>.yaml...            # one spec per op
+#     SCHEMAS <op>.yaml...            # one spec per op (and _types.yaml, its host classes)
 #     KERNELS <file>.cpp|.cu...       # CPU and CUDA kernels
 #     [PYTHON_PACKAGE <pkg>]          # default: <ns> (opgen_ops for namespace opgen)
 #     [PYTHON_SOURCES <file>.py...]   # copied into the package (an __init__.py among them replaces the default)
@@ -175,6 +175,9 @@ function(opgen_add_library target)
   set(gen_outputs ${gen_dir}/include/${ARG_NAMESPACE}/opgen_adapt.h)
   foreach(schema IN LISTS ARG_SCHEMAS)
     get_filename_component(op ${schema} NAME_WLE)
+    if(op STREQUAL "_types")  # the library's host classes (docs/host-objects.md), not an op
+      continue()
+    endif()
     list(APPEND op_sources ${gen_dir}/csrc/${op}.cpp)
     list(APPEND gen_outputs ${gen_dir}/include/${ARG_NAMESPACE}/kernels/${op}.h)
   endforeach()

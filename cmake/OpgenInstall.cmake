@@ -18,11 +18,11 @@ if(SKBUILD)
   # location stays relative to the package wherever pip puts it.
   set(opgen_bindir opgen/bin)
   set(opgen_cmakedir opgen/share/cmake/opgen)
-  install(FILES ${PROJECT_SOURCE_DIR}/codegen/spec.schema.json DESTINATION opgen COMPONENT tool)
+  install(FILES ${PROJECT_SOURCE_DIR}/codegen/spec.schema.json ${PROJECT_SOURCE_DIR}/codegen/types.schema.json DESTINATION opgen COMPONENT tool)
 else()
   set(opgen_bindir ${CMAKE_INSTALL_BINDIR})
   set(opgen_cmakedir ${CMAKE_INSTALL_LIBDIR}/cmake/opgen)
-  install(FILES ${PROJECT_SOURCE_DIR}/codegen/spec.schema.json DESTINATION ${CMAKE_INSTALL_DATADIR}/opgen
+  install(FILES ${PROJECT_SOURCE_DIR}/codegen/spec.schema.json ${PROJECT_SOURCE_DIR}/codegen/types.schema.json DESTINATION ${CMAKE_INSTALL_DATADIR}/opgen
           COMPONENT tool)
   # opgen.testing, which generated test suites import (Opgen.cmake puts it on their PYTHONPATH).
   file(GLOB opgen_python_files ${PROJECT_SOURCE_DIR}/python/opgen/*.py ${PROJECT_SOURCE_DIR}/python/opgen/py.typed)

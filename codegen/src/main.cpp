@@ -25,6 +25,7 @@
 #include "import/import_specs.h"
 #include "import/kernel_headers.h"
 #include "import/registrations.h"
+#include "load/library_loader.h"
 #include "load/spec_loader.h"
 #include "load/spec_sources.h"
 #include "model/schema.h"
@@ -106,12 +107,7 @@ opgen::model::Library library_settings(const LibraryOptions& o) {
 // Returns nullopt when there is any error.
 std::optional<opgen::model::Library> load_library(const LibraryOptions& o, opgen::model::Library lib,
                                                   const std::vector<opgen::load::SpecSource>& sources, opgen::Diagnostics& diags) {
-  for (const opgen::load::SpecSource& source : sources) {
-    if (auto spec = opgen::load::load_spec_text(source.text, source.display, diags)) {
-      spec->path = source.path;
-      lib.ops.push_back(std::move(*spec));
-    }
-  }
+  opgen::load::load_library(lib, sources, diags);
   if (!diags.has_errors()) opgen::check::check_library(lib, diags);
   for (auto& op : lib.ops) {
     std::erase_if(op.dispatch, [&](const auto& key) {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "check/checker.h"
-#include "load/spec_loader.h"
+#include "load/library_loader.h"
 #include "model/spec.h"
 #include "support/diagnostics.h"
 
@@ -32,8 +32,9 @@ inline Result load_and_check(const std::vector<SpecFile>& files, uint64_t target
   result.library.python_package = "testpkg";
   result.library.library_name = "testns_ops";
   result.library.torch_target_version = target;
-  for (const auto& file : files)
-    if (auto spec = load::load_spec_text(file.text, file.path, diags)) result.library.ops.push_back(std::move(*spec));
+  std::vector<load::SpecSource> sources;
+  for (const auto& file : files) sources.push_back({file.path, file.path, file.text});
+  load::load_library(result.library, sources, diags);
   if (!diags.has_errors()) check::check_library(result.library, diags);
   std::ostringstream out;
   diags.print(out);

@@ -163,6 +163,24 @@ def check_scale_out():
     torch.testing.assert_close(compiled(x), 3 * x + 1)
 
 
+def check_scale_by():
+    """Host objects on the stable ABI: the binding reads the fields, the kernel
+    gets them as structs (a float, a str, a Tensor?, a ScalarType?)."""
+    from opgen_ext.scaling import Scaling
+
+    x = torch.randn(3, 4)
+    torch.testing.assert_close(opgen_ext.scale_by(x, Scaling(2.0, "ab")), x * 2 + 2)
+    bias = torch.randn(3, 4, dtype=torch.float64)
+    y = opgen_ext.scale_by(x.double(), Scaling(-0.5, "", bias, torch.float32), shift=Scaling(3.0, "xyz"))
+    assert y.dtype == torch.float32
+    torch.testing.assert_close(y, (x.double() * -0.5 + bias + 9).float())
+    torch.library.opcheck(ops.scale_by.default, (x, 2.0, "ab", None, None), {"shift_given": True, "shift_factor": 1.0,
+                                                                         "shift_label": "q", "shift_bias": None,
+                                                                         "shift_out_dtype": None})
+    compiled = torch.compile(lambda t, s: opgen_ext.scale_by(t, s), fullgraph=True, dynamic=True, backend="aot_eager")
+    torch.testing.assert_close(compiled(x, Scaling(0.5, "abc", None, torch.float64)), (x.double() * 0.5 + 3))
+
+
 STABLE = {
     "softplus": check_softplus,
     "rms_norm": check_rms_norm,
@@ -170,6 +188,7 @@ STABLE = {
     "carry": lambda: check_carry(ops.carry),
     "fwd": check_fwd,
     "multi_scale_": check_multi_scale_,
+    "scale_by": check_scale_by,
 }
 UNSTABLE = {
     "carry_unstable": lambda: check_carry(ops.carry_unstable),

@@ -1,6 +1,7 @@
 // libFuzzer target: the whole front end in memory. The input is one or more
 // spec files, separated by lines reading `#@@ next file` (a YAML comment, so
-// any spec is an input as it stands); each is loaded (load::load_spec_text),
+// any spec is an input as it stands; one that mentions `host_objects` is
+// the library's types file); they are loaded (load::load_library),
 // the library is checked (check::check_library) for two stable-ABI targets,
 // and, when it checks, emitted (emit::emit_library).
 //
@@ -32,7 +33,7 @@
 
 #include "check/checker.h"
 #include "emit/emit.h"
-#include "load/spec_loader.h"
+#include "load/library_loader.h"
 #include "model/spec.h"
 #include "support/diagnostics.h"
 #include "support/output.h"
@@ -48,6 +49,12 @@ constexpr size_t kMaxFiles = 8;
 [[noreturn]] void fail(const char* what, std::string_view detail = {}) {
   std::fprintf(stderr, "fuzz_spec: %s\n%.*s\n", what, static_cast<int>(detail.size()), detail.data());
   std::abort();
+}
+
+std::string data_text(const std::vector<std::string>& files) {
+  std::string out;
+  for (const auto& f : files) out += f + std::string(kSeparator);
+  return out;
 }
 
 std::vector<std::string> split_files(std::string_view input) {
@@ -85,7 +92,8 @@ constexpr const char* kEdgeScalars[] = {"", "0", "-1", "1", "null", "~", "true",
                                         "x", "x.size(0) % 0", "like(x)", "cuda", "CUDA", "Tensor", "float64",
                                         "[]", "{}", "a b", "dynamic()"};
 constexpr const char* kSpecKeys[] = {"schema", "doc", "abi", "dispatch", "tags", "mutates", "symm_mem", "checks",
-                                     "require", "let", "fake", "autograd", "autocast", "flops", "samples"};
+                                     "require", "let", "fake", "autograd", "autocast", "flops", "samples",
+                                     "host_objects", "fields", "class", "builtin"};
 
 // One tree mutation of `text`; nullopt when it does not parse as a YAML map or sequence.
 std::optional<std::string> mutate_tree(const std::string& text, std::minstd_rand& rng) {
@@ -189,18 +197,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::vector<std::string> files = split_files({reinterpret_cast<const char*>(data), size});
   std::ostringstream sink;
 
+  // A file that declares host classes is the library's types file, the
+  // others op specs: loaded together, as `opgen generate <dir>` loads them.
   Diagnostics load_diags;
-  std::vector<model::OpSpec> specs;
+  std::vector<load::SpecSource> sources;
+  size_t op_files = 0;
   for (size_t i = 0; i < files.size(); ++i) {
-    const size_t errors_before = load_diags.error_count();
-    auto spec = load::load_spec_text(files[i], "schemas/op" + std::to_string(i) + ".yaml", load_diags);
-    if (!spec) {
-      if (load_diags.error_count() == errors_before) fail("a spec was rejected without an error", files[i]);
-      continue;
-    }
-    spec->stem = spec->op_name();
-    spec->display_path = "schemas/" + spec->stem + ".yaml";
-    specs.push_back(std::move(*spec));
+    const bool types = files[i].find("host_objects") != std::string::npos;
+    const std::string path = types ? "schemas/_types.yaml" : "schemas/op" + std::to_string(i) + ".yaml";
+    sources.push_back({path, path, files[i]});
+    op_files += !types;
+  }
+  model::Library loaded;
+  load::load_library(loaded, sources, load_diags);
+  if (loaded.ops.size() < op_files && !load_diags.has_errors()) fail("a spec was rejected without an error", data_text(files));
+  std::vector<model::OpSpec> specs;
+  for (auto& spec : loaded.ops) {
+    spec.stem = spec.op_name();
+    spec.display_path = "schemas/" + spec.stem + ".yaml";
+    specs.push_back(std::move(spec));
   }
   load_diags.print(sink);
 
@@ -210,6 +225,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     lib.python_package = "opgen";
     lib.library_name = "opgen_ops";
     lib.torch_target_version = target;
+    lib.host_classes = loaded.host_classes;
+    lib.types_path = loaded.types_path;
     lib.ops = specs;
     Diagnostics diags;
     check::check_library(lib, diags);

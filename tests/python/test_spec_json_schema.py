@@ -20,9 +20,13 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "codegen" / "spec.schema.json").read_text())
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 
-# Every spec of the repository's trees that opgen accepts.
-GOOD_SPECS = [p for tree in ("schemas", "tests/codegen/golden/specs", "tests/external_project/schemas")
-              for p in sorted((ROOT / tree).glob("*.yaml"))]
+TYPES_SCHEMA = json.loads((ROOT / "codegen" / "types.schema.json").read_text())
+TYPES_VALIDATOR = jsonschema.Draft202012Validator(TYPES_SCHEMA)
+
+# Every spec of the repository's trees that opgen accepts, and the types files.
+TREES = ("schemas", "tests/codegen/golden/specs", "tests/external_project/schemas")
+GOOD_SPECS = [p for tree in TREES for p in sorted((ROOT / tree).glob("*.yaml")) if p.name != "_types.yaml"]
+TYPES_FILES = [p for tree in TREES for p in sorted((ROOT / tree).glob("_types.yaml"))]
 KEY_AND_TYPE_CASES = sorted(
     p for p in (ROOT / "tests" / "bad_specs").iterdir() if p.name.startswith(("unknown_key", "wrong_type_"))
 )
@@ -34,6 +38,27 @@ def load(path):
 
 def test_the_schema_is_a_valid_json_schema():
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    jsonschema.Draft202012Validator.check_schema(TYPES_SCHEMA)
+
+
+@pytest.mark.parametrize("path", TYPES_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_accepted_types_files_are_valid(path):
+    errors = [e.message for e in TYPES_VALIDATOR.iter_errors(load(path))]
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("text", [
+    "host_objects: {Q: {class: m.Q, fields: {s: float}, extra: 1}}\n",
+    "host_objects: {Q: {class: m.Q, fields: {s: 3}}}\n",
+    "host_objects: {Q: {class: 3, fields: {s: float}}}\n",
+    "host_object: {}\n",
+])
+def test_types_files_rejected_for_keys_or_types_are_invalid(text, tmp_path):
+    assert not TYPES_VALIDATOR.is_valid(yaml12.load(text))
+    if OPGEN_BIN:
+        (tmp_path / "_types.yaml").write_text(text)
+        (tmp_path / "f.yaml").write_text('schema: "f(Tensor x) -> Tensor"\nfake: like(x)\nsamples: []\n')
+        assert run_opgen("check", tmp_path).returncode == 1
 
 
 @pytest.mark.parametrize("path", GOOD_SPECS, ids=lambda p: p.name)
@@ -44,7 +69,8 @@ def test_accepted_specs_are_valid(path):
 
 @pytest.mark.parametrize("path", sorted((ROOT / "schemas").glob("*.yaml")), ids=lambda p: p.name)
 def test_in_tree_specs_point_editors_at_the_schema(path):
-    assert path.read_text().splitlines()[0] == "# yaml-language-server: $schema=../codegen/spec.schema.json"
+    schema = "types.schema.json" if path.name == "_types.yaml" else "spec.schema.json"
+    assert path.read_text().splitlines()[0] == f"# yaml-language-server: $schema=../codegen/{schema}"
 
 
 @pytest.mark.parametrize("case", KEY_AND_TYPE_CASES, ids=lambda p: p.name)

@@ -12,6 +12,7 @@
 
 #include "check/arguments.h"
 #include "check/autograd.h"
+#include "check/host_objects.h"
 #include "check/kernels.h"
 #include "check/names.h"
 #include "check/tags.h"
@@ -877,6 +878,8 @@ void check_generated_names(const model::Library& library, Diagnostics& diags) {
   };
   std::map<std::string, Owner> claimed;
   for (const std::string& name : emit::fixed_module_names()) claimed.emplace(name, Owner{nullptr, nullptr});
+  for (const std::string& module : emit::host_class_modules(library))  // the .pyi imports them
+    claimed.emplace(module.substr(0, module.find('.')), Owner{nullptr, nullptr});
   std::set<std::string> op_names;
   for (const OpSpec& op : library.ops) {
     // Reported already: an op defined twice (E0312), a reserved op name (E0302;
@@ -929,6 +932,9 @@ void warn_about_missing_samples(const model::Library& library, Diagnostics& diag
 }  // namespace
 
 void check_library(model::Library& library, Diagnostics& diags) {
+  const size_t errors_before = diags.error_count();
+  check_host_objects(library, diags);
+  if (diags.error_count() > errors_before) return;
   std::sort(library.ops.begin(), library.ops.end(),
             [](const OpSpec& a, const OpSpec& b) { return a.op_name() < b.op_name(); });
   std::map<std::string, const OpSpec*> first_seen;

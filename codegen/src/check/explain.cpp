@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "check/checker.h"
-#include "load/spec_loader.h"
+#include "load/library_loader.h"
 
 namespace opgen::check {
 namespace {
@@ -51,8 +51,9 @@ Diagnostics check_example(std::string_view example) {
   lib.ns = "opgen";
   lib.python_package = "opgen";
   lib.library_name = "opgen_ops";
-  for (const ExampleFile& file : example_files(example))
-    if (auto spec = load::load_spec_text(file.text, file.path, diags)) lib.ops.push_back(std::move(*spec));
+  std::vector<load::SpecSource> sources;
+  for (const ExampleFile& file : example_files(example)) sources.push_back({file.path, file.path, file.text});
+  load::load_library(lib, sources, diags);
   if (!diags.has_errors()) check_library(lib, diags);
   return diags;
 }

@@ -6,6 +6,7 @@
 
 #include "emit/common.h"
 #include "emit/emit.h"
+#include "emit/host_objects.h"
 #include "model/types.h"
 #include "support/printer.h"
 
@@ -95,10 +96,19 @@ std::string kernel_header(const model::Library& lib, const model::OpSpec& op) {
     p.line(fmt::format("#include \"{}\"", adapt_header_path(lib).substr(std::string("include/").size())));
     for (const auto& include : op.kernel_includes) p.line(fmt::format("#include \"{}\"", include.value));
   }
+  if (!op.host_args.empty() && !stable) p.line("\n#include <string>");
   p.line();
   p.line(fmt::format("namespace {}::kernels {{", lib.ns));
   p.line();
-  p.line("// " + def_schema(op));
+  p.emit(host_struct_definitions(lib, op, stable));
+  if (op.declared_schema) {
+    model::FunctionSchema declared = *op.declared_schema;
+    declared.name.ns.clear();
+    p.line("// " + declared.to_string(model::SchemaForm::Registration));
+    p.line("//   registered with each host object's fields: " + def_schema(op));
+  } else {
+    p.line("// " + def_schema(op));
+  }
   if (!op.doc.empty()) {
     std::string doc = op.doc;
     while (!doc.empty() && doc.back() == '\n') doc.pop_back();
@@ -111,8 +121,7 @@ std::string kernel_header(const model::Library& lib, const model::OpSpec& op) {
       start = end + 1;
     }
   }
-  std::vector<std::string> params;
-  for (const auto& a : op.schema.arguments) params.push_back(model::kernel_param_type(a, stable) + " " + a.name);
+  const std::vector<std::string> params = kernel_params(lib, op, stable);
   for (const auto& key : op.dispatch) {
     if (const model::ExistingKernel* existing = op.existing_kernel(key.value)) {
       p.line(fmt::format("// {}: the existing function {} (the spec's 'kernels:')", key.value, existing->function.value));

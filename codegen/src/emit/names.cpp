@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -58,9 +59,22 @@ const std::vector<std::string>& fixed_module_names() {
       "importlib", "sys", "_CUDAGRAPH_UNSAFE_OPS", "_partition_cudagraph_unsafe_ops", "_AfterInductorConfigImport",
       // _ops.py: the autocast registration helper
       "_AUTOCAST_KEYS", "_register_autocast",
+      // _ops.py: the host classes' fields and the helper that reads them
+      "_HOST_CLASSES", "_host_fields",
       // _ops.pyi: typing imports
       "List", "Optional", "Sequence", "Tuple", "Union"};
   return names;
+}
+
+std::vector<std::string> host_class_modules(const model::Library& lib) {
+  std::set<std::string> modules;
+  for (const auto& op : lib.ops)
+    for (const auto& host : op.host_args) {
+      const std::string& path = lib.host_class(host.cls)->python_class.value;
+      modules.insert(path.substr(0, path.rfind('.')));
+    }
+  modules.erase("torch");  // imported anyway
+  return {modules.begin(), modules.end()};
 }
 
 std::vector<BoundName> names_bound_by(const model::OpSpec& op) {

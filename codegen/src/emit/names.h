@@ -42,6 +42,11 @@ std::string python_all_assignment(const model::Library& lib);
 // op's: imports and helpers. A unit test holds the emitted modules to this list.
 const std::vector<std::string>& fixed_module_names();
 
+// The modules the .pyi imports for the annotations of the host classes the
+// ops take ("mylib.quant" for mylib.quant.Float8Quantizer), sorted; an
+// import binds the first part of each, which no op may take.
+std::vector<std::string> host_class_modules(const model::Library& lib);
+
 // A name one op makes the generated code bind.
 struct BoundName {
   std::string name;

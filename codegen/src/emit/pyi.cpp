@@ -32,17 +32,28 @@ from typing import List, Optional, Sequence, Tuple, Union
 import torch
 
 )py");
+  // The modules of the host classes the ops take, for their annotations.
+  const std::vector<std::string> modules = host_class_modules(lib);
+  for (const auto& module : modules) p.line("import " + module);
+  if (!modules.empty()) p.line();
   p.line(python_all_assignment(lib));
   for (const auto& op : lib.ops) {
     std::vector<std::string> params;
     bool star = false;
-    for (const auto& a : op.schema.arguments) {
+    const model::FunctionSchema& declared = op.declared_schema ? *op.declared_schema : op.schema;
+    for (const auto& a : declared.arguments) {
       if (a.kwarg_only && !star) {
         params.push_back("*");
         star = true;
       }
-      const auto* m = model::find_type_mapping(*a.type);
-      params.push_back(fmt::format("{}: {}{}", a.name, m ? m->python : "object", a.default_value ? " = ..." : ""));
+      std::string annotation = "object";
+      if (const auto* m = model::find_type_mapping(*a.type)) annotation = m->python;
+      for (const auto& host : op.host_args)
+        if (host.name == a.name) {
+          const std::string& cls = lib.host_class(host.cls)->python_class.value;
+          annotation = host.optional ? fmt::format("Optional[{}]", cls) : cls;
+        }
+      params.push_back(fmt::format("{}: {}{}", a.name, annotation, a.default_value ? " = ..." : ""));
     }
     p.line();
     p.line();

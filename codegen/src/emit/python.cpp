@@ -357,6 +357,85 @@ else:
          {});
 }
 
+// Host objects: the module's table of each class's fields and how Python
+// reads them, and the helper a binding flattens an object with.
+void emit_host_classes(Printer& p, const model::Library& lib) {
+  std::vector<std::string> used;
+  for (const auto& op : lib.ops)
+    for (const auto& host : op.host_args)
+      if (std::find(used.begin(), used.end(), host.cls) == used.end()) used.push_back(host.cls);
+  if (used.empty()) return;
+  std::sort(used.begin(), used.end());
+  p.line();
+  p.line();
+  p.line(fmt::format("# Host objects ({}): each class's Python class, its fields and how they are read, in the", lib.types_path.empty() ? "built in" : lib.types_path));
+  p.line("# order the registered ops take them.");
+  p.line("_HOST_CLASSES = {");
+  for (const auto& name : used) {
+    const model::HostClass& cls = *lib.host_class(name);
+    std::vector<std::string> fields, reads;
+    for (const auto& f : cls.fields) {
+      fields.push_back(f.name.value);
+      reads.push_back("obj" + f.read);
+    }
+    p.line(fmt::format("    {}: ({}, {}, lambda obj: ({}{})),", python_string_literal(name),
+                       python_string_literal(cls.python_class.value), python_string_literal(fmt::format("{}", fmt::join(fields, ", "))),
+                       fmt::join(reads, ", "), reads.size() == 1 ? "," : ""));
+  }
+  p.line("}");
+  p.emit(R"py(
+
+def _host_fields(cls: str, obj, op: str, arg: str) -> tuple:
+    """The declared fields of `obj`, a host object of class `cls`, in the registered op's order."""
+    python_class, fields, read = _HOST_CLASSES[cls]
+    try:
+        return read(obj)
+    except AttributeError as error:
+        raise TypeError(
+            f"{op}: argument '{arg}' must be a {python_class} (with the fields {fields}), not {type(obj).__name__}"
+        ) from error
+)py", {});
+}
+
+// The lines that open a binding of an op taking host objects: each object
+// becomes the locals named as the flat schema's arguments.
+std::vector<std::string> host_flatten_lines(const model::Library& lib, const model::OpSpec& op) {
+  std::vector<std::string> lines;
+  for (const auto& host : op.host_args) {
+    const model::HostClass& cls = *lib.host_class(host.cls);
+    std::vector<std::string> names;
+    for (const auto& f : cls.fields) names.push_back(host.field_name(f));
+    const std::string targets = fmt::format("{}{}", fmt::join(names, ", "), names.size() == 1 ? "," : "");
+    const std::string read = fmt::format("_host_fields({}, {}, {}, {})", python_string_literal(host.cls), host.name,
+                                         python_string_literal(qualified_name(lib, op)), python_string_literal(host.name));
+    if (!host.optional) {
+      lines.push_back(fmt::format("{} = {}", targets, read));
+      continue;
+    }
+    lines.push_back(fmt::format("{} = {} is not None", host.given_name(), host.name));
+    std::vector<std::string> nones(names.size(), "None");
+    lines.push_back(fmt::format("{} = {} if {} else ({}{})", targets, read, host.given_name(), fmt::join(nones, ", "),
+                                nones.size() == 1 ? "," : ""));
+  }
+  return lines;
+}
+
+// The registered (flat) op's arguments, passed from locals of the same names.
+std::string flat_call_args(const model::OpSpec& op) {
+  std::vector<std::string> passed;
+  for (const auto& a : op.schema.arguments) passed.push_back(a.kwarg_only ? a.name + "=" + a.name : a.name);
+  return fmt::format("{}", fmt::join(passed, ", "));
+}
+
+// The binding of an op taking host objects (without `compile:`): flattens
+// them and calls the registered op.
+void emit_host_binding(Printer& p, const model::Library& lib, const model::OpSpec& op) {
+  p.line(fmt::format("def {}({}):", op_identifier(op), python_params(*op.declared_schema)));
+  auto indent = p.indent(4);
+  for (const auto& line : host_flatten_lines(lib, op)) p.line(line);
+  p.line(fmt::format("return {}({})", python_op(lib, op), flat_call_args(op)));
+}
+
 // `compile:` (docs/spec.md): the public <op>_compile_unsupported_reason and
 // a shim that, while torch.compile traces, routes a call it cannot take to
 // an island outside the graph (torch.compiler.disable with the reason, so a
@@ -365,17 +444,23 @@ else:
 // Locals start with opgen_, which no argument may (the checker's rule).
 void emit_compile(Printer& p, const model::Library& lib, const model::OpSpec& op) {
   const model::CompilePolicy& policy = *op.compile;
-  const std::string params = python_params(op.schema);
-  std::vector<std::string> passed;
-  for (const auto& a : op.schema.arguments) passed.push_back(a.kwarg_only ? a.name + "=" + a.name : a.name);
-  const std::string call = fmt::format("{}", fmt::join(passed, ", "));
+  // The public functions take the op's arguments as the spec declares them;
+  // host objects are flattened first, into the registered op's arguments.
+  const model::FunctionSchema& declared = op.declared_schema ? *op.declared_schema : op.schema;
+  const std::string declared_params = python_params(declared);
+  const std::string call = flat_call_args(op);
+  std::vector<std::string> declared_passed;
+  for (const auto& a : declared.arguments) declared_passed.push_back(a.kwarg_only ? a.name + "=" + a.name : a.name);
+  const std::string declared_call = fmt::format("{}", fmt::join(declared_passed, ", "));
+  const std::vector<std::string> flatten = host_flatten_lines(lib, op);
   const std::string qualified = qualified_name(lib, op);
   model::ExprEnv env;
   env.schema = &op.schema;
-  p.line(fmt::format("def {}({}) -> str | None:", compile_reason_function(op), params));
+  p.line(fmt::format("def {}({}) -> str | None:", compile_reason_function(op), declared_params));
   {
     auto indent = p.indent(4);
     p.line(fmt::format("\"\"\"Why torch.compile cannot take this call of {} (None: it can).\"\"\"", qualified));
+    for (const auto& line : flatten) p.line(line);
     for (const auto& condition : policy.unsupported) {
       p.line(fmt::format("if {}:", model::render_python(*condition.when.expr, env, "")));
       p.line(fmt::format("    return {}", python_string_literal(condition.reason.value)));
@@ -390,9 +475,9 @@ void emit_compile(Printer& p, const model::Library& lib, const model::OpSpec& op
     const size_t colon = target.find(':');
     p.line(fmt::format("from {} import {} as {}  # traceable: what torch.compile runs instead", target.substr(0, colon),
                        target.substr(colon + 1), compile_replacement(op)));
-    route = fmt::format("{}({})", compile_replacement(op), call);
+    route = fmt::format("{}({})", compile_replacement(op), declared_call);
   } else {
-    p.line(fmt::format("def {}(opgen_reason, {}):", compile_fallback_function(op), params));
+    p.line(fmt::format("def {}(opgen_reason, {}):", compile_fallback_function(op), declared_params));
     {
       auto indent = p.indent(4);
       if (policy.fallback.value == "error") {
@@ -400,6 +485,7 @@ void emit_compile(Printer& p, const model::Library& lib, const model::OpSpec& op
       } else {
         p.line(fmt::format("warnings.warn(f\"{}: {{opgen_reason}}: torch.compile runs this call eagerly, outside the "
                            "graph\", stacklevel=3)", qualified));
+        for (const auto& line : flatten) p.line(line);
         p.line(fmt::format("return {}({})", python_op(lib, op), call));
       }
     }
@@ -415,16 +501,17 @@ void emit_compile(Printer& p, const model::Library& lib, const model::OpSpec& op
       p.line(fmt::format("    {}: torch.compiler.disable({}, reason={}),", python_string_literal(reason),
                          compile_fallback_function(op), python_string_literal(qualified + ": " + reason)));
     p.line("}");
-    route = fmt::format("{}[opgen_reason](opgen_reason, {})", compile_islands(op), call);
+    route = fmt::format("{}[opgen_reason](opgen_reason, {})", compile_islands(op), declared_call);
   }
   p.line();
   p.line();
-  p.line(fmt::format("def {}({}):", op_identifier(op), params));
+  p.line(fmt::format("def {}({}):", op_identifier(op), declared_params));
   auto indent = p.indent(4);
   p.line("if torch.compiler.is_compiling():");
-  p.line(fmt::format("    opgen_reason = {}({})", compile_reason_function(op), call));
+  p.line(fmt::format("    opgen_reason = {}({})", compile_reason_function(op), declared_call));
   p.line("    if opgen_reason is not None:");
   p.line(fmt::format("        return {}", route));
+  for (const auto& line : flatten) p.line(line);
   p.line(fmt::format("return {}({})", python_op(lib, op), call));
 }
 
@@ -451,6 +538,7 @@ std::string python_module(const model::Library& lib) {
   emit_cudagraph_partitions(p, lib);
   if (std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) { return !op.autocast.empty(); }))
     p.emit(kAutocastHelper);
+  emit_host_classes(p, lib);
   for (const auto& op : lib.ops) {
     p.line();
     p.line();
@@ -475,6 +563,8 @@ std::string python_module(const model::Library& lib) {
     p.line();
     if (op.compile)
       emit_compile(p, lib, op);
+    else if (op.declared_schema)
+      emit_host_binding(p, lib, op);
     else
       p.line(fmt::format("{} = {}", op_identifier(op), python_op(lib, op)));
   }

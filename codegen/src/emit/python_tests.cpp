@@ -73,6 +73,7 @@ std::string value_expr(const model::Argument& arg, const model::SampleValue& v) 
       return fmt::format("[{}]", fmt::join(items, ", "));
     }
     case Kind::Literal: return python_literal(arg, v.literal);
+    case Kind::HostObject: break;  // lowered into its fields' samples (check/host_objects.h)
   }
   return "None";
 }

@@ -5,6 +5,7 @@
 
 #include "emit/common.h"
 #include "emit/emit.h"
+#include "emit/host_objects.h"
 #include "model/types.h"
 #include "support/printer.h"
 
@@ -40,8 +41,7 @@ void $id$_call_boxed($id$_kernel_fn kernel, StableIValue* stack, uint64_t num_ar
 
 std::string stable_op_source(const model::Library& lib, const model::OpSpec& op) {
   const auto& s = op.schema;
-  std::vector<std::string> param_types;
-  for (const auto& a : s.arguments) param_types.push_back(model::kernel_param_type(a, true));
+  const std::vector<std::string> param_types = kernel_param_types(lib, op, true);
   const std::string ret = model::kernel_return_type(s, true);
 
   Printer p;
@@ -60,16 +60,15 @@ std::string stable_op_source(const model::Library& lib, const model::OpSpec& op)
   {
     auto indent = p.indent();
     if (s.arguments.empty() && s.returns.empty()) p.line("(void)stack;  // nothing to unbox or box");
-    std::vector<std::string> names;
     for (size_t i = 0; i < s.arguments.size(); ++i) {
       const auto& a = s.arguments[i];
       const model::TypeMapping* m = model::find_type_mapping(*a.type);
       p.line(fmt::format("auto {} = torch::stable::detail::to<{}>(stack[{}]);", a.name, m->stable_value, i));
-      names.push_back(a.name);
     }
+    for (const auto& line : host_argument_checks(lib, op, "STD_TORCH_CHECK")) p.line(line);
     for (const auto& check : cpp_checks(lib, op, true))
       for (const auto& line : cpp_check_lines(check, "STD_TORCH_CHECK")) p.line(line);
-    const std::string call = fmt::format("kernel({})", fmt::join(names, ", "));
+    const std::string call = fmt::format("kernel({})", fmt::join(kernel_call_args(lib, op, true), ", "));
     // What each stack slot is boxed from: a bound argument or the kernel's result.
     auto [results, outs] = result_sources(s);
     if (outs.empty()) {

@@ -5,6 +5,7 @@
 
 #include "emit/common.h"
 #include "emit/emit.h"
+#include "emit/host_objects.h"
 #include "model/types.h"
 #include "support/printer.h"
 
@@ -13,11 +14,10 @@ namespace opgen::emit {
 std::string unstable_op_source(const model::Library& lib, const model::OpSpec& op) {
   const auto& s = op.schema;
   const std::string ret = model::kernel_return_type(s, false);
-  std::vector<std::string> params, names;
-  for (const auto& a : s.arguments) {
-    params.push_back(model::kernel_param_type(a, false) + " " + a.name);
-    names.push_back(a.name);
-  }
+  std::vector<std::string> params;
+  for (const auto& a : s.arguments) params.push_back(model::kernel_param_type(a, false) + " " + a.name);
+  const std::vector<std::string> call_args = kernel_call_args(lib, op, false);
+  const std::vector<std::string> host_checks = host_argument_checks(lib, op, "TORCH_CHECK");
   const auto checks = cpp_checks(lib, op, false);
 
   Printer p;
@@ -60,9 +60,10 @@ namespace {
     p.line(fmt::format("{} {}_checked({}) {{", all_ret, kernel_name(op, key.value), fmt::join(params, ", ")));
     {
       auto indent = p.indent();
+      for (const auto& line : host_checks) p.line(line);
       if (!checks.empty())
         p.line(fmt::format("{}_check_inputs({});", op_identifier(op), fmt::join(checked_args(op), ", ")));
-      const std::string call = fmt::format("{}({})", kernel_callee(lib, op, key.value), fmt::join(names, ", "));
+      const std::string call = fmt::format("{}({})", kernel_callee(lib, op, key.value), fmt::join(call_args, ", "));
       if (!assemble) {
         p.line(fmt::format("{}{};", ret == "void" ? "" : "return ", call));
       } else {

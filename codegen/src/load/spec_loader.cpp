@@ -13,6 +13,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "load/yaml_core.h"
+#include "load/yaml_reader.h"
 
 namespace opgen::load {
 namespace {
@@ -20,38 +21,6 @@ namespace {
 using model::Located;
 using model::OpSpec;
 using model::RuleText;
-
-// Why `text` cannot be copied into generated C++ comments and Python
-// docstrings, or nullopt: invalid UTF-8, a control character but a tab (or
-// a newline, where `lines` allows them), or a line ending in a backslash.
-std::optional<std::string> uncarriable(std::string_view text, bool lines) {
-  for (size_t i = 0; i < text.size();) {
-    const auto byte = static_cast<unsigned char>(text[i]);
-    if (byte == '\n' && lines) {
-      if (i > 0 && text[i - 1] == '\\') return "a line ends in a backslash, which C++ reads as a line continuation";
-      ++i;
-      continue;
-    }
-    if (byte < 0x20 && byte != '\t') return fmt::format("it holds the control character 0x{:02x}", byte);
-    if (byte == 0x7f) return "it holds the control character 0x7f";
-    // UTF-8: the lead byte says how many continuation bytes follow; overlong
-    // forms, surrogates and code points past U+10FFFF are invalid.
-    const size_t length = byte < 0x80 ? 1 : (byte >> 5) == 0x6 ? 2 : (byte >> 4) == 0xe ? 3 : (byte >> 3) == 0x1e ? 4 : 0;
-    uint32_t code = length == 1 ? byte : length == 2 ? byte & 0x1f : length == 3 ? byte & 0x0f : byte & 0x07;
-    bool valid = length != 0 && i + length <= text.size();
-    for (size_t k = 1; valid && k < length; ++k) {
-      const auto next = static_cast<unsigned char>(text[i + k]);
-      valid = (next & 0xc0) == 0x80;
-      code = (code << 6) | (next & 0x3f);
-    }
-    static constexpr uint32_t kMinimum[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (!valid || code < kMinimum[length] || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff))
-      return fmt::format("it is not valid UTF-8 at byte {}", i);
-    i += length;
-  }
-  if (!text.empty() && text.back() == '\\') return "it ends in a backslash, which C++ reads as a line continuation";
-  return std::nullopt;
-}
 
 // A sample's number or boolean in the one form the checker reads and the
 // generated Python writes: an int in decimal, a float as Python's repr
@@ -71,236 +40,6 @@ std::string canonical_scalar(const YAML::Node& node) {
   }
   return node.Scalar();
 }
-
-// The parser's events, reduced to what the handlers below need: each node's
-// mark, in document order, and where collections start and end.
-class NodeEvents : public YAML::EventHandler {
- public:
-  void OnDocumentStart(const YAML::Mark&) override {}
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
-  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
-  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string&) override {
-    node(mark);
-  }
-  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
-                       YAML::EmitterStyle::value) override {
-    node(mark);
-    collection_start(false, mark);
-  }
-  void OnSequenceEnd() override { collection_end(); }
-  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
-    node(mark);
-    collection_start(true, mark);
-  }
-  void OnMapEnd() override { collection_end(); }
-
- protected:
-  virtual void node(const YAML::Mark& mark) = 0;
-  virtual void collection_start(bool /*map*/, const YAML::Mark&) {}
-  virtual void collection_end() {}
-};
-
-// Where the root of each YAML document lies. Only the first two documents
-// are read: yaml-cpp 0.7's YAML::LoadAll never returns on some invalid input,
-// such as a stray ',' at the top level (jbeder/yaml-cpp#1040), where the
-// parser yields an empty document at the same place over and over without
-// consuming anything.
-class DocumentRoots : public NodeEvents {
- public:
-  std::vector<YAML::Mark> starts, roots;
-
-  void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
-
- private:
-  void node(const YAML::Mark& mark) override {
-    if (roots.size() < starts.size()) roots.push_back(mark);
-  }
-};
-
-// Where each key of each mapping of the first document is written, by the
-// position of the mapping: a key written as an alias (`*k: ...`) is the
-// anchored node itself to yaml-cpp, with the anchor's mark, so only the
-// events know where the alias stands.
-class KeyMarks : public NodeEvents {
- public:
-  std::map<int, std::vector<YAML::Mark>> keys;  // mapping's mark.pos -> its keys' marks, in order
-
- private:
-  struct Frame {
-    bool map;
-    bool expecting_key;
-    int pos;
-  };
-  void node(const YAML::Mark& mark) override {
-    if (frames_.empty() || !frames_.back().map) return;
-    Frame& frame = frames_.back();
-    if (frame.expecting_key) keys[frame.pos].push_back(mark);
-    frame.expecting_key = !frame.expecting_key;
-  }
-  void collection_start(bool map, const YAML::Mark& mark) override { frames_.push_back({map, true, mark.pos}); }
-  void collection_end() override { frames_.pop_back(); }
-  std::vector<Frame> frames_;
-};
-
-// The key marks of the first document of `text` (empty if it does not parse).
-std::map<int, std::vector<YAML::Mark>> key_marks(const std::string& text) {
-  std::istringstream in(text);
-  YAML::Parser parser(in);
-  KeyMarks marks;
-  try {
-    parser.HandleNextDocument(marks);
-  } catch (const YAML::Exception&) {
-    return {};
-  }
-  return std::move(marks.keys);
-}
-
-// Reading state for one file: its lines (to map columns inside scalars back
-// to the file) and where diagnostics go.
-class Reader {
- public:
-  Reader(const std::string& text, std::string display_path, Diagnostics& diags)
-      : text_(text), path_(std::move(display_path)), diags_(diags) {
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines_.push_back(line);
-  }
-
-  SourceLoc loc(const YAML::Mark& mark) const {
-    return {path_, static_cast<size_t>(mark.line) + 1, static_cast<size_t>(mark.column) + 1};
-  }
-  SourceLoc loc(const YAML::Node& node) const { return loc(node.Mark()); }
-  const std::string& path() const { return path_; }
-  Diagnostics& diags() { return diags_; }
-
-  // Where column 0 of a scalar's value lies in the file, and whether columns
-  // inside it map one to one (a single-line scalar without escapes).
-  std::pair<SourceLoc, bool> value_start(const YAML::Node& node) const {
-    SourceLoc start = loc(node);
-    const auto& mark = node.Mark();
-    if (mark.line < 0 || static_cast<size_t>(mark.line) >= lines_.size()) return {start, false};
-    const std::string& line = lines_[mark.line];
-    const std::string value = node.Scalar();
-    size_t col = static_cast<size_t>(mark.column);
-    if (col < line.size() && (line[col] == '"' || line[col] == '\'')) ++col;
-    bool exact = line.compare(col, value.size(), value) == 0;
-    return {{path_, start.line, col + 1}, exact};
-  }
-
-  // Reports a value of the wrong type: "'what' must be <want>, not <what it is>",
-  // with a hint where quoting it would make it a string.
-  void wrong_type(const YAML::Node& node, const std::string& what, const std::string& want) {
-    const YamlType type = yaml_type(node);
-    const bool past_int64 = type == YamlType::Int && !yaml_integer(node);
-    auto& d = diags_.error(Code::WrongValueType, loc(node),
-                           fmt::format("'{}' must be {}, not {}", what, want,
-                                       past_int64 ? "an integer past the range of int64" : describe(type)));
-    if (want.find("string") != std::string::npos)
-      if (auto hint = quote_hint(node)) d.notes.push_back({*hint});
-  }
-
-  // A string under the YAML 1.2 core schema: `3`, `true` and `null` are not.
-  bool expect_string(const YAML::Node& node, const std::string& what) {
-    if (yaml_type(node) == YamlType::String) return true;
-    wrong_type(node, what, "a string");
-    return false;
-  }
-
-  std::optional<std::string> string_value(const YAML::Node& node, const std::string& what) {
-    if (!expect_string(node, what)) return std::nullopt;
-    return node.Scalar();
-  }
-
-  // A list of strings; a single string is accepted as a one-element list.
-  std::vector<Located<std::string>> string_list(const YAML::Node& node, const std::string& what) {
-    std::vector<Located<std::string>> out;
-    if (node.IsSequence()) {
-      for (const YAML::Node& item : node) {
-        if (expect_string(item, what + " entry")) out.push_back({item.Scalar(), loc(item)});
-      }
-    } else if (yaml_type(node) == YamlType::String) {
-      out.push_back({node.Scalar(), loc(node)});
-    } else {
-      wrong_type(node, what, "a string or a list of strings");
-    }
-    return out;
-  }
-
-  // A rule: an expression of the rule language, or an integer (a literal
-  // rule, `flops: 0`), read in its decimal form.
-  std::optional<RuleText> rule(const YAML::Node& node, const std::string& what) {
-    std::string text = node.Scalar();
-    if (yaml_type(node) != YamlType::String) {
-      auto value = yaml_integer(node);
-      if (!value) {
-        wrong_type(node, what, "a rule (a string) or an integer");
-        return std::nullopt;
-      }
-      text = std::to_string(*value);  // INT64_MIN still fails to parse, as a rule: the literal leaves int64
-    }
-    auto [start, exact] = value_start(node);
-    exact = exact && node.Scalar() == text;
-    RuleText rule{text, exact ? start : loc(node), nullptr, exact};
-    auto parsed = model::parse_expr(rule.text);
-    if (auto* diag = std::get_if<model::ExprDiagnostic>(&parsed)) {
-      auto& d = diags_.error(diag->code, rule.at(diag->column), diag->message);
-      if (!diag->note.empty()) d.notes.push_back({diag->note});
-      return std::nullopt;
-    }
-    rule.expr = std::get<model::ExprPtr>(parsed);
-    return rule;
-  }
-
-  // Checks a mapping for keys outside `allowed` and for duplicates; returns
-  // false if the node is not a mapping at all.
-  bool check_keys(const YAML::Node& node, const std::vector<std::string>& allowed, const std::string& what) {
-    if (!node.IsMap()) {
-      diags_.error(Code::WrongValueType, loc(node), fmt::format("{} must be a mapping", what));
-      return false;
-    }
-    std::set<std::string> seen;
-    size_t index = 0;
-    for (const auto& entry : node) {
-      auto key_loc = [&, i = index++] { return where_key(node, i, entry.first); };
-      if (yaml_type(entry.first) != YamlType::String) {
-        auto& d = diags_.error(Code::NonStringKey, key_loc(),
-                               fmt::format("keys of {} must be strings, not {}", what, describe(yaml_type(entry.first))));
-        if (auto hint = quote_hint(entry.first)) d.notes.push_back({*hint});
-        continue;
-      }
-      const std::string key = entry.first.Scalar();
-      if (!seen.insert(key).second) {
-        diags_.error(Code::DuplicateKey, key_loc(), fmt::format("duplicate key '{}' in {}", key, what));
-        continue;
-      }
-      if (allowed.empty()) continue;  // free-form keys (argument names)
-      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-        auto& d = diags_.error(Code::UnknownKey, key_loc(), fmt::format("unknown key '{}' in {}", key, what));
-        if (std::string guess = closest_match(key, allowed); !guess.empty())
-          d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
-        d.notes.push_back({fmt::format("allowed keys: {}", fmt::join(allowed, ", "))});
-      }
-    }
-    return true;
-  }
-
- private:
-  // Where the `index`th key of `map` stands, for a diagnostic. The parser's
-  // events know an aliased key's own place (yaml-cpp gives its anchor's);
-  // they are read only when a diagnostic needs them, off the hot path.
-  SourceLoc where_key(const YAML::Node& map, size_t index, const YAML::Node& key) {
-    if (!key_marks_) key_marks_ = key_marks(text_);
-    auto it = key_marks_->find(map.Mark().pos);
-    if (it == key_marks_->end() || it->second.size() != map.size()) return loc(key);
-    return loc(it->second[index]);
-  }
-
-  const std::string& text_;
-  std::string path_;
-  Diagnostics& diags_;
-  std::optional<std::map<int, std::vector<YAML::Mark>>> key_marks_;
-  std::vector<std::string> lines_;
-};
 
 }  // namespace
 
@@ -327,7 +66,9 @@ void read_schema(Reader& r, const YAML::Node& node, OpSpec& spec) {
   auto [start, exact] = r.value_start(node);
   spec.schema_value_loc = start;
   spec.schema_columns_exact = exact;
-  auto parsed = model::parse_schema(*text);
+  model::ParseOptions options;
+  options.host_classes = r.host_classes;
+  auto parsed = model::parse_schema(*text, options);
   if (auto* err = std::get_if<model::SchemaError>(&parsed)) {
     r.diags().error(err->code, spec.schema_at(err->column), fmt::format("invalid schema: {}", err->message));
     return;
@@ -574,6 +315,21 @@ std::optional<model::SampleValue> read_sample_value(Reader& r, const YAML::Node&
   v.loc = r.loc(node);
   if (node.IsNull()) {
     v.kind = model::SampleValue::Kind::None;
+  } else if (node.IsMap() && node["fields"]) {  // a host object: its declared fields
+    if (!r.check_keys(node, {"fields"}, "a host object's sample") ||
+        !r.check_keys(node["fields"], {}, "a host object's 'fields'"))
+      return std::nullopt;
+    v.kind = model::SampleValue::Kind::HostObject;
+    for (const auto& entry : node["fields"]) {
+      if (yaml_type(entry.first) != YamlType::String) continue;
+      if (entry.second.IsMap() && entry.second["fields"]) {
+        r.diags().error(Code::SampleValueMismatch, r.loc(entry.second), "a host object's field is no host object");
+        return std::nullopt;
+      }
+      auto field = read_sample_value(r, entry.second);
+      if (!field) return std::nullopt;
+      v.fields.emplace_back(Located<std::string>{entry.first.Scalar(), r.loc(entry.first)}, std::move(*field));
+    }
   } else if (node.IsMap()) {
     auto t = read_sample_tensor(r, node);
     if (!t) return std::nullopt;
@@ -661,24 +417,6 @@ void read_samples(Reader& r, const YAML::Node& node, OpSpec& spec) {
   }
 }
 
-// The root of the second YAML document in `text`, if there is one. Throws
-// YAML::ParserException where the parser is stuck (see DocumentRoots).
-std::optional<YAML::Mark> second_document(const std::string& text) {
-  std::istringstream in(text);
-  YAML::Parser parser(in);
-  DocumentRoots documents;
-  while (documents.starts.size() < 2 && parser.HandleNextDocument(documents)) {
-  }
-  if (documents.starts.size() < 2) return std::nullopt;
-  const YAML::Mark& stuck = documents.starts[1];
-  if (stuck.pos == documents.starts[0].pos) {
-    const size_t pos = static_cast<size_t>(stuck.pos);
-    const bool printable = pos < text.size() && text[pos] > ' ' && text[pos] < 0x7f;
-    throw YAML::ParserException(stuck, printable ? fmt::format("unexpected '{}'", text[pos]) : "unexpected character");
-  }
-  return documents.roots.size() > 1 ? documents.roots[1] : documents.starts[1];
-}
-
 struct KeyHandler {
   std::string key;
   std::function<void(Reader&, const YAML::Node&, OpSpec&)> read;
@@ -731,36 +469,18 @@ const std::vector<std::string>& spec_keys() {
 }
 
 std::optional<model::OpSpec> load_spec_text(const std::string& text, const std::string& display_path,
-                                            Diagnostics& diags) {
+                                            Diagnostics& diags, const std::vector<std::string>& host_classes) {
   Reader r(text, display_path, diags);
+  r.host_classes = host_classes;
   if (auto why = uncarriable(display_path, false)) {
     // The path is named in every generated file's header.
     diags.error(Code::TextNotCarriable, {display_path, 0, 0}, "the spec's path cannot be named in generated code: " + *why)
         .notes.push_back({"rename the file"});
     return std::nullopt;
   }
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-    if (auto second = second_document(text)) {
-      // YAML::Load reads the first and drops the rest without a word.
-      diags.error(Code::SeveralYamlDocuments, r.loc(*second),
-                  "a spec file holds one YAML document: a second one starts here")
-          .notes.push_back({"put each op in a file of its own, named after it"});
-      return std::nullopt;
-    }
-  } catch (const YAML::DeepRecursion& e) {
-    // yaml-cpp's own message for it is "bad file".
-    diags.error(Code::InvalidYaml, r.loc(e.mark), fmt::format("invalid YAML: nested {} levels deep", e.depth()))
-        .notes.push_back({"a spec needs a few levels; nothing in one nests this deep"});
-    return std::nullopt;
-  } catch (const YAML::ParserException& e) {
-    diags.error(Code::InvalidYaml, r.loc(e.mark), fmt::format("invalid YAML: {}", e.msg));
-    return std::nullopt;
-  } catch (const YAML::Exception& e) {
-    diags.error(Code::InvalidYaml, {display_path, 1, 1}, fmt::format("invalid YAML: {}", e.what()));
-    return std::nullopt;
-  }
+  auto document = load_document(r, text, "a spec file", "put each op in a file of its own, named after it");
+  if (!document) return std::nullopt;
+  const YAML::Node root = *document;
 
   OpSpec spec;
   spec.display_path = display_path;

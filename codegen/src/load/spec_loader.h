@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "model/spec.h"
 #include "support/diagnostics.h"
@@ -13,10 +14,11 @@
 namespace opgen::load {
 
 // `text` is the file's contents; `display_path` names the file in
-// diagnostics and in the generated headers. Returns nothing when the file
+// diagnostics and in the generated headers; `host_classes` are the types
+// file's classes, which the schema may name. Returns nothing when the file
 // could not be used at all.
 std::optional<model::OpSpec> load_spec_text(const std::string& text, const std::string& display_path,
-                                            Diagnostics& diags);
+                                            Diagnostics& diags, const std::vector<std::string>& host_classes = {});
 
 // The keys the loader accepts, in documentation order: at the top level, in
 // one argument's `checks`, and in `autograd` (codegen/spec.schema.json must

@@ -779,7 +779,7 @@ std::string canonical_device(const std::string& s, size_t column) {
 
 class Parser {
  public:
-  Parser(std::string_view text, const ParseOptions& options) : lex_(text) {
+  Parser(std::string_view text, const ParseOptions& options) : lex_(text), host_classes_(options.host_classes) {
     // PyTorch allows type variables in aten:: and prim:: for BC.
     allow_type_variables_ =
         options.allow_type_variables || text.substr(0, 6) == "aten::" || text.substr(0, 6) == "prim::";
@@ -1051,6 +1051,8 @@ class Parser {
       name = std::string(info->name);
     } else if (allow_type_variables_ && text[0] >= 'a' && text[0] <= 'z') {
       name = std::move(text);  // a type variable such as `t`
+    } else if (std::find(host_classes_.begin(), host_classes_.end(), text) != host_classes_.end()) {
+      name = std::move(text);
     } else if (text == "double") {
       fail(tok.pos, "unknown type 'double': use 'float', which is a C++ double", Code::SchemaUnknownType);
     } else if (text == "int64_t") {
@@ -1325,6 +1327,7 @@ class Parser {
 
   Lexer lex_;
   bool allow_type_variables_ = false;
+  std::vector<std::string> host_classes_;
   size_t next_fresh_set_ = 0;
 };
 

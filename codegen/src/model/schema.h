@@ -137,6 +137,9 @@ struct ParseOptions {
   // Custom-op registration (torch.library, TORCH_LIBRARY) turns it off,
   // except for schemas starting with `aten::` or `prim::`; so does opgen.
   bool allow_type_variables = false;
+  // Names read as types of their own: the library's host classes
+  // (_types.yaml), which opgen registers flattened (model/spec.h).
+  std::vector<std::string> host_classes;
 };
 
 // Parses one schema. Namespaces are optional (`foo(Tensor x) -> Tensor`), and

@@ -20,6 +20,12 @@ const OpSpec* Library::find(const std::string& op_name) const {
   return nullptr;
 }
 
+const HostClass* Library::host_class(const std::string& name) const {
+  for (const HostClass& cls : host_classes)
+    if (cls.name.value == name) return &cls;
+  return nullptr;
+}
+
 std::string default_python_package(const std::string& ns) { return ns == "opgen" ? "opgen_ops" : ns; }
 
 std::string format_torch_version(uint64_t version) {

@@ -77,10 +77,12 @@ struct SampleTensor {
 };
 
 struct SampleValue {
-  enum class Kind { Tensor, TensorList, None, Literal };
+  // HostObject: `{fields: {name: value}}`, a host object's declared fields.
+  enum class Kind { Tensor, TensorList, None, Literal, HostObject };
   Kind kind = Kind::Literal;
   SampleTensor tensor;               // Tensor
   std::vector<SampleTensor> list;    // TensorList
+  std::vector<std::pair<Located<std::string>, SampleValue>> fields;  // HostObject
   std::string literal;               // Literal: a YAML string as written; a number or a boolean
                                      // (or a list of them) in canonical form: 7, 0.5, true, [1, 2]
   bool string = false;               // Literal: a YAML string (`"3"` is one, `3` is not)
@@ -114,6 +116,42 @@ struct CompilePolicy {
   SourceLoc loc;
 };
 
+// A field of a host class: what kernels, fakes and rules may read of its
+// objects. `read` is how Python gets it from an object: an attribute
+// (`.fp8_dtype`) or, for built-in classes, a method call (`.size()`).
+struct HostField {
+  Located<std::string> name;
+  Located<std::string> type_text;
+  TypePtr type;       // the parsed type: one of host_field_types()
+  std::string read;   // Python suffix on the object: ".name" or ".size()"
+};
+
+// `host_objects:` in the library's _types.yaml: a Python class whose objects
+// ops take. The registered op takes the declared fields instead (flattened
+// by the Python binding at call time, so torch.compile reads them at trace
+// time); the kernel receives them as a generated C++ struct.
+struct HostClass {
+  Located<std::string> name;          // what schemas spell: Float8Quantizer
+  Located<std::string> python_class;  // module.Qualname: the binding's type hints
+  std::string builtin;                // "" or "process_group"
+  std::string doc;
+  std::vector<HostField> fields;      // in kernel (struct) order
+  SourceLoc loc;
+};
+
+// An argument of the spec's schema whose type is a host class. In the op's
+// flat schema (OpSpec::schema) it is `bool <arg>_given` when optional, then
+// `<field type> <arg>_<field>` per field (made optional when the argument is).
+struct HostArgument {
+  std::string name;
+  std::string cls;  // its HostClass's name (Library::host_class)
+  bool optional = false;
+  size_t declared_index = 0;  // in OpSpec::declared_schema.arguments
+  size_t first_flat = 0;      // in OpSpec::schema.arguments
+  std::string given_name() const { return name + "_given"; }
+  std::string field_name(const HostField& f) const { return name + "_" + f.name.value; }
+};
+
 struct OpSpec {
   std::string path;          // as given on the command line
   std::string display_path;  // relative to the source root: used in headers and diagnostics
@@ -123,6 +161,10 @@ struct OpSpec {
   SourceLoc schema_value_loc;  // where column 0 of the schema string lies
   bool schema_columns_exact = false;  // false when the string was folded/escaped
   FunctionSchema schema;       // after the checker: mutation annotations filled in
+  // The schema as written, when it names host classes; `schema` is then the
+  // flat one the library registers (see HostArgument). Empty otherwise.
+  std::optional<FunctionSchema> declared_schema;
+  std::vector<HostArgument> host_args;  // in argument order
 
   Located<Abi> abi{Abi::Stable, {}};
   std::vector<Located<std::string>> dispatch;
@@ -175,9 +217,13 @@ struct Library {
   // 0: the build compiles each op's TU; n: it compiles n unity TUs per ABI
   // (csrc/<ns>-<abi>-shard<i>.cpp), each including its share of the ops' TUs.
   unsigned shards = 0;
+  // From the types file (schemas/_types.yaml).
+  std::vector<HostClass> host_classes;
+  std::string types_path;  // display path of the types file; empty when none
   std::vector<OpSpec> ops;
 
   const OpSpec* find(const std::string& op_name) const;
+  const HostClass* host_class(const std::string& name) const;
 };
 
 // "2.10" for a TORCH_TARGET_VERSION value.

@@ -1810,6 +1810,109 @@ samples:
       x: {shape: [N, 8]}
 )md"},
 
+    {Code::BadHostClass, "E1101", "a host class declaration opgen cannot use",
+     R"md(The library's `_types.yaml` declares under `host_objects:` each Python class
+its ops take: `class` (its Python path, module.Qualname, which the binding's
+type hints name) and `fields` (what kernels, fakes and rules read of its
+objects, each with a schema type), or `builtin: process_group`. The class's
+name is what schemas spell and the kernel's C++ struct is called, so it must
+be an identifier that no schema type, keyword or macro takes; a class
+declares at least one field; a library has one types file.)md",
+     R"md(# _types.yaml
+host_objects:
+  Float8Quantizer:
+    class: Float8Quantizer
+    fields: {scale: float}
+# scale.yaml
+schema: "scale(Tensor x, Float8Quantizer q) -> Tensor"
+fake: like(x)
+)md",
+     R"md(# _types.yaml
+host_objects:
+  Float8Quantizer:
+    class: mylib.quant.Float8Quantizer
+    fields: {scale: float}
+# scale.yaml
+schema: "scale(Tensor x, Float8Quantizer q) -> Tensor"
+fake: like(x)
+)md"},
+
+    {Code::BadHostFieldType, "E1102", "a host-class field of a type kernels cannot receive",
+     R"md(A field becomes an argument of the registered op and a member of the kernel's
+struct on both ABIs, so its type is one opgen carries there as a value:
+`int`, `float`, `bool`, `str`, `ScalarType`, `Tensor`, or one of these
+optional (`Tensor?`). Lists, `Scalar`, and alias annotations are not fields.)md",
+     R"md(# _types.yaml
+host_objects:
+  Float8Quantizer:
+    class: mylib.quant.Float8Quantizer
+    fields: {scales: "float[]"}
+# scale.yaml
+schema: "scale(Tensor x, Float8Quantizer q) -> Tensor"
+fake: like(x)
+)md",
+     R"md(# _types.yaml
+host_objects:
+  Float8Quantizer:
+    class: mylib.quant.Float8Quantizer
+    fields: {scales: Tensor}
+# scale.yaml
+schema: "scale(Tensor x, Float8Quantizer q) -> Tensor"
+fake: like(x)
+)md"},
+
+    {Code::BadHostArgument, "E1103", "a host object where it cannot be flattened",
+     R"md(The op opgen registers takes a host object's fields in its place, and the
+kernel a struct of them. So a host class is an argument's whole type, or
+that type optional (`Float8Quantizer? q=None`, whose only default is None); not
+a list element, a return, written (`(a!)`, `mutates:`), symmetric memory, a
+gradient, or an argument of an existing kernel (`kernels:`), whose
+signature opgen does not write. The flattened names (`q_<field>`, and
+`q_given` for an optional one) must not be the names of other arguments.)md",
+     R"md(# _types.yaml
+host_objects:
+  Float8Quantizer:
+    class: mylib.quant.Float8Quantizer
+    fields: {scale: float}
+# scale.yaml
+schema: "scale(Tensor x, Float8Quantizer[] qs) -> Tensor"
+fake: like(x)
+)md",
+     R"md(# _types.yaml
+host_objects:
+  Float8Quantizer:
+    class: mylib.quant.Float8Quantizer
+    fields: {scale: float}
+# scale.yaml
+schema: "scale(Tensor x, Float8Quantizer q) -> Tensor"
+fake: like(x)
+)md"},
+
+    {Code::UnknownHostField, "E1104", "a rule or sample reads what a host class does not declare",
+     R"md(Rules (`require`, `let`, `fake`, `flops`, `compile: when`), `checks:` and
+samples read a host object through its declared fields, `q.scale`: those
+are what the registered op takes, so they are all a rule can see. An
+optional object is tested with `q is None`; a field of an optional object
+reads as optional.)md",
+     R"md(# _types.yaml
+host_objects:
+  Float8Quantizer:
+    class: mylib.quant.Float8Quantizer
+    fields: {out_dtype: ScalarType}
+# scale.yaml
+schema: "scale(Tensor x, Float8Quantizer q) -> Tensor"
+fake: like(x, dtype=q.dtype)
+)md",
+     R"md(# _types.yaml
+host_objects:
+  Float8Quantizer:
+    class: mylib.quant.Float8Quantizer
+    fields: {out_dtype: ScalarType}
+# scale.yaml
+schema: "scale(Tensor x, Float8Quantizer q) -> Tensor"
+fake: like(x, dtype=q.out_dtype)
+)md"},
+
     {Code::AliasingResultNotCompilable, "W0401", "a result aliases an input outside the out= convention",
      R"md(A warning: a result is an alias of an argument the op mutates, but not in
 PyTorch's out= convention, so only eager calls work. PyTorch registers and
@@ -1934,6 +2037,7 @@ const Group kGroups[] = {
     {"E08", "Tags, CUDA graphs, compile fallbacks, dispatch, symmetric memory and autocast"},
     {"E09", "Files and output"},
     {"E10", "Samples"},
+    {"E11", "Host objects and the types file"},
     {"W04", "Warnings: mutation and aliasing"},
     {"W08", "Warnings: tags"},
     {"W10", "Warnings: samples"},

@@ -11,6 +11,7 @@
 //   E03xx  op names, arguments, types, ABI     E08xx  tags, dispatch, symm_mem, autocast
 //   E04xx  mutation and aliasing               E09xx  files and output
 //   E05xx  the rule language, let and fake     E10xx  samples
+//                                              E11xx  host objects and the types file
 // Warnings take a W with the same grouping (W1001).
 //
 // A code, once assigned, is never renumbered nor reused: a new rule takes the
@@ -135,6 +136,11 @@ enum class Code : uint16_t {
   SampleValueMismatch,
   SampleMissingArgument,
   SampleShapeMismatch,
+  // E11xx: host objects and the types file
+  BadHostClass,
+  BadHostFieldType,
+  BadHostArgument,
+  UnknownHostField,
   NoSamples,  // a warning: W1001
   AliasingResultNotCompilable,  // a warning: W0401
   NonTensorMarkedMutated,  // a warning: W0402

@@ -1,0 +1,486 @@
+#include "check/host_objects.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "check/names.h"
+#include "model/host_types.h"
+#include "model/types.h"
+
+namespace opgen::check {
+namespace {
+
+using model::Argument;
+using model::Expr;
+using model::ExprPtr;
+using model::HostArgument;
+using model::HostClass;
+using model::OpSpec;
+using model::SampleValue;
+using model::Type;
+
+std::vector<std::string> field_names(const HostClass& cls) {
+  std::vector<std::string> names;
+  for (const auto& f : cls.fields) names.push_back(f.name.value);
+  return names;
+}
+
+const model::HostField* find_field(const HostClass& cls, const std::string& name) {
+  for (const auto& f : cls.fields)
+    if (f.name.value == name) return &f;
+  return nullptr;
+}
+
+// `a.b.c`: each part an identifier that is no Python keyword.
+bool is_python_path(const std::string& text) {
+  size_t start = 0, parts = 0;
+  while (true) {
+    const size_t dot = text.find('.', start);
+    const std::string part = text.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (!is_identifier(part) || is_python_keyword(part)) return false;
+    ++parts;
+    if (dot == std::string::npos) return parts >= 2;
+    start = dot + 1;
+  }
+}
+
+void check_class(const HostClass& cls, Diagnostics& diags) {
+  const std::string& name = cls.name.value;
+  if (!is_identifier(name) || name.size() > kMaxNameLength) {
+    diags.error(Code::BadHostClass, cls.name.loc, fmt::format("'{}' cannot name a host class: it must be an identifier", name));
+  } else if (std::holds_alternative<model::FunctionSchema>(model::parse_schema(fmt::format("f({} x) -> ()", name)))) {
+    diags.error(Code::BadHostClass, cls.name.loc, fmt::format("'{}' is a schema type: a host class needs a name of its own", name));
+  } else if (is_keyword(name)) {
+    diags.error(Code::BadHostClass, cls.name.loc, fmt::format("'{}' is a keyword in C++ or Python", name));
+  } else if (auto problem = cpp_name_problem(name)) {
+    diags.error(Code::BadHostClass, cls.name.loc, fmt::format("'{}' cannot name the kernel's struct: {}", name, *problem));
+  }
+  if (cls.builtin.empty() && !is_python_path(cls.python_class.value))
+    diags.error(Code::BadHostClass, cls.python_class.loc,
+                fmt::format("'class' must name a Python class as module.Qualname, not '{}'", cls.python_class.value))
+        .notes.push_back({"each part is an identifier, as in 'mylib.quant.Float8Quantizer'"});
+  if (cls.fields.empty())
+    diags.error(Code::BadHostClass, cls.loc, fmt::format("host class '{}' declares no field", name))
+        .notes.push_back({"the fields are what kernels, fakes and rules read of its objects"});
+  for (const auto& field : cls.fields) {
+    const std::string& f = field.name.value;
+    if (!is_identifier(f) || f.size() > kMaxNameLength || is_keyword(f)) {
+      diags.error(Code::BadHostClass, field.name.loc,
+                  fmt::format("'{}' cannot name a field: it must be an identifier and no C++ or Python keyword", f));
+      continue;
+    }
+    if (auto problem = cpp_name_problem(f))
+      diags.error(Code::BadHostClass, field.name.loc, fmt::format("'{}' cannot name a struct member: {}", f, *problem));
+    if (!field.type) continue;  // the loader reported it
+    if (!model::find_host_field_type(*field.type) || field.type->to_string() != model::type_key(*field.type)) {
+      std::vector<std::string> allowed;
+      for (const auto& row : model::host_field_types()) allowed.emplace_back(row.schema);
+      diags.error(Code::BadHostFieldType, field.type_text.loc,
+                  fmt::format("field '{}' cannot be of type '{}'", f, field.type_text.value))
+          .notes.push_back({fmt::format("a field is one of: {}", fmt::join(allowed, ", "))});
+    }
+  }
+}
+
+// The host class an argument's type names, and whether it is optional;
+// nullopt when it names none. `problem` is set for a form opgen cannot
+// flatten (a list, an alias annotation, a default other than None).
+struct HostUse {
+  const HostClass* cls = nullptr;
+  bool optional = false;
+  std::string problem;
+};
+
+bool names_host_class(const model::Library& lib, const Type& type) {
+  if (type.kind == Type::Kind::Named) return lib.host_class(type.name) != nullptr;
+  return std::any_of(type.elements.begin(), type.elements.end(),
+                     [&](const model::TypePtr& e) { return names_host_class(lib, *e); });
+}
+
+std::optional<HostUse> host_use(const model::Library& lib, const Argument& arg) {
+  if (!names_host_class(lib, *arg.type)) return std::nullopt;
+  HostUse use;
+  const Type* named = arg.type.get();
+  if (named->kind == Type::Kind::Optional) {
+    use.optional = true;
+    if (named->alias) use.problem = "a host object is read, never written or aliased";
+    named = &named->element();
+  }
+  if (named->kind != Type::Kind::Named) {
+    use.problem = "a host object is flattened into its fields: a list or tuple of them cannot be";
+    return use;
+  }
+  use.cls = lib.host_class(named->name);
+  if (named->alias) use.problem = "a host object is read, never written or aliased";
+  if (arg.default_value && !(use.optional && arg.default_value->kind == model::DefaultValue::Kind::None))
+    use.problem = "a host object's only default is None, on an optional one";
+  return use;
+}
+
+// The schema type text of a flat field argument.
+std::string flat_field_type(const model::HostField& field, bool optional) {
+  const std::string text = field.type->to_string();
+  return optional && field.type->kind != Type::Kind::Optional ? text + "?" : text;
+}
+
+class Lowering {
+ public:
+  Lowering(const model::Library& lib, OpSpec& op, Diagnostics& diags) : lib_(lib), op_(op), diags_(diags) {}
+
+  void run() {
+    const size_t errors_before = diags_.error_count();
+    find_host_arguments();
+    if (diags_.error_count() > errors_before) return;
+    if (hosts_.empty()) {
+      reject_host_samples();
+      return;
+    }
+    model::FunctionSchema flat = flat_schema();
+    if (diags_.error_count() > errors_before) return;
+    rewrite_rules();
+    rename_checks();
+    reject_listed_hosts();
+    lower_samples();
+    if (diags_.error_count() > errors_before) return;
+    op_.declared_schema = std::move(op_.schema);
+    op_.schema = std::move(flat);
+    for (const auto& [name, host] : hosts_) op_.host_args.push_back(host);
+    std::sort(op_.host_args.begin(), op_.host_args.end(),
+              [](const HostArgument& a, const HostArgument& b) { return a.declared_index < b.declared_index; });
+  }
+
+ private:
+  Diagnostic& error(Code code, const SourceLoc& loc, std::string message) {
+    return diags_.error(code, loc, std::move(message));
+  }
+
+  void find_host_arguments() {
+    const auto& args = op_.schema.arguments;
+    for (size_t i = 0; i < args.size(); ++i) {
+      auto use = host_use(lib_, args[i]);
+      if (!use) continue;
+      if (!use->problem.empty()) {
+        error(Code::BadHostArgument, op_.schema_at(args[i].column),
+              fmt::format("argument '{}' cannot take a host object this way: {}", args[i].name, use->problem));
+        continue;
+      }
+      HostArgument host;
+      host.name = args[i].name;
+      host.cls = use->cls->name.value;
+      host.optional = use->optional;
+      host.declared_index = i;
+      hosts_.emplace(host.name, host);
+    }
+    for (const auto& ret : op_.schema.returns)
+      if (names_host_class(lib_, *ret.type))
+        error(Code::BadHostArgument, op_.schema_at(ret.column), "an op cannot return a host object")
+            .notes.push_back({"a kernel returns tensors and values; return the fields the caller needs"});
+    if (!hosts_.empty() && !op_.existing_kernels.empty())
+      error(Code::BadHostArgument, op_.existing_kernels.front().function.loc,
+            "an existing kernel ('kernels:') cannot take a host object")
+          .notes.push_back({"opgen passes host objects to kernels it declares, as a generated struct"});
+  }
+
+  const HostClass& cls(const HostArgument& host) const { return *lib_.host_class(host.cls); }
+
+  // The declared schema with each host argument replaced by its fields.
+  model::FunctionSchema flat_schema() {
+    const auto& declared = op_.schema;
+    std::vector<std::string> parts;
+    std::vector<size_t> origin;  // the declared argument of each flat one
+    bool keyword_only = false;
+    std::set<std::string> names;
+    for (const auto& a : declared.arguments)
+      if (!hosts_.count(a.name)) names.insert(a.name);
+    for (size_t i = 0; i < declared.arguments.size(); ++i) {
+      const Argument& a = declared.arguments[i];
+      if (a.kwarg_only && !keyword_only) {
+        parts.push_back("*");
+        origin.push_back(i);
+        keyword_only = true;
+      }
+      auto it = hosts_.find(a.name);
+      if (it == hosts_.end()) {
+        parts.push_back(a.to_string(model::SchemaForm::Registration));
+        origin.push_back(i);
+        continue;
+      }
+      HostArgument& host = it->second;
+      const std::string none = a.default_value ? "=None" : "";
+      auto add = [&](const std::string& name, const std::string& text) {
+        if (!names.insert(name).second) {
+          error(Code::BadHostArgument, op_.schema_at(a.column),
+                fmt::format("host argument '{}' flattens into '{}', which the schema names already", a.name, name))
+              .notes.push_back({fmt::format("rename '{}' or the other argument", a.name)});
+        }
+        parts.push_back(text);
+        origin.push_back(i);
+      };
+      if (host.optional) add(host.given_name(), fmt::format("bool {}{}", host.given_name(), a.default_value ? "=False" : ""));
+      for (const auto& field : cls(host).fields)
+        add(host.field_name(field), fmt::format("{} {}{}", flat_field_type(field, host.optional), host.field_name(field), none));
+    }
+    const std::string text = fmt::format("f({}) -> ()", fmt::join(parts, ", "));
+    auto parsed = model::parse_schema(text);
+    model::FunctionSchema flat = declared;
+    flat.arguments.clear();
+    if (auto* err = std::get_if<model::SchemaError>(&parsed)) {  // not expected: every part came from a parsed schema
+      error(Code::BadHostArgument, op_.schema_at(0), fmt::format("the flat schema '{}' does not parse: {}", text, err->message));
+      return flat;
+    }
+    flat.arguments = std::get<model::FunctionSchema>(parsed).arguments;
+    // Diagnostics about a flat argument point at the declared one.
+    size_t part = 0;
+    for (auto& a : flat.arguments) {
+      while (parts[part] == "*") ++part;
+      a.column = declared.arguments[origin[part]].column;
+      ++part;
+    }
+    for (auto& [name, host] : hosts_) {
+      for (size_t i = 0; i < flat.arguments.size(); ++i) {
+        const std::string first = host.optional ? host.given_name() : host.field_name(cls(host).fields.front());
+        if (flat.arguments[i].name == first) {
+          host.first_flat = i;
+          break;
+        }
+      }
+    }
+    return flat;
+  }
+
+  // --- rules -------------------------------------------------------------
+
+  ExprPtr name_node(const Expr& at, std::string name) {
+    auto e = std::make_shared<Expr>();
+    e->kind = Expr::Kind::Name;
+    e->column = at.column;
+    e->op_column = at.column;
+    e->text = std::move(name);
+    return e;
+  }
+
+  // `expr` with the host objects' reads replaced by the flat arguments;
+  // nullptr after an error.
+  ExprPtr rewrite(const ExprPtr& expr, const model::RuleText& rule) {
+    const Expr& e = *expr;
+    if (e.kind == Expr::Kind::Name) {
+      if (auto it = hosts_.find(e.text); it != hosts_.end()) {
+        std::vector<std::string> reads;
+        for (const auto& f : field_names(cls(it->second))) reads.push_back(e.text + "." + f);
+        error(Code::UnknownHostField, rule.at(e.column),
+              fmt::format("'{}' is a host object: a rule reads its fields", e.text))
+            .notes.push_back({fmt::format("its fields: {}{}", fmt::join(reads, ", "),
+                                          it->second.optional ? fmt::format("; or test '{} is None'", e.text) : "")});
+        return nullptr;
+      }
+      return expr;
+    }
+    if (e.kind == Expr::Kind::Attribute && e.operands.size() == 1 && e.operands[0]->kind == Expr::Kind::Name) {
+      if (auto it = hosts_.find(e.operands[0]->text); it != hosts_.end()) {
+        const HostClass& c = cls(it->second);
+        if (const model::HostField* field = find_field(c, e.text)) return name_node(e, it->second.field_name(*field));
+        auto& d = error(Code::UnknownHostField, rule.at(e.op_column),
+                        fmt::format("{} '{}' has no field '{}'", c.name.value, it->first, e.text));
+        if (std::string guess = closest_match(e.text, field_names(c)); !guess.empty())
+          d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
+        d.notes.push_back({fmt::format("its fields ({}): {}", lib_.types_path, fmt::join(field_names(c), ", "))});
+        return nullptr;
+      }
+    }
+    // `q is None` / `q is not None` on an optional host object: its flag.
+    if (e.kind == Expr::Kind::Binary && (e.text == "is" || e.text == "is not") && e.operands.size() == 2 &&
+        e.operands[0]->kind == Expr::Kind::Name && e.operands[1]->kind == Expr::Kind::NoneLiteral) {
+      if (auto it = hosts_.find(e.operands[0]->text); it != hosts_.end()) {
+        if (!it->second.optional) {
+          error(Code::UnknownHostField, rule.at(e.op_column),
+                fmt::format("'{}' is not optional: it is never None", it->first));
+          return nullptr;
+        }
+        ExprPtr given = name_node(*e.operands[0], it->second.given_name());
+        if (e.text == "is not") return given;
+        auto negated = std::make_shared<Expr>();
+        negated->kind = Expr::Kind::Unary;
+        negated->column = e.column;
+        negated->op_column = e.op_column;
+        negated->text = "not";
+        negated->operands = {given};
+        return negated;
+      }
+    }
+    auto copy = std::make_shared<Expr>(e);
+    bool changed = false;
+    auto visit = [&](ExprPtr& child) {
+      if (!child) return true;
+      ExprPtr next = rewrite(child, rule);
+      if (!next) return false;
+      changed |= next != child;
+      child = next;
+      return true;
+    };
+    for (auto& operand : copy->operands)
+      if (!visit(operand)) return nullptr;
+    for (auto& keyword : copy->keywords)
+      if (!visit(keyword.value)) return nullptr;
+    if (!visit(copy->index) || !visit(copy->slice_lower) || !visit(copy->slice_upper)) return nullptr;
+    return changed ? copy : expr;
+  }
+
+  void rewrite_rule(model::RuleText& rule) {
+    if (!rule.expr) return;
+    if (ExprPtr next = rewrite(rule.expr, rule)) rule.expr = next;
+  }
+
+  void rewrite_rules() {
+    for (auto& rule : op_.require) rewrite_rule(rule);
+    for (auto& let : op_.lets) rewrite_rule(let.rule);
+    for (auto& rule : op_.fake) rewrite_rule(rule);
+    if (op_.flops) rewrite_rule(*op_.flops);
+    if (op_.compile)
+      for (auto& condition : op_.compile->unsupported) rewrite_rule(condition.when);
+  }
+
+  // `checks:` keys and same_dtype/same_device name a tensor field as `q.scale`.
+  void rename(model::Located<std::string>& name) {
+    const size_t dot = name.value.find('.');
+    const std::string object = name.value.substr(0, dot);
+    auto it = hosts_.find(object);
+    if (it == hosts_.end()) return;
+    if (dot == std::string::npos) {
+      error(Code::BadHostArgument, name.loc, fmt::format("'{}' is a host object: checks apply to its tensor fields", object))
+          .notes.push_back({fmt::format("name a field: '{}.<field>'", object)});
+      return;
+    }
+    const std::string field = name.value.substr(dot + 1);
+    if (const model::HostField* f = find_field(cls(it->second), field)) {
+      name.value = it->second.field_name(*f);
+      return;
+    }
+    auto& d = error(Code::UnknownHostField, name.loc,
+                    fmt::format("{} '{}' has no field '{}'", cls(it->second).name.value, object, field));
+    if (std::string guess = closest_match(field, field_names(cls(it->second))); !guess.empty())
+      d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
+  }
+
+  void rename_checks() {
+    for (auto& check : op_.checks) {
+      rename(check.arg);
+      if (check.same_dtype_as) rename(*check.same_dtype_as);
+      if (check.same_device_as) rename(*check.same_device_as);
+    }
+  }
+
+  // Lists of arguments that a host object can never be in.
+  void reject_listed_hosts() {
+    auto reject = [&](const std::vector<model::Located<std::string>>& names, const char* key, const char* why) {
+      for (const auto& name : names)
+        if (hosts_.count(name.value))
+          error(Code::BadHostArgument, name.loc, fmt::format("'{}' in '{}': {}", name.value, key, why));
+    };
+    if (op_.mutates) reject(*op_.mutates, "mutates", "a host object is read, never written");
+    reject(op_.symm_mem, "symm_mem", "symmetric memory holds tensors");
+    if (op_.autograd) reject(op_.autograd->grads, "grads", "a host object has no gradient");
+  }
+
+  // --- samples -----------------------------------------------------------
+
+  SampleValue literal(const std::string& text, const SourceLoc& loc) {
+    SampleValue v;
+    v.kind = SampleValue::Kind::Literal;
+    v.literal = text;
+    v.loc = loc;
+    return v;
+  }
+
+  void reject_host_samples() {
+    for (const auto& sample : op_.samples)
+      for (const auto& [name, value] : sample.args)
+        if (value.kind == SampleValue::Kind::HostObject)
+          error(Code::SampleValueMismatch, value.loc,
+                fmt::format("'{}' takes no host object: a 'fields:' sample is for an argument whose type is a host class",
+                            name.value));
+  }
+
+  void lower_samples() {
+    for (auto& sample : op_.samples) {
+      std::vector<std::pair<model::Located<std::string>, SampleValue>> args;
+      for (auto& [name, value] : sample.args) {
+        auto it = hosts_.find(name.value);
+        if (it == hosts_.end()) {
+          if (value.kind == SampleValue::Kind::HostObject)
+            error(Code::SampleValueMismatch, value.loc,
+                  fmt::format("'{}' takes no host object: a 'fields:' sample is for an argument whose type is a host "
+                              "class",
+                              name.value));
+          args.emplace_back(name, std::move(value));
+          continue;
+        }
+        const HostArgument& host = it->second;
+        const HostClass& c = cls(host);
+        auto flat_name = [&](const std::string& n) { return model::Located<std::string>{n, name.loc}; };
+        if (value.kind == SampleValue::Kind::None && host.optional) {
+          args.emplace_back(flat_name(host.given_name()), literal("false", value.loc));
+          for (const auto& field : c.fields) {
+            SampleValue none;
+            none.kind = SampleValue::Kind::None;
+            none.loc = value.loc;
+            args.emplace_back(flat_name(host.field_name(field)), none);
+          }
+          continue;
+        }
+        if (value.kind != SampleValue::Kind::HostObject) {
+          error(Code::SampleValueMismatch, value.loc,
+                fmt::format("'{}' takes a {}: give its fields, '{{fields: {{{}: ...}}}}'{}", name.value, c.name.value,
+                            c.fields.front().name.value, host.optional ? ", or null" : ""));
+          continue;
+        }
+        if (host.optional) args.emplace_back(flat_name(host.given_name()), literal("true", value.loc));
+        std::set<std::string> given;
+        for (auto& [field_name, field_value] : value.fields) {
+          const model::HostField* field = find_field(c, field_name.value);
+          if (!field) {
+            auto& d = error(Code::UnknownHostField, field_name.loc,
+                            fmt::format("{} has no field '{}'", c.name.value, field_name.value));
+            if (std::string guess = closest_match(field_name.value, field_names(c)); !guess.empty())
+              d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
+            continue;
+          }
+          given.insert(field_name.value);
+          args.emplace_back(model::Located<std::string>{host.field_name(*field), field_name.loc}, field_value);
+        }
+        for (const auto& field : c.fields) {
+          if (given.count(field.name.value)) continue;
+          if (field.type->kind != Type::Kind::Optional) {
+            error(Code::SampleMissingArgument, value.loc,
+                  fmt::format("the sample gives no value for field '{}' of '{}'", field.name.value, name.value));
+            continue;
+          }
+          SampleValue none;  // an optional field left out is None
+          none.kind = SampleValue::Kind::None;
+          none.loc = value.loc;
+          args.emplace_back(flat_name(host.field_name(field)), none);
+        }
+      }
+      sample.args = std::move(args);
+    }
+  }
+
+  const model::Library& lib_;
+  OpSpec& op_;
+  Diagnostics& diags_;
+  std::map<std::string, HostArgument> hosts_;  // by argument name
+};
+
+}  // namespace
+
+void check_host_objects(model::Library& library, Diagnostics& diags) {
+  const size_t errors_before = diags.error_count();
+  for (const auto& cls : library.host_classes) check_class(cls, diags);
+  if (diags.error_count() > errors_before) return;  // ops would be lowered against broken classes
+  for (OpSpec& op : library.ops) Lowering(library, op, diags).run();
+}
+
+}  // namespace opgen::check
