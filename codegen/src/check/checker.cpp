@@ -44,18 +44,6 @@ std::optional<int64_t> parse_int64(std::string_view s) {
   return value;
 }
 
-// "pkg.module:function", each part a Python identifier.
-bool is_python_target(const std::string& target) {
-  auto colon = target.find(':');
-  if (colon == std::string::npos || !is_identifier(target.substr(colon + 1))) return false;
-  std::string_view module(target.data(), colon);
-  for (size_t start = 0;;) {
-    size_t dot = module.find('.', start);
-    if (!is_identifier(module.substr(start, dot == std::string_view::npos ? dot : dot - start))) return false;
-    if (dot == std::string_view::npos) return true;
-    start = dot + 1;
-  }
-}
 
 // The alias annotation of a type or of any type inside it (`Tensor(a!)[]`).
 const model::AliasInfo* find_alias(const model::Type& type) {
@@ -162,6 +150,7 @@ class OpChecker {
       error(Code::UnsupportedType, op_.schema_at(column), fmt::format("type '{}' is not supported by opgen", key));
       return;
     }
+    if (op_.defined_in_python()) return;  // no ABI: torch.library carries every type
     if (is_return && (op_.abi.value == Abi::Stable ? mapping->stable_value : mapping->unstable_value).empty()) {
       error(Code::UnsupportedReturnType, op_.schema_at(column), fmt::format("an op cannot return '{}'", key))
           .notes.push_back({op_.abi.value == Abi::Stable
@@ -961,6 +950,12 @@ void check_library(model::Library& library, Diagnostics& diags) {
   }
   check_generated_names(library, diags);
   warn_about_missing_samples(library, diags);
+  // From here on `dispatch` lists the C++ kernels; the package registers the Python ones.
+  for (OpSpec& op : library.ops)
+    std::erase_if(op.dispatch, [&](const auto& key) {
+      return std::any_of(op.python_kernels.begin(), op.python_kernels.end(),
+                         [&](const model::PythonKernel& k) { return k.dispatch_key.value == key.value; });
+    });
 }
 
 }  // namespace opgen::check

@@ -407,7 +407,9 @@ class Lowering {
   void lower_samples() {
     for (auto& sample : op_.samples) {
       std::vector<std::pair<model::Located<std::string>, SampleValue>> args;
-      for (auto& [name, value] : sample.args) {
+      for (auto& arg : sample.args) {
+        auto& [name, value] = arg;
+        const model::Located<std::string> where = name;  // lambdas cannot capture a structured binding (C++20)
         auto it = hosts_.find(name.value);
         if (it == hosts_.end()) {
           if (value.kind == SampleValue::Kind::HostObject)
@@ -420,7 +422,7 @@ class Lowering {
         }
         const HostArgument& host = it->second;
         const HostClass& c = cls(host);
-        auto flat_name = [&](const std::string& n) { return model::Located<std::string>{n, name.loc}; };
+        auto flat_name = [&](const std::string& n) { return model::Located<std::string>{n, where.loc}; };
         if (value.kind == SampleValue::Kind::None && host.optional) {
           args.emplace_back(flat_name(host.given_name()), literal("false", value.loc));
           for (const auto& field : c.fields) {
@@ -439,7 +441,7 @@ class Lowering {
         }
         if (host.optional) args.emplace_back(flat_name(host.given_name()), literal("true", value.loc));
         std::set<std::string> given;
-        for (auto& [field_name, field_value] : value.fields) {
+        for (auto& [field_name, field_value] : value.fields) {  // a SampleField
           const model::HostField* field = find_field(c, field_name.value);
           if (!field) {
             auto& d = error(Code::UnknownHostField, field_name.loc,

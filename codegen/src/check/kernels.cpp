@@ -81,6 +81,21 @@ void check_existing_kernels(const model::OpSpec& op, Diagnostics& diags) {
                             "'linear_cpu<4>'"});
     }
   }
+  for (const auto& kernel : op.python_kernels) {
+    const std::string& key = kernel.dispatch_key.value;
+    if (std::find(dispatched.begin(), dispatched.end(), key) == dispatched.end()) {
+      auto& d = diags.error(Code::ExistingKernelNotDispatched, kernel.dispatch_key.loc,
+                            fmt::format("'kernels: {}' names the kernel of a dispatch key the op does not dispatch to", key));
+      if (std::string guess = closest_match(key, dispatched); !guess.empty())
+        d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
+      else
+        d.notes.push_back({fmt::format("add '{}' to 'dispatch', or drop this entry", key)});
+    }
+    if (!is_python_target(kernel.function.value))
+      diags.error(Code::BadExistingKernel, kernel.function.loc,
+                  fmt::format("'python' must read 'module:function', not '{}'", kernel.function.value))
+          .notes.push_back({"a dotted module path and a function name, e.g. 'my_pkg.kernels:rms_norm_cpu'"});
+  }
   for (const auto& include : op.kernel_includes) {
     if (auto why = include_problem(include.value))
       diags.error(Code::BadExistingKernel, include.loc,

@@ -6,8 +6,9 @@
 
 namespace opgen::check {
 
-// Each entry names a key of `dispatch` and a C++ function name; the headers
-// are #include-able; there are headers exactly when there are functions.
+// Each entry names a key of `dispatch` and a C++ function name (or a Python
+// one, `module:function`); the headers are #include-able; there are headers
+// exactly when there are C++ functions.
 void check_existing_kernels(const model::OpSpec& op, Diagnostics& diags);
 
 }  // namespace opgen::check

@@ -124,4 +124,16 @@ void check_library_names(const model::Library& lib, Diagnostics& diags) {
             fmt::format("it is longer than {} characters, and names files", kMaxNameLength + 10));
 }
 
+bool is_python_target(const std::string& target) {
+  auto colon = target.find(':');
+  if (colon == std::string::npos || !is_identifier(target.substr(colon + 1))) return false;
+  std::string_view module(target.data(), colon);
+  for (size_t start = 0;;) {
+    size_t dot = module.find('.', start);
+    if (!is_identifier(module.substr(start, dot == std::string_view::npos ? dot : dot - start))) return false;
+    if (dot == std::string_view::npos) return true;
+    start = dot + 1;
+  }
+}
+
 }  // namespace opgen::check

@@ -19,6 +19,8 @@ inline constexpr size_t kMaxNameLength = 100;
 
 using model::is_identifier;
 bool is_python_keyword(std::string_view name);
+// "pkg.module:function", each part a Python identifier.
+bool is_python_target(const std::string& target);
 bool is_cpp_keyword(std::string_view name);  // keywords and alternative tokens
 inline bool is_keyword(std::string_view name) { return is_python_keyword(name) || is_cpp_keyword(name); }
 

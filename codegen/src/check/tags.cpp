@@ -92,7 +92,9 @@ void check_tags(const model::Library& lib, model::OpSpec& op, Diagnostics& diags
       layout = &tag;
     }
   }
-  const bool stable_without_tags = op.abi.value == model::Abi::Stable && lib.torch_target_version < kStableTagsSince;
+  // An op defined in Python (every kernel Python) gets its tags from torch.library.
+  const bool stable_without_tags = op.abi.value == model::Abi::Stable && lib.torch_target_version < kStableTagsSince &&
+                                   !op.defined_in_python();
   if (!op.tags.empty() && stable_without_tags) {
     auto& d = diags.error(Code::TagsNeedNewerStableAbi, op.tags.front().loc,
                           fmt::format("tags need the stable ABI of PyTorch {} or newer; the target is {}",

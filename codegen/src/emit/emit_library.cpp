@@ -1,14 +1,35 @@
+#include <algorithm>
+
 #include <fmt/format.h>
 
+#include "emit/common.h"
 #include "emit/emit.h"
 
 namespace opgen::emit {
 
 std::string op_source_path(const model::OpSpec& op) { return fmt::format("csrc/{}.cpp", op.op_name()); }
 
+namespace {
+
+// An op whose kernels are all Python has no C++; its files (which a build
+// expects, one pair per spec) say where it is.
+std::string defined_in_python_note(const model::Library& lib, const model::OpSpec& op) {
+  return generated_header("//", op.display_path) +
+         fmt::format("//\n// {} is defined by the Python package ({}._ops), whose kernels are Python\n"
+                     "// functions (the spec's 'kernels:'): nothing of it is C++.\n",
+                     qualified_name(lib, op), lib.python_package);
+}
+
+}  // namespace
+
 OutputTree emit_library(const model::Library& lib) {
   OutputTree tree;
   for (const auto& op : lib.ops) {
+    if (op.defined_in_python()) {
+      tree.add(kernel_header_path(lib, op), defined_in_python_note(lib, op));
+      tree.add(op_source_path(op), defined_in_python_note(lib, op));
+      continue;
+    }
     tree.add(kernel_header_path(lib, op), kernel_header(lib, op));
     tree.add(op_source_path(op),
              op.abi.value == model::Abi::Stable ? stable_op_source(lib, op) : unstable_op_source(lib, op));
@@ -19,6 +40,11 @@ OutputTree emit_library(const model::Library& lib) {
   tree.add(fmt::format("python/{}/_ops.py", lib.python_package), python_module(lib));
   tree.add(fmt::format("python/{}/_ops.pyi", lib.python_package), python_stub(lib));
   tree.add(fmt::format("python/{}/py.typed", lib.python_package), typed_marker(lib));
+  // Every kernel Python: the package is the whole library, importable as
+  // written, with the __init__.py opgen_add_library would otherwise add.
+  if (!lib.ops.empty() && std::all_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) { return op.defined_in_python(); }))
+    tree.add(fmt::format("python/{}/__init__.py", lib.python_package),
+             generated_header("#", lib) + "\nfrom ._ops import *  # noqa: F401,F403\n");
   tree.add(python_tests_path(lib), python_tests(lib));
   return tree;
 }

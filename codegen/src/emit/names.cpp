@@ -36,6 +36,9 @@ std::string setup_context_function(const model::OpSpec& op) {
   return fmt::format("_{}_setup_context", op_identifier(op));
 }
 std::string backward_function(const model::OpSpec& op) { return fmt::format("_{}_backward", op_identifier(op)); }
+std::string python_kernel_function(const model::OpSpec& op, const std::string& dispatch_key) {
+  return fmt::format("_{}_kernel", kernel_name(op, dispatch_key));
+}
 std::string flops_function(const model::OpSpec& op) { return fmt::format("_{}_flops", op_identifier(op)); }
 
 std::string compile_reason_function(const model::OpSpec& op) {
@@ -61,6 +64,8 @@ const std::vector<std::string>& fixed_module_names() {
       "_AUTOCAST_KEYS", "_register_autocast",
       // _ops.py: the host classes' fields and the helper that reads them
       "_HOST_CLASSES", "_host_fields",
+      // _ops.py: the library the Python kernels and the ops defined in Python are registered with
+      "_PYTHON_LIBRARY",
       // _ops.pyi: typing imports
       "List", "Optional", "Sequence", "Tuple", "Union"};
   return names;
@@ -94,6 +99,8 @@ std::vector<BoundName> names_bound_by(const model::OpSpec& op) {
     }
   }
   for (const auto& key : op.dispatch) names.push_back({"kernels::" + kernel_name(op, key.value), "a kernel function"});
+  for (const auto& kernel : op.python_kernels)
+    names.push_back({python_kernel_function(op, kernel.dispatch_key.value), "a Python kernel's wrapper"});
   return names;
 }
 

@@ -29,6 +29,8 @@ std::string compile_reason_function(const model::OpSpec& op);
 std::string compile_fallback_function(const model::OpSpec& op);
 std::string compile_islands(const model::OpSpec& op);
 std::string compile_replacement(const model::OpSpec& op);
+// "_rms_norm_cpu_kernel": the wrapper the package registers for a Python kernel.
+std::string python_kernel_function(const model::OpSpec& op, const std::string& dispatch_key);
 // "opgen_<arg>": where autograd's ctx keeps a non-tensor input, a name no
 // ctx attribute (saved_tensors, needs_input_grad, ...) can take, since
 // arguments may not start with `opgen_`.

@@ -357,6 +357,49 @@ else:
          {});
 }
 
+std::string flat_call_args(const model::OpSpec& op);
+
+// Ops whose kernels are all Python are defined here (nothing of them is
+// C++); every Python kernel is registered for its dispatch key. Each kernel
+// is imported when first called, so its module may import this package.
+void emit_python_kernels(Printer& p, const model::Library& lib) {
+  const bool any = std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) { return !op.python_kernels.empty(); });
+  if (!any) return;
+  p.line();
+  p.line();
+  p.line("# Python kernels (the specs' `kernels: {KEY: {python: ...}}`), and the ops that have no other.");
+  p.line(fmt::format("_PYTHON_LIBRARY = torch.library.Library(\"{}\", \"FRAGMENT\")", lib.ns));
+  for (const auto& op : lib.ops) {
+    if (!op.defined_in_python()) continue;
+    std::vector<std::string> tags;
+    for (const auto& tag : op.tags) tags.push_back("torch.Tag." + tag.value);
+    p.line(fmt::format("_PYTHON_LIBRARY.define({}{})", python_string_literal(def_schema(op)),
+                       tags.empty() ? "" : fmt::format(", tags=({}{})", fmt::join(tags, ", "), tags.size() == 1 ? "," : "")));
+  }
+  for (const auto& op : lib.ops) {
+    for (const auto& kernel : op.python_kernels) {
+      const std::string& target = kernel.function.value;
+      const size_t colon = target.find(':');
+      const std::string name = python_kernel_function(op, kernel.dispatch_key.value);
+      p.line();
+      p.line();
+      // The spec's checks run first, as a C++ kernel's wrapper runs them.
+      p.line(fmt::format("def {}({}):", name, python_params(op.schema)));
+      {
+        auto indent = p.indent(4);
+        for (const auto& check : python_checks(lib, op))
+          for (const auto& line : python_check_lines(check)) p.line(line);
+        p.line(fmt::format("from {} import {} as kernel", target.substr(0, colon), target.substr(colon + 1)));
+        p.line(fmt::format("return kernel({})", flat_call_args(op)));
+      }
+      p.line();
+      p.line();
+      p.line(fmt::format("_PYTHON_LIBRARY.impl({}, {}, \"{}\")", python_string_literal(op.op_name()), name,
+                         kernel.dispatch_key.value));
+    }
+  }
+}
+
 // Host objects: the module's table of each class's fields and how Python
 // reads them, and the helper a binding flattens an object with.
 void emit_host_classes(Printer& p, const model::Library& lib) {
@@ -521,7 +564,9 @@ std::string python_module(const model::Library& lib) {
   Printer p;
   p.emit(generated_header("#", lib));
   const std::string library_file = "lib" + lib.library_name + ".so";
-  p.emit(kPrologue, {{"ns", lib.ns}, {"library", library_file}});
+  // A library whose kernels are all Python has nothing to load.
+  const bool loads = std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) { return !op.defined_in_python(); });
+  p.emit(kPrologue, {{"ns", lib.ns}, {"library", loads ? library_file : "nothing: every kernel is Python, and it defines the ops"}});
   std::set<std::string> stdlib = {"os", "warnings"};
   if (std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) { return check::partitioned_from_python(op); }))
     stdlib.insert({"importlib.abc", "importlib.util", "sys"});  // emit_cudagraph_partitions' import hook
@@ -531,9 +576,10 @@ std::string python_module(const model::Library& lib) {
   // Imported only where needed: it costs ~0.15 s (it imports triton).
   if (std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) { return op.flops.has_value(); }))
     p.line("import torch.utils.flop_counter");
-  p.emit(kLoader, {{"library", library_file}});
+  if (loads) p.emit(kLoader, {{"library", library_file}});
   p.line();
   p.line(python_all_assignment(lib));
+  emit_python_kernels(p, lib);
   emit_symm_mem(p, lib);
   emit_cudagraph_partitions(p, lib);
   if (std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) { return !op.autocast.empty(); }))

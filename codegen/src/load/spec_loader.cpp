@@ -249,8 +249,9 @@ void read_autocast(Reader& r, const YAML::Node& node, OpSpec& spec) {
   }
 }
 
-// `kernels:` maps dispatch keys to existing functions; `include` names the
-// headers that declare them. Which keys are dispatched, and whether the names
+// `kernels:` maps dispatch keys to existing functions, or to Python
+// functions (`{python: "module:function"}`); `include` names the headers that
+// declare the C++ ones. Which keys are dispatched, and whether the names
 // are C++, is the checker's to say.
 void read_kernels(Reader& r, const YAML::Node& node, OpSpec& spec) {
   if (!r.check_keys(node, {}, "'kernels'")) return;
@@ -259,6 +260,10 @@ void read_kernels(Reader& r, const YAML::Node& node, OpSpec& spec) {
     const std::string key = entry.first.Scalar();
     if (key == "include") {
       spec.kernel_includes = r.string_list(entry.second, "kernels: include");
+    } else if (entry.second.IsMap()) {  // {python: "module:function"}
+      if (r.check_keys(entry.second, {"python"}, fmt::format("'kernels: {}'", key)))
+        if (auto n = entry.second["python"]; n && r.expect_string(n, "python"))
+          spec.python_kernels.push_back({{key, r.loc(entry.first)}, {n.Scalar(), r.loc(n)}});
     } else if (auto function = r.string_value(entry.second, "kernels: " + key)) {
       spec.existing_kernels.push_back({{key, r.loc(entry.first)}, {*function, r.loc(entry.second)}});
     }
@@ -328,7 +333,7 @@ std::optional<model::SampleValue> read_sample_value(Reader& r, const YAML::Node&
       }
       auto field = read_sample_value(r, entry.second);
       if (!field) return std::nullopt;
-      v.fields.emplace_back(Located<std::string>{entry.first.Scalar(), r.loc(entry.first)}, std::move(*field));
+      v.fields.push_back({Located<std::string>{entry.first.Scalar(), r.loc(entry.first)}, std::move(*field)});
     }
   } else if (node.IsMap()) {
     auto t = read_sample_tensor(r, node);

@@ -20,6 +20,16 @@ const OpSpec* Library::find(const std::string& op_name) const {
   return nullptr;
 }
 
+bool OpSpec::defined_in_python() const {
+  if (python_kernels.empty()) return false;
+  for (const auto& key : dispatch) {
+    bool python = false;
+    for (const auto& kernel : python_kernels) python |= kernel.dispatch_key.value == key.value;
+    if (!python) return false;
+  }
+  return true;
+}
+
 const HostClass* Library::host_class(const std::string& name) const {
   for (const HostClass& cls : host_classes)
     if (cls.name.value == name) return &cls;

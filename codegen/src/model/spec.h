@@ -76,17 +76,24 @@ struct SampleTensor {
   SourceLoc loc;
 };
 
+struct SampleField;
+
 struct SampleValue {
   // HostObject: `{fields: {name: value}}`, a host object's declared fields.
   enum class Kind { Tensor, TensorList, None, Literal, HostObject };
   Kind kind = Kind::Literal;
   SampleTensor tensor;               // Tensor
   std::vector<SampleTensor> list;    // TensorList
-  std::vector<std::pair<Located<std::string>, SampleValue>> fields;  // HostObject
+  std::vector<SampleField> fields;   // HostObject
   std::string literal;               // Literal: a YAML string as written; a number or a boolean
                                      // (or a list of them) in canonical form: 7, 0.5, true, [1, 2]
   bool string = false;               // Literal: a YAML string (`"3"` is one, `3` is not)
   SourceLoc loc;
+};
+
+struct SampleField {
+  Located<std::string> name;
+  SampleValue value;
 };
 
 struct Sample {
@@ -98,6 +105,14 @@ struct Sample {
 struct ExistingKernel {
   Located<std::string> dispatch_key;
   Located<std::string> function;  // a C++ name: `rmsnorm`, `::sgl::rmsnorm`, `linear_cpu<4>`
+};
+
+// `kernels: {CPU: {python: "module:function"}}`: a dispatch key whose kernel
+// is a Python function (plain torch, Triton, a DSL's compiled kernel),
+// registered from the generated package with torch.library.
+struct PythonKernel {
+  Located<std::string> dispatch_key;
+  Located<std::string> function;  // "module:function"
 };
 
 // `compile:`: calls torch.compile cannot take, and what happens to them.
@@ -173,6 +188,9 @@ struct OpSpec {
   // that declare them.
   std::vector<ExistingKernel> existing_kernels;
   std::vector<Located<std::string>> kernel_includes;
+  // Keys whose kernel is Python; the checker takes them out of `dispatch`,
+  // which then lists the C++ kernels only.
+  std::vector<PythonKernel> python_kernels;
   std::vector<Located<std::string>> tags;
   // `cudagraph: unsafe`: Inductor runs the op outside CUDA graphs (the
   // cudagraph_unsafe tag, or its partition list where the stable ABI's target
@@ -206,6 +224,10 @@ struct OpSpec {
   std::string op_name() const;  // "name" or "name.overload"
   // The existing function that is the kernel of this dispatch key, if any.
   const ExistingKernel* existing_kernel(const std::string& dispatch_key) const;
+  // Every kernel is Python: the package defines the op (torch.library), and
+  // nothing of it is C++. (Holds before the checker moves the Python keys
+  // out of `dispatch` and after.)
+  bool defined_in_python() const;
 };
 
 // A library: every op in one namespace, sorted by op name.

@@ -2,6 +2,7 @@
 //   specs/_types.yaml
 //   specs/add_.yaml
 //   specs/all_reduce.yaml
+//   specs/gelu.yaml
 //   specs/scale_by.yaml
 //   specs/scale_rows.yaml
 //   specs/scale_rows_backward.yaml

@@ -2,6 +2,7 @@
 #   specs/_types.yaml
 #   specs/add_.yaml
 #   specs/all_reduce.yaml
+#   specs/gelu.yaml
 #   specs/scale_by.yaml
 #   specs/scale_rows.yaml
 #   specs/scale_rows_backward.yaml
@@ -31,6 +32,13 @@ def _make_add__0(d):
 _case_add__0 = _Case(torch.ops.testns.add_.default, "testns::add_", _make_add__0, [{}], differentiable=False, fakes=["the argument 'self' itself (the op writes into it and returns it)"], name="add_-0")
 
 
+def _make_gelu_0(d):
+    return (_tensor((4, 8), torch.float32, "cpu", -1, 1),), {}
+
+
+_case_gelu_0 = _Case(torch.ops.testns.gelu.default, "testns::gelu", _make_gelu_0, [{}], differentiable=False, fakes=["specs/gelu.yaml:9:7: like(x)"], name="gelu-0")
+
+
 def _make_scale_by_0(d):
     return (_tensor((3, 4), torch.float32, "cpu", -1, 1), 2.0, "ab", None, None), {"shift_given": True, "shift_factor": 1.0, "shift_label": "x", "shift_bias": None, "shift_out_dtype": None}
 
@@ -54,6 +62,7 @@ _case_scale_rows_1 = _Case(torch.ops.testns.scale_rows.default, "testns::scale_r
 
 _CASES = [
     pytest.param(_case_add__0, id="add_-0"),
+    pytest.param(_case_gelu_0, id="gelu-0"),
     pytest.param(_case_scale_by_0, id="scale_by-0"),
     pytest.param(_case_scale_rows_0, id="scale_rows-0"),
     pytest.param(_case_scale_rows_1, id="scale_rows-1"),
@@ -61,6 +70,7 @@ _CASES = [
 
 
 _INPUT_CHECKS = [
+    pytest.param(_case_gelu_0, 0, "x", "dtype", ["float32", "float16"], id="gelu-0-x-dtype"),
     pytest.param(_case_scale_by_0, 0, "x", "dtype", ["float32", "float64"], id="scale_by-0-x-dtype"),
     pytest.param(_case_scale_rows_0, 0, "x", "dtype", ["float32", "bfloat16"], id="scale_rows-0-x-dtype"),
     pytest.param(_case_scale_rows_0, 0, "x", "contiguous", [], id="scale_rows-0-x-contiguous"),

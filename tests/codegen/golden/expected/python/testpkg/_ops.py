@@ -2,6 +2,7 @@
 #   specs/_types.yaml
 #   specs/add_.yaml
 #   specs/all_reduce.yaml
+#   specs/gelu.yaml
 #   specs/scale_by.yaml
 #   specs/scale_rows.yaml
 #   specs/scale_rows_backward.yaml
@@ -35,7 +36,20 @@ def _load_library() -> None:
 
 _load_library()
 
-__all__ = ["add_", "add__compile_unsupported_reason", "all_reduce", "scale_by", "scale_by_compile_unsupported_reason", "scale_rows", "scale_rows_compile_unsupported_reason", "scale_rows_backward"]
+__all__ = ["add_", "add__compile_unsupported_reason", "all_reduce", "gelu", "scale_by", "scale_by_compile_unsupported_reason", "scale_rows", "scale_rows_compile_unsupported_reason", "scale_rows_backward"]
+
+
+# Python kernels (the specs' `kernels: {KEY: {python: ...}}`), and the ops that have no other.
+_PYTHON_LIBRARY = torch.library.Library("testns", "FRAGMENT")
+
+
+def _gelu_cuda_kernel(x):
+    torch._check(x.dtype in (torch.float32, torch.float16), lambda: f"testns::gelu: expected 'x' to have dtype float32 or float16, but got {x.dtype}")
+    from mylib.triton_kernels import gelu_cuda as kernel
+    return kernel(x)
+
+
+_PYTHON_LIBRARY.impl("gelu", _gelu_cuda_kernel, "CUDA")
 
 
 # Arguments Inductor must allocate in symmetric memory (PyTorch >= 2.13).
@@ -174,6 +188,17 @@ def _all_reduce_fake(input, reduce_op, group_name):
 
 
 all_reduce = torch.ops.testns.all_reduce.default
+
+
+# testns::gelu (specs/gelu.yaml)
+
+@torch.library.register_fake("testns::gelu")
+def _gelu_fake(x):
+    torch._check(x.dtype in (torch.float32, torch.float16), lambda: f"testns::gelu: expected 'x' to have dtype float32 or float16, but got {x.dtype}")
+    return torch.empty_like(x)
+
+
+gelu = torch.ops.testns.gelu.default
 
 
 # testns::scale_by (specs/scale_by.yaml)

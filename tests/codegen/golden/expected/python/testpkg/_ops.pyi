@@ -2,6 +2,7 @@
 #   specs/_types.yaml
 #   specs/add_.yaml
 #   specs/all_reduce.yaml
+#   specs/gelu.yaml
 #   specs/scale_by.yaml
 #   specs/scale_rows.yaml
 #   specs/scale_rows_backward.yaml
@@ -12,7 +13,7 @@ import torch
 
 import mylib.scaling
 
-__all__ = ["add_", "add__compile_unsupported_reason", "all_reduce", "scale_by", "scale_by_compile_unsupported_reason", "scale_rows", "scale_rows_compile_unsupported_reason", "scale_rows_backward"]
+__all__ = ["add_", "add__compile_unsupported_reason", "all_reduce", "gelu", "scale_by", "scale_by_compile_unsupported_reason", "scale_rows", "scale_rows_compile_unsupported_reason", "scale_rows_backward"]
 
 
 def add_(self: torch.Tensor, other: torch.Tensor) -> torch.Tensor:
@@ -30,6 +31,12 @@ def add__compile_unsupported_reason(self: torch.Tensor, other: torch.Tensor) -> 
 
 def all_reduce(input: torch.Tensor, reduce_op: str, group_name: str) -> torch.Tensor:
     """testns::all_reduce(Tensor input, str reduce_op, str group_name) -> Tensor
+    """
+    ...
+
+
+def gelu(x: torch.Tensor) -> torch.Tensor:
+    """testns::gelu(Tensor x) -> Tensor
     """
     ...
 
