@@ -2,6 +2,8 @@
 //   schemas/_types.yaml
 //   schemas/cast_to_fp8.yaml
 //   schemas/compact_rows.yaml
+//   schemas/fp8_linear.yaml
+//   schemas/fp8_linear_backward.yaml
 //   schemas/fused_add_rms_norm_.yaml
 //   schemas/layer_norm.yaml
 //   schemas/layer_norm_backward.yaml

@@ -2,6 +2,8 @@
 #   schemas/_types.yaml
 #   schemas/cast_to_fp8.yaml
 #   schemas/compact_rows.yaml
+#   schemas/fp8_linear.yaml
+#   schemas/fp8_linear_backward.yaml
 #   schemas/fused_add_rms_norm_.yaml
 #   schemas/layer_norm.yaml
 #   schemas/layer_norm_backward.yaml
@@ -80,6 +82,34 @@ def _make_compact_rows_2(d):
 
 
 _case_compact_rows_2 = _Case(torch.ops.opgen.compact_rows.default, "opgen::compact_rows", _make_compact_rows_2, [{"N": 4}, {"N": 9}], differentiable=False, fakes=["schemas/compact_rows.yaml:19:5: empty([n, *input.shape[1:]])"], name="compact_rows-2")
+
+
+def _make_fp8_linear_0(d):
+    return (_tensor((d["M"], 16), torch.float32, "cpu", -2, 2), _tensor((8, 16), torch.float32, "cpu", -1, 1), torch.float8_e4m3fn, 0.0, False, torch.float8_e4m3fn, 0.0, True), {}
+
+
+_case_fp8_linear_0 = _Case(torch.ops.opgen.fp8_linear.default, "opgen::fp8_linear", _make_fp8_linear_0, [{"M": 2}, {"M": 6}], differentiable=True, fakes=["schemas/fp8_linear.yaml:24:5: empty([*input.shape[:-1], weight.size(0)], dtype=input.dtype)", "schemas/fp8_linear.yaml:25:5: empty(input.shape, dtype=uint8)", "schemas/fp8_linear.yaml:26:5: empty([], dtype=float32)", "schemas/fp8_linear.yaml:27:5: empty(weight.shape, dtype=uint8)", "schemas/fp8_linear.yaml:28:5: empty([], dtype=float32)"], name="fp8_linear-0")
+
+
+def _make_fp8_linear_1(d):
+    return (_tensor((2, 3, 8), torch.bfloat16, "cpu", -1, 1), _tensor((4, 8), torch.bfloat16, "cpu", -1, 1), torch.float8_e5m2, 0.001, False, torch.float8_e4m3fn, 0.0, False), {}
+
+
+_case_fp8_linear_1 = _Case(torch.ops.opgen.fp8_linear.default, "opgen::fp8_linear", _make_fp8_linear_1, [{}], differentiable=True, fakes=["schemas/fp8_linear.yaml:24:5: empty([*input.shape[:-1], weight.size(0)], dtype=input.dtype)", "schemas/fp8_linear.yaml:25:5: empty(input.shape, dtype=uint8)", "schemas/fp8_linear.yaml:26:5: empty([], dtype=float32)", "schemas/fp8_linear.yaml:27:5: empty(weight.shape, dtype=uint8)", "schemas/fp8_linear.yaml:28:5: empty([], dtype=float32)"], name="fp8_linear-1")
+
+
+def _make_fp8_linear_2(d):
+    return (_tensor((d["M"], 16), torch.float32, "cuda", -2, 2), _tensor((8, 16), torch.float32, "cuda", -1, 1), torch.float8_e4m3fn, 0.0, False, torch.float8_e4m3fn, 0.0, True), {}
+
+
+_case_fp8_linear_2 = _Case(torch.ops.opgen.fp8_linear.default, "opgen::fp8_linear", _make_fp8_linear_2, [{"M": 2}, {"M": 6}], differentiable=True, fakes=["schemas/fp8_linear.yaml:24:5: empty([*input.shape[:-1], weight.size(0)], dtype=input.dtype)", "schemas/fp8_linear.yaml:25:5: empty(input.shape, dtype=uint8)", "schemas/fp8_linear.yaml:26:5: empty([], dtype=float32)", "schemas/fp8_linear.yaml:27:5: empty(weight.shape, dtype=uint8)", "schemas/fp8_linear.yaml:28:5: empty([], dtype=float32)"], name="fp8_linear-2")
+
+
+def _make_fp8_linear_backward_0(d):
+    return (_tensor((6, 8), torch.float32, "cpu", -1, 1), _tensor((6, 16), torch.uint8, "cpu", 0, 100), _tensor((), torch.float32, "cpu", 0.01, 0.1), _tensor((8, 16), torch.uint8, "cpu", 0, 100), _tensor((), torch.float32, "cpu", 0.01, 0.1), torch.float8_e4m3fn, 0.0, False, torch.float8_e5m2, 0.0, False), {}
+
+
+_case_fp8_linear_backward_0 = _Case(torch.ops.opgen.fp8_linear_backward.default, "opgen::fp8_linear_backward", _make_fp8_linear_backward_0, [{}], differentiable=False, fakes=["schemas/fp8_linear_backward.yaml:28:5: empty(input_data.shape, dtype=grad_output.dtype)", "schemas/fp8_linear_backward.yaml:29:5: empty(weight_data.shape, dtype=grad_output.dtype)"], name="fp8_linear_backward-0")
 
 
 def _make_fused_add_rms_norm__0(d):
@@ -341,6 +371,10 @@ _CASES = [
     pytest.param(_case_compact_rows_0, id="compact_rows-0"),
     pytest.param(_case_compact_rows_1, id="compact_rows-1"),
     pytest.param(_case_compact_rows_2, id="compact_rows-2"),
+    pytest.param(_case_fp8_linear_0, id="fp8_linear-0"),
+    pytest.param(_case_fp8_linear_1, id="fp8_linear-1"),
+    pytest.param(_case_fp8_linear_2, id="fp8_linear-2"),
+    pytest.param(_case_fp8_linear_backward_0, id="fp8_linear_backward-0"),
     pytest.param(_case_fused_add_rms_norm__0, id="fused_add_rms_norm_-0"),
     pytest.param(_case_fused_add_rms_norm__1, id="fused_add_rms_norm_-1"),
     pytest.param(_case_fused_add_rms_norm__2, id="fused_add_rms_norm_-2"),
@@ -393,6 +427,28 @@ _INPUT_CHECKS = [
     pytest.param(_case_compact_rows_2, 1, "mask", "dtype", ["bool"], id="compact_rows-2-mask-dtype"),
     pytest.param(_case_compact_rows_2, 1, "mask", "dim", [], id="compact_rows-2-mask-dim"),
     pytest.param(_case_compact_rows_2, 1, "mask", "same_device", [], id="compact_rows-2-mask-same_device"),
+    pytest.param(_case_fp8_linear_0, 0, "input", "dtype", ["float32", "float16", "bfloat16"], id="fp8_linear-0-input-dtype"),
+    pytest.param(_case_fp8_linear_0, 1, "weight", "dim", [], id="fp8_linear-0-weight-dim"),
+    pytest.param(_case_fp8_linear_0, 1, "weight", "same_dtype", [], id="fp8_linear-0-weight-same_dtype"),
+    pytest.param(_case_fp8_linear_0, 1, "weight", "same_device", [], id="fp8_linear-0-weight-same_device"),
+    pytest.param(_case_fp8_linear_1, 0, "input", "dtype", ["float32", "float16", "bfloat16"], id="fp8_linear-1-input-dtype"),
+    pytest.param(_case_fp8_linear_1, 1, "weight", "dim", [], id="fp8_linear-1-weight-dim"),
+    pytest.param(_case_fp8_linear_1, 1, "weight", "same_dtype", [], id="fp8_linear-1-weight-same_dtype"),
+    pytest.param(_case_fp8_linear_1, 1, "weight", "same_device", [], id="fp8_linear-1-weight-same_device"),
+    pytest.param(_case_fp8_linear_2, 0, "input", "dtype", ["float32", "float16", "bfloat16"], id="fp8_linear-2-input-dtype"),
+    pytest.param(_case_fp8_linear_2, 1, "weight", "dim", [], id="fp8_linear-2-weight-dim"),
+    pytest.param(_case_fp8_linear_2, 1, "weight", "same_dtype", [], id="fp8_linear-2-weight-same_dtype"),
+    pytest.param(_case_fp8_linear_2, 1, "weight", "same_device", [], id="fp8_linear-2-weight-same_device"),
+    pytest.param(_case_fp8_linear_backward_0, 0, "grad_output", "dtype", ["float32", "float16", "bfloat16"], id="fp8_linear_backward-0-grad_output-dtype"),
+    pytest.param(_case_fp8_linear_backward_0, 1, "input_data", "dtype", ["uint8"], id="fp8_linear_backward-0-input_data-dtype"),
+    pytest.param(_case_fp8_linear_backward_0, 1, "input_data", "same_device", [], id="fp8_linear_backward-0-input_data-same_device"),
+    pytest.param(_case_fp8_linear_backward_0, 2, "input_scale_inv", "dtype", ["float32"], id="fp8_linear_backward-0-input_scale_inv-dtype"),
+    pytest.param(_case_fp8_linear_backward_0, 2, "input_scale_inv", "same_device", [], id="fp8_linear_backward-0-input_scale_inv-same_device"),
+    pytest.param(_case_fp8_linear_backward_0, 3, "weight_data", "dtype", ["uint8"], id="fp8_linear_backward-0-weight_data-dtype"),
+    pytest.param(_case_fp8_linear_backward_0, 3, "weight_data", "dim", [], id="fp8_linear_backward-0-weight_data-dim"),
+    pytest.param(_case_fp8_linear_backward_0, 3, "weight_data", "same_device", [], id="fp8_linear_backward-0-weight_data-same_device"),
+    pytest.param(_case_fp8_linear_backward_0, 4, "weight_scale_inv", "dtype", ["float32"], id="fp8_linear_backward-0-weight_scale_inv-dtype"),
+    pytest.param(_case_fp8_linear_backward_0, 4, "weight_scale_inv", "same_device", [], id="fp8_linear_backward-0-weight_scale_inv-same_device"),
     pytest.param(_case_fused_add_rms_norm__0, 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="fused_add_rms_norm_-0-input-dtype"),
     pytest.param(_case_fused_add_rms_norm__0, 0, "input", "contiguous", [], id="fused_add_rms_norm_-0-input-contiguous"),
     pytest.param(_case_fused_add_rms_norm__0, 1, "residual", "contiguous", [], id="fused_add_rms_norm_-0-residual-contiguous"),
@@ -610,6 +666,10 @@ _AUTOCASTS = [
 
 
 _FLOPS = [
+    pytest.param(_case_fp8_linear_0, [512, 1536], id="fp8_linear-0"),
+    pytest.param(_case_fp8_linear_1, [384], id="fp8_linear-1"),
+    pytest.param(_case_fp8_linear_2, [512, 1536], id="fp8_linear-2"),
+    pytest.param(_case_fp8_linear_backward_0, [3072], id="fp8_linear_backward-0"),
     pytest.param(_case_layer_norm_0, [693, 1848], id="layer_norm-0"),
     pytest.param(_case_layer_norm_1, [960], id="layer_norm-1"),
     pytest.param(_case_layer_norm_2, [693, 1848], id="layer_norm-2"),

@@ -2,6 +2,8 @@
 #   schemas/_types.yaml
 #   schemas/cast_to_fp8.yaml
 #   schemas/compact_rows.yaml
+#   schemas/fp8_linear.yaml
+#   schemas/fp8_linear_backward.yaml
 #   schemas/fused_add_rms_norm_.yaml
 #   schemas/layer_norm.yaml
 #   schemas/layer_norm_backward.yaml
@@ -51,7 +53,7 @@ def _load_library() -> None:
 
 _load_library()
 
-__all__ = ["cast_to_fp8", "compact_rows", "fused_add_rms_norm_", "layer_norm", "layer_norm_backward", "multi_tensor_adam_", "multi_tensor_l2norm", "multi_tensor_scale_", "one_shot_all_reduce", "quantize_fp8", "rms_norm", "rms_norm_backward", "rotary_embedding", "rotary_embedding_backward", "runner_apply", "runner_create", "runner_destroy", "scaled_masked_softmax", "scaled_masked_softmax_backward", "softmax_cross_entropy", "softmax_cross_entropy_backward"]
+__all__ = ["cast_to_fp8", "compact_rows", "fp8_linear", "fp8_linear_backward", "fused_add_rms_norm_", "layer_norm", "layer_norm_backward", "multi_tensor_adam_", "multi_tensor_l2norm", "multi_tensor_scale_", "one_shot_all_reduce", "quantize_fp8", "rms_norm", "rms_norm_backward", "rotary_embedding", "rotary_embedding_backward", "runner_apply", "runner_create", "runner_destroy", "scaled_masked_softmax", "scaled_masked_softmax_backward", "softmax_cross_entropy", "softmax_cross_entropy_backward"]
 
 
 # Arguments Inductor must allocate in symmetric memory (PyTorch >= 2.13).
@@ -188,6 +190,88 @@ def _compact_rows_fake(input, mask):
 
 
 compact_rows = torch.ops.opgen.compact_rows.default
+
+
+# opgen::fp8_linear (schemas/fp8_linear.yaml)
+
+@torch.library.register_fake("opgen::fp8_linear")
+def _fp8_linear_fake(input, weight, input_quantizer_fp8_dtype, input_quantizer_amax_epsilon, input_quantizer_force_pow_2_scales, weight_quantizer_fp8_dtype, weight_quantizer_amax_epsilon, weight_quantizer_force_pow_2_scales, tp_group_given=False, tp_group_group_name=None, tp_group_size=None, tp_group_rank=None):
+    torch._check(input.dtype in (torch.float32, torch.float16, torch.bfloat16), lambda: f"opgen::fp8_linear: expected 'input' to have dtype float32, float16 or bfloat16, but got {input.dtype}")
+    torch._check(weight.dtype == input.dtype, lambda: f"opgen::fp8_linear: expected 'weight' to have the same dtype as 'input', but got {weight.dtype} and {input.dtype}")
+    torch._check(weight.device == input.device, lambda: f"opgen::fp8_linear: expected 'weight' to be on the same device as 'input', but got {weight.device} and {input.device}")
+    torch._check(weight.dim() == 2, lambda: f"opgen::fp8_linear: expected 'weight' to have 2 dimensions, but got {weight.dim()}")
+    torch._check(input.dim() >= 1, lambda: f"opgen::fp8_linear: requires input.dim() >= 1: {input.dim()} vs {1}")
+    torch._check(weight.size(1) == input.size(-1), lambda: f"opgen::fp8_linear: requires weight.size(1) == input.size(-1): {weight.size(1)} vs {input.size(-1)}")
+    torch._check(input_quantizer_fp8_dtype == torch.float8_e4m3fn or input_quantizer_fp8_dtype == torch.float8_e5m2, lambda: f"opgen::fp8_linear: requires input_quantizer.fp8_dtype == float8_e4m3fn or input_quantizer.fp8_dtype == float8_e5m2")
+    torch._check(weight_quantizer_fp8_dtype == torch.float8_e4m3fn or weight_quantizer_fp8_dtype == torch.float8_e5m2, lambda: f"opgen::fp8_linear: requires weight_quantizer.fp8_dtype == float8_e4m3fn or weight_quantizer.fp8_dtype == float8_e5m2")
+    return (torch.empty((*input.shape[:-1], weight.size(0)), dtype=input.dtype, device=input.device), torch.empty(input.shape, dtype=torch.uint8, device=input.device), torch.empty((), dtype=torch.float32, device=input.device), torch.empty(weight.shape, dtype=torch.uint8, device=input.device), torch.empty((), dtype=torch.float32, device=input.device))
+
+
+def _fp8_linear_setup_context(ctx, inputs, output):
+    ctx.mark_non_differentiable(output[1], output[2], output[3], output[4])
+    ctx.save_for_backward(output[1], output[2], output[3], output[4])
+    ctx.opgen_input_quantizer_fp8_dtype = inputs[2]
+    ctx.opgen_input_quantizer_amax_epsilon = inputs[3]
+    ctx.opgen_input_quantizer_force_pow_2_scales = inputs[4]
+    ctx.opgen_weight_quantizer_fp8_dtype = inputs[5]
+    ctx.opgen_weight_quantizer_amax_epsilon = inputs[6]
+    ctx.opgen_weight_quantizer_force_pow_2_scales = inputs[7]
+
+
+def _fp8_linear_backward(ctx, *grads):
+    saved = ctx.saved_tensors
+    result = torch.ops.opgen.fp8_linear_backward.default(grads[0], saved[0], saved[1], saved[2], saved[3], ctx.opgen_input_quantizer_fp8_dtype, ctx.opgen_input_quantizer_amax_epsilon, ctx.opgen_input_quantizer_force_pow_2_scales, ctx.opgen_weight_quantizer_fp8_dtype, ctx.opgen_weight_quantizer_amax_epsilon, ctx.opgen_weight_quantizer_force_pow_2_scales)
+    return (result[0], result[1], None, None, None, None, None, None, None, None, None, None)
+
+
+torch.library.register_autograd("opgen::fp8_linear", _fp8_linear_backward, setup_context=_fp8_linear_setup_context)
+
+
+@torch.utils.flop_counter.register_flop_formula(torch.ops.opgen.fp8_linear, get_raw=True)
+def _fp8_linear_flops(input, weight, input_quantizer_fp8_dtype, input_quantizer_amax_epsilon, input_quantizer_force_pow_2_scales, weight_quantizer_fp8_dtype, weight_quantizer_amax_epsilon, weight_quantizer_force_pow_2_scales, tp_group_given=False, tp_group_group_name=None, tp_group_size=None, tp_group_rank=None, **opgen_counter):
+    return 2 * input.numel() * weight.size(0)
+
+
+def fp8_linear(input, weight, input_quantizer, weight_quantizer, tp_group=None):
+    input_quantizer_fp8_dtype, input_quantizer_amax_epsilon, input_quantizer_force_pow_2_scales = _host_fields("Float8Quantizer", input_quantizer, "opgen::fp8_linear", "input_quantizer")
+    weight_quantizer_fp8_dtype, weight_quantizer_amax_epsilon, weight_quantizer_force_pow_2_scales = _host_fields("Float8Quantizer", weight_quantizer, "opgen::fp8_linear", "weight_quantizer")
+    tp_group_given = tp_group is not None
+    tp_group_group_name, tp_group_size, tp_group_rank = _host_fields("ProcessGroup", tp_group, "opgen::fp8_linear", "tp_group") if tp_group_given else (None, None, None)
+    return torch.ops.opgen.fp8_linear.default(input, weight, input_quantizer_fp8_dtype, input_quantizer_amax_epsilon, input_quantizer_force_pow_2_scales, weight_quantizer_fp8_dtype, weight_quantizer_amax_epsilon, weight_quantizer_force_pow_2_scales, tp_group_given, tp_group_group_name, tp_group_size, tp_group_rank)
+
+
+# opgen::fp8_linear_backward (schemas/fp8_linear_backward.yaml)
+
+@torch.library.register_fake("opgen::fp8_linear_backward")
+def _fp8_linear_backward_fake(grad_output, input_data, input_scale_inv, weight_data, weight_scale_inv, input_quantizer_fp8_dtype, input_quantizer_amax_epsilon, input_quantizer_force_pow_2_scales, weight_quantizer_fp8_dtype, weight_quantizer_amax_epsilon, weight_quantizer_force_pow_2_scales):
+    torch._check(grad_output.dtype in (torch.float32, torch.float16, torch.bfloat16), lambda: f"opgen::fp8_linear_backward: expected 'grad_output' to have dtype float32, float16 or bfloat16, but got {grad_output.dtype}")
+    torch._check(input_data.dtype in (torch.uint8,), lambda: f"opgen::fp8_linear_backward: expected 'input_data' to have dtype uint8, but got {input_data.dtype}")
+    torch._check(input_data.device == grad_output.device, lambda: f"opgen::fp8_linear_backward: expected 'input_data' to be on the same device as 'grad_output', but got {input_data.device} and {grad_output.device}")
+    torch._check(input_scale_inv.dtype in (torch.float32,), lambda: f"opgen::fp8_linear_backward: expected 'input_scale_inv' to have dtype float32, but got {input_scale_inv.dtype}")
+    torch._check(input_scale_inv.device == grad_output.device, lambda: f"opgen::fp8_linear_backward: expected 'input_scale_inv' to be on the same device as 'grad_output', but got {input_scale_inv.device} and {grad_output.device}")
+    torch._check(weight_data.dtype in (torch.uint8,), lambda: f"opgen::fp8_linear_backward: expected 'weight_data' to have dtype uint8, but got {weight_data.dtype}")
+    torch._check(weight_data.device == grad_output.device, lambda: f"opgen::fp8_linear_backward: expected 'weight_data' to be on the same device as 'grad_output', but got {weight_data.device} and {grad_output.device}")
+    torch._check(weight_data.dim() == 2, lambda: f"opgen::fp8_linear_backward: expected 'weight_data' to have 2 dimensions, but got {weight_data.dim()}")
+    torch._check(weight_scale_inv.dtype in (torch.float32,), lambda: f"opgen::fp8_linear_backward: expected 'weight_scale_inv' to have dtype float32, but got {weight_scale_inv.dtype}")
+    torch._check(weight_scale_inv.device == grad_output.device, lambda: f"opgen::fp8_linear_backward: expected 'weight_scale_inv' to be on the same device as 'grad_output', but got {weight_scale_inv.device} and {grad_output.device}")
+    torch._check(input_data.dim() == grad_output.dim(), lambda: f"opgen::fp8_linear_backward: requires input_data.dim() == grad_output.dim(): {input_data.dim()} vs {grad_output.dim()}")
+    torch._check(grad_output.size(-1) == weight_data.size(0), lambda: f"opgen::fp8_linear_backward: requires grad_output.size(-1) == weight_data.size(0): {grad_output.size(-1)} vs {weight_data.size(0)}")
+    torch._check(input_data.size(-1) == weight_data.size(1), lambda: f"opgen::fp8_linear_backward: requires input_data.size(-1) == weight_data.size(1): {input_data.size(-1)} vs {weight_data.size(1)}")
+    torch._check(input_scale_inv.numel() == 1 and weight_scale_inv.numel() == 1, lambda: f"opgen::fp8_linear_backward: requires input_scale_inv.numel() == 1 and weight_scale_inv.numel() == 1")
+    torch._check(input_quantizer_fp8_dtype == torch.float8_e4m3fn or input_quantizer_fp8_dtype == torch.float8_e5m2, lambda: f"opgen::fp8_linear_backward: requires input_quantizer.fp8_dtype == float8_e4m3fn or input_quantizer.fp8_dtype == float8_e5m2")
+    torch._check(weight_quantizer_fp8_dtype == torch.float8_e4m3fn or weight_quantizer_fp8_dtype == torch.float8_e5m2, lambda: f"opgen::fp8_linear_backward: requires weight_quantizer.fp8_dtype == float8_e4m3fn or weight_quantizer.fp8_dtype == float8_e5m2")
+    return (torch.empty(input_data.shape, dtype=grad_output.dtype, device=grad_output.device), torch.empty(weight_data.shape, dtype=grad_output.dtype, device=grad_output.device))
+
+
+@torch.utils.flop_counter.register_flop_formula(torch.ops.opgen.fp8_linear_backward, get_raw=True)
+def _fp8_linear_backward_flops(grad_output, input_data, input_scale_inv, weight_data, weight_scale_inv, input_quantizer_fp8_dtype, input_quantizer_amax_epsilon, input_quantizer_force_pow_2_scales, weight_quantizer_fp8_dtype, weight_quantizer_amax_epsilon, weight_quantizer_force_pow_2_scales, **opgen_counter):
+    return 4 * grad_output.numel() * weight_data.size(1)
+
+
+def fp8_linear_backward(grad_output, input_data, input_scale_inv, weight_data, weight_scale_inv, input_quantizer, weight_quantizer):
+    input_quantizer_fp8_dtype, input_quantizer_amax_epsilon, input_quantizer_force_pow_2_scales = _host_fields("Float8Quantizer", input_quantizer, "opgen::fp8_linear_backward", "input_quantizer")
+    weight_quantizer_fp8_dtype, weight_quantizer_amax_epsilon, weight_quantizer_force_pow_2_scales = _host_fields("Float8Quantizer", weight_quantizer, "opgen::fp8_linear_backward", "weight_quantizer")
+    return torch.ops.opgen.fp8_linear_backward.default(grad_output, input_data, input_scale_inv, weight_data, weight_scale_inv, input_quantizer_fp8_dtype, input_quantizer_amax_epsilon, input_quantizer_force_pow_2_scales, weight_quantizer_fp8_dtype, weight_quantizer_amax_epsilon, weight_quantizer_force_pow_2_scales)
 
 
 # opgen::fused_add_rms_norm_ (schemas/fused_add_rms_norm_.yaml)

@@ -2,6 +2,8 @@
 #   schemas/_types.yaml
 #   schemas/cast_to_fp8.yaml
 #   schemas/compact_rows.yaml
+#   schemas/fp8_linear.yaml
+#   schemas/fp8_linear_backward.yaml
 #   schemas/fused_add_rms_norm_.yaml
 #   schemas/layer_norm.yaml
 #   schemas/layer_norm_backward.yaml
@@ -29,7 +31,7 @@ import torch
 import opgen_ops.quantization
 import torch.distributed
 
-__all__ = ["cast_to_fp8", "compact_rows", "fused_add_rms_norm_", "layer_norm", "layer_norm_backward", "multi_tensor_adam_", "multi_tensor_l2norm", "multi_tensor_scale_", "one_shot_all_reduce", "quantize_fp8", "rms_norm", "rms_norm_backward", "rotary_embedding", "rotary_embedding_backward", "runner_apply", "runner_create", "runner_destroy", "scaled_masked_softmax", "scaled_masked_softmax_backward", "softmax_cross_entropy", "softmax_cross_entropy_backward"]
+__all__ = ["cast_to_fp8", "compact_rows", "fp8_linear", "fp8_linear_backward", "fused_add_rms_norm_", "layer_norm", "layer_norm_backward", "multi_tensor_adam_", "multi_tensor_l2norm", "multi_tensor_scale_", "one_shot_all_reduce", "quantize_fp8", "rms_norm", "rms_norm_backward", "rotary_embedding", "rotary_embedding_backward", "runner_apply", "runner_create", "runner_destroy", "scaled_masked_softmax", "scaled_masked_softmax_backward", "softmax_cross_entropy", "softmax_cross_entropy_backward"]
 
 
 def cast_to_fp8(input: torch.Tensor, quantizer: opgen_ops.quantization.Float8Quantizer, amax_group: Optional[torch.distributed.ProcessGroup] = ...) -> Tuple[torch.Tensor, torch.Tensor]:
@@ -53,6 +55,35 @@ def compact_rows(input: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     it on the host, like torch.nonzero. Any dtype; the result is contiguous.
 
     opgen::compact_rows(Tensor input, Tensor mask) -> Tensor
+    """
+    ...
+
+
+def fp8_linear(input: torch.Tensor, weight: torch.Tensor, input_quantizer: opgen_ops.quantization.Float8Quantizer, weight_quantizer: opgen_ops.quantization.Float8Quantizer, tp_group: Optional[torch.distributed.ProcessGroup] = ...) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """TransformerEngine's Linear forward, row-parallel, as one op: input [*, K]
+    and weight [N, K] are cast to float8 by their quantizers (current scaling,
+    as cast_to_fp8 does), output = dequantized input @ dequantized weight^T in
+    float32, summed over tp_group when one is given (each rank holding a slice
+    of K), in input's dtype. Also returns both operands' float8 bits, as uint8
+    (TE's Float8Tensor._data), and scale_inv: the backward reuses them (TE
+    saves the quantized tensors, not the high-precision ones); they are not
+    differentiable.
+
+    opgen::fp8_linear(Tensor input, Tensor weight, ScalarType input_quantizer_fp8_dtype, float input_quantizer_amax_epsilon, bool input_quantizer_force_pow_2_scales, ScalarType weight_quantizer_fp8_dtype, float weight_quantizer_amax_epsilon, bool weight_quantizer_force_pow_2_scales, bool tp_group_given=False, str? tp_group_group_name=None, int? tp_group_size=None, int? tp_group_rank=None) -> (Tensor output, Tensor input_data, Tensor input_scale_inv, Tensor weight_data, Tensor weight_scale_inv)
+    """
+    ...
+
+
+def fp8_linear_backward(grad_output: torch.Tensor, input_data: torch.Tensor, input_scale_inv: torch.Tensor, weight_data: torch.Tensor, weight_scale_inv: torch.Tensor, input_quantizer: opgen_ops.quantization.Float8Quantizer, weight_quantizer: opgen_ops.quantization.Float8Quantizer) -> Tuple[torch.Tensor, torch.Tensor]:
+    """Gradients of fp8_linear with respect to input and weight, from the
+    forward's float8 operands (uint8 bits in each quantizer's format):
+    grad_input = grad_output @ dequantized weight, grad_weight =
+    grad_output^T @ dequantized input (summed over the leading dimensions),
+    math in float32, in grad_output's dtype. The quantizers are the forward's,
+    bound by name. Row-parallel needs no communication here: each rank's
+    slices of K stay its own.
+
+    opgen::fp8_linear_backward(Tensor grad_output, Tensor input_data, Tensor input_scale_inv, Tensor weight_data, Tensor weight_scale_inv, ScalarType input_quantizer_fp8_dtype, float input_quantizer_amax_epsilon, bool input_quantizer_force_pow_2_scales, ScalarType weight_quantizer_fp8_dtype, float weight_quantizer_amax_epsilon, bool weight_quantizer_force_pow_2_scales) -> (Tensor, Tensor)
     """
     ...
 

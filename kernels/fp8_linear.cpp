@@ -1,0 +1,18 @@
+// CPU kernels for opgen::fp8_linear and opgen::fp8_linear_backward (unstable ABI / ATen + c10d).
+#include "common/fp8_linear.h"
+
+std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor> opgen::kernels::fp8_linear_cpu(
+    const at::Tensor& input, const at::Tensor& weight, const Float8Quantizer& input_quantizer,
+    const Float8Quantizer& weight_quantizer, const std::optional<ProcessGroup>& tp_group) {
+  TORCH_CHECK(input.device().is_cpu(), "opgen::fp8_linear: CPU kernel called with a non-CPU input");
+  return detail::fp8_linear(input, weight, input_quantizer, weight_quantizer, tp_group);
+}
+
+std::tuple<at::Tensor, at::Tensor> opgen::kernels::fp8_linear_backward_cpu(
+    const at::Tensor& grad_output, const at::Tensor& input_data, const at::Tensor& input_scale_inv,
+    const at::Tensor& weight_data, const at::Tensor& weight_scale_inv, const Float8Quantizer& input_quantizer,
+    const Float8Quantizer& weight_quantizer) {
+  TORCH_CHECK(grad_output.device().is_cpu(), "opgen::fp8_linear_backward: CPU kernel called with a non-CPU input");
+  return detail::fp8_linear_backward(grad_output, input_data, input_scale_inv, weight_data, weight_scale_inv,
+                                     input_quantizer, weight_quantizer);
+}

@@ -1,0 +1,28 @@
+// CUDA kernels for opgen::cast_to_fp8, opgen::fp8_linear and
+// opgen::fp8_linear_backward (unstable ABI / ATen): the CPU kernels' ATen
+// ops, launched on the input's device. One TU for the three: nvcc takes
+// about 90 s over ATen's headers, however little device code a file holds.
+#include "common/fp8_linear.h"
+
+std::tuple<at::Tensor, at::Tensor> opgen::kernels::cast_to_fp8_cuda(const at::Tensor& input,
+                                                                    const Float8Quantizer& quantizer,
+                                                                    const std::optional<ProcessGroup>& amax_group) {
+  TORCH_CHECK(input.is_cuda(), "opgen::cast_to_fp8: CUDA kernel called with a non-CUDA input");
+  return detail::cast_to_fp8(input, quantizer, amax_group);
+}
+
+std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor> opgen::kernels::fp8_linear_cuda(
+    const at::Tensor& input, const at::Tensor& weight, const Float8Quantizer& input_quantizer,
+    const Float8Quantizer& weight_quantizer, const std::optional<ProcessGroup>& tp_group) {
+  TORCH_CHECK(input.is_cuda(), "opgen::fp8_linear: CUDA kernel called with a non-CUDA input");
+  return detail::fp8_linear(input, weight, input_quantizer, weight_quantizer, tp_group);
+}
+
+std::tuple<at::Tensor, at::Tensor> opgen::kernels::fp8_linear_backward_cuda(
+    const at::Tensor& grad_output, const at::Tensor& input_data, const at::Tensor& input_scale_inv,
+    const at::Tensor& weight_data, const at::Tensor& weight_scale_inv, const Float8Quantizer& input_quantizer,
+    const Float8Quantizer& weight_quantizer) {
+  TORCH_CHECK(grad_output.is_cuda(), "opgen::fp8_linear_backward: CUDA kernel called with a non-CUDA input");
+  return detail::fp8_linear_backward(grad_output, input_data, input_scale_inv, weight_data, weight_scale_inv,
+                                     input_quantizer, weight_quantizer);
+}
