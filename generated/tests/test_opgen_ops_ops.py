@@ -112,6 +112,13 @@ def _make_fp8_linear_backward_0(d):
 _case_fp8_linear_backward_0 = _Case(torch.ops.opgen.fp8_linear_backward.default, "opgen::fp8_linear_backward", _make_fp8_linear_backward_0, [{}], differentiable=False, fakes=["schemas/fp8_linear_backward.yaml:28:5: empty(input_data.shape, dtype=grad_output.dtype)", "schemas/fp8_linear_backward.yaml:29:5: empty(weight_data.shape, dtype=grad_output.dtype)"], name="fp8_linear_backward-0")
 
 
+def _make_fp8_linear_backward_1(d):
+    return (_tensor((6, 8), torch.float32, "cuda", -1, 1), _tensor((6, 16), torch.uint8, "cuda", 0, 100), _tensor((), torch.float32, "cuda", 0.01, 0.1), _tensor((8, 16), torch.uint8, "cuda", 0, 100), _tensor((), torch.float32, "cuda", 0.01, 0.1), torch.float8_e4m3fn, 0.0, False, torch.float8_e5m2, 0.0, False), {}
+
+
+_case_fp8_linear_backward_1 = _Case(torch.ops.opgen.fp8_linear_backward.default, "opgen::fp8_linear_backward", _make_fp8_linear_backward_1, [{}], differentiable=False, fakes=["schemas/fp8_linear_backward.yaml:28:5: empty(input_data.shape, dtype=grad_output.dtype)", "schemas/fp8_linear_backward.yaml:29:5: empty(weight_data.shape, dtype=grad_output.dtype)"], name="fp8_linear_backward-1")
+
+
 def _make_fused_add_rms_norm__0(d):
     return (_tensor((d["N"], 40), torch.float32, "cpu", -1, 1), _tensor((d["N"], 40), torch.float32, "cpu", -1, 1), _tensor((40,), torch.float32, "cpu", -1, 1)), {}
 
@@ -375,6 +382,7 @@ _CASES = [
     pytest.param(_case_fp8_linear_1, id="fp8_linear-1"),
     pytest.param(_case_fp8_linear_2, id="fp8_linear-2"),
     pytest.param(_case_fp8_linear_backward_0, id="fp8_linear_backward-0"),
+    pytest.param(_case_fp8_linear_backward_1, id="fp8_linear_backward-1"),
     pytest.param(_case_fused_add_rms_norm__0, id="fused_add_rms_norm_-0"),
     pytest.param(_case_fused_add_rms_norm__1, id="fused_add_rms_norm_-1"),
     pytest.param(_case_fused_add_rms_norm__2, id="fused_add_rms_norm_-2"),
@@ -449,6 +457,16 @@ _INPUT_CHECKS = [
     pytest.param(_case_fp8_linear_backward_0, 3, "weight_data", "same_device", [], id="fp8_linear_backward-0-weight_data-same_device"),
     pytest.param(_case_fp8_linear_backward_0, 4, "weight_scale_inv", "dtype", ["float32"], id="fp8_linear_backward-0-weight_scale_inv-dtype"),
     pytest.param(_case_fp8_linear_backward_0, 4, "weight_scale_inv", "same_device", [], id="fp8_linear_backward-0-weight_scale_inv-same_device"),
+    pytest.param(_case_fp8_linear_backward_1, 0, "grad_output", "dtype", ["float32", "float16", "bfloat16"], id="fp8_linear_backward-1-grad_output-dtype"),
+    pytest.param(_case_fp8_linear_backward_1, 1, "input_data", "dtype", ["uint8"], id="fp8_linear_backward-1-input_data-dtype"),
+    pytest.param(_case_fp8_linear_backward_1, 1, "input_data", "same_device", [], id="fp8_linear_backward-1-input_data-same_device"),
+    pytest.param(_case_fp8_linear_backward_1, 2, "input_scale_inv", "dtype", ["float32"], id="fp8_linear_backward-1-input_scale_inv-dtype"),
+    pytest.param(_case_fp8_linear_backward_1, 2, "input_scale_inv", "same_device", [], id="fp8_linear_backward-1-input_scale_inv-same_device"),
+    pytest.param(_case_fp8_linear_backward_1, 3, "weight_data", "dtype", ["uint8"], id="fp8_linear_backward-1-weight_data-dtype"),
+    pytest.param(_case_fp8_linear_backward_1, 3, "weight_data", "dim", [], id="fp8_linear_backward-1-weight_data-dim"),
+    pytest.param(_case_fp8_linear_backward_1, 3, "weight_data", "same_device", [], id="fp8_linear_backward-1-weight_data-same_device"),
+    pytest.param(_case_fp8_linear_backward_1, 4, "weight_scale_inv", "dtype", ["float32"], id="fp8_linear_backward-1-weight_scale_inv-dtype"),
+    pytest.param(_case_fp8_linear_backward_1, 4, "weight_scale_inv", "same_device", [], id="fp8_linear_backward-1-weight_scale_inv-same_device"),
     pytest.param(_case_fused_add_rms_norm__0, 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="fused_add_rms_norm_-0-input-dtype"),
     pytest.param(_case_fused_add_rms_norm__0, 0, "input", "contiguous", [], id="fused_add_rms_norm_-0-input-contiguous"),
     pytest.param(_case_fused_add_rms_norm__0, 1, "residual", "contiguous", [], id="fused_add_rms_norm_-0-residual-contiguous"),
@@ -670,6 +688,7 @@ _FLOPS = [
     pytest.param(_case_fp8_linear_1, [384], id="fp8_linear-1"),
     pytest.param(_case_fp8_linear_2, [512, 1536], id="fp8_linear-2"),
     pytest.param(_case_fp8_linear_backward_0, [3072], id="fp8_linear_backward-0"),
+    pytest.param(_case_fp8_linear_backward_1, [3072], id="fp8_linear_backward-1"),
     pytest.param(_case_layer_norm_0, [693, 1848], id="layer_norm-0"),
     pytest.param(_case_layer_norm_1, [960], id="layer_norm-1"),
     pytest.param(_case_layer_norm_2, [693, 1848], id="layer_norm-2"),

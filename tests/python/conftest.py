@@ -1,8 +1,20 @@
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 
-import pytest
-import torch
+# Inductor's on-disk caches outlive a run, and key a compiled graph on the
+# graph, not on the fakes of the custom ops in it: after an op's fake changed
+# a result's dtype, a later run reused the old code ("expected dtype
+# torch.float8_e4m3fn but got torch.uint8"). Each session compiles into a
+# cache of its own (subprocesses inherit it), before torch is imported.
+if "TORCHINDUCTOR_CACHE_DIR" not in os.environ:
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="opgen-inductor-")
+    atexit.register(shutil.rmtree, os.environ["TORCHINDUCTOR_CACHE_DIR"], True)
+
+import pytest  # noqa: E402
+import torch  # noqa: E402
 
 # The built package lives in <build>/python (CTest sets PYTHONPATH); allow
 # running pytest by hand from the source tree after scripts/build.sh too.
