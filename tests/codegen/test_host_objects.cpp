@@ -2,6 +2,8 @@
 // op that takes them to the flat op the library registers.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "test_util.h"
 
 namespace opgen {
@@ -128,6 +130,14 @@ TEST(HostObjects, TypesFileChecks) {
                "'Tensro' is not a schema type");
   expect_error(check(op, "host_objects:\n  Q:\n    class: m.Q\n    fields: {class: int}\n"),
                "'class' cannot name a field");
+  // Names the generated C++ spells in its types: a struct or member of that
+  // name shadowed them, and the kernel header did not compile (g++ 12).
+  for (const char* name : {"at", "c10", "torch", "std", "int64_t", "unstable_abi", "testns"})
+    expect_error(check(op, fmt::format("host_objects:\n  {}:\n    class: m.Q\n    fields: {{a: int}}\n", name)),
+                 fmt::format("'{}' cannot name the kernel's struct: the generated C++ spells", name));
+  for (const char* name : {"int64_t", "at", "torch"})
+    expect_error(check(op, fmt::format("host_objects:\n  Q:\n    class: m.Q\n    fields: {{{}: int}}\n", name)),
+                 fmt::format("'{}' cannot name a struct member", name));
   expect_error(check(op, "host_objects:\n  Q:\n    fields: {a: int}\n"), "host class 'Q' needs 'class'");
   expect_error(check(op, "host_objects:\n  Q:\n    class: m.Q\n"), "host class 'Q' needs 'fields'");
   expect_error(check(op, "host_objects:\n  G:\n    builtin: process_grp\n"), "did you mean 'process_group'?");

@@ -289,3 +289,25 @@ def test_fp8_linear_row_parallel_group(gloo_group):
     compiled = torch.compile(lambda x, w, g: opgen_ops.fp8_linear(x, w, QX, QW, g)[0], backend="aot_eager",
                              fullgraph=True)
     torch.testing.assert_close(compiled(x, w, gloo_group), alone)
+
+
+@pytest.mark.parametrize("plant", ["fifo", "dev_zero", "sparse"])
+def test_a_types_file_that_is_no_file_is_refused(plant, tmp_path):
+    """_types.yaml goes through the specs' reader: a FIFO (no hang), a link to
+    /dev/zero and a 1 TiB sparse file are E0901, and nothing is written."""
+    import os
+    from cli_helpers import run_opgen
+
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "f.yaml").write_text('schema: "f(Tensor x) -> Tensor"\nfake: like(x)\nsamples: []\n')
+    types = tmp_path / "s" / "_types.yaml"
+    if plant == "fifo":
+        os.mkfifo(types)
+    elif plant == "dev_zero":
+        types.symlink_to("/dev/zero")
+    else:
+        with open(types, "wb") as f:
+            f.truncate(1 << 40)
+    result = run_opgen("generate", "-o", tmp_path / "out", tmp_path / "s")
+    assert result.returncode == 1 and "error[E0901]" in result.stderr, result.stderr
+    assert not (tmp_path / "out").exists()

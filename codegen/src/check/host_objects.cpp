@@ -1,6 +1,7 @@
 #include "check/host_objects.h"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <map>
 #include <set>
@@ -48,7 +49,37 @@ bool is_python_path(const std::string& text) {
   }
 }
 
-void check_class(const HostClass& cls, Diagnostics& diags) {
+// The identifiers the generated C++ spells in its types (`at`, `torch`,
+// `std`, `int64_t`, ...), from the type tables, and the struct's inline
+// namespaces: a struct or member of that name would shadow them there.
+const std::set<std::string>& names_in_cpp_types() {
+  static const std::set<std::string> names = [] {
+    std::set<std::string> out = {"stable_abi", "unstable_abi"};
+    auto add = [&](std::string_view text) {
+      for (size_t i = 0; i < text.size();) {
+        const auto is_start = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
+        if (!is_start(text[i])) {
+          ++i;
+          continue;
+        }
+        size_t j = i;
+        while (j < text.size() && (is_start(text[j]) || std::isdigit(static_cast<unsigned char>(text[j])))) ++j;
+        out.emplace(text.substr(i, j - i));
+        i = j;
+      }
+    };
+    for (const auto& row : model::all_type_mappings())
+      for (auto text : {row.stable_param, row.stable_value, row.unstable_param, row.unstable_value}) add(text);
+    for (const auto& row : model::host_field_types()) {
+      add(row.stable_member);
+      add(row.unstable_member);
+    }
+    return out;
+  }();
+  return names;
+}
+
+void check_class(const HostClass& cls, const std::string& ns, Diagnostics& diags) {
   const std::string& name = cls.name.value;
   if (!is_identifier(name) || name.size() > kMaxNameLength) {
     diags.error(Code::BadHostClass, cls.name.loc, fmt::format("'{}' cannot name a host class: it must be an identifier", name));
@@ -58,6 +89,11 @@ void check_class(const HostClass& cls, Diagnostics& diags) {
     diags.error(Code::BadHostClass, cls.name.loc, fmt::format("'{}' is a keyword in C++ or Python", name));
   } else if (auto problem = cpp_name_problem(name)) {
     diags.error(Code::BadHostClass, cls.name.loc, fmt::format("'{}' cannot name the kernel's struct: {}", name, *problem));
+  } else if (names_in_cpp_types().count(name) || name == ns) {
+    diags.error(Code::BadHostClass, cls.name.loc,
+                fmt::format("'{}' cannot name the kernel's struct: the generated C++ spells '{}' in its types, which "
+                            "the struct would shadow",
+                            name, name));
   }
   if (cls.builtin.empty() && !is_python_path(cls.python_class.value))
     diags.error(Code::BadHostClass, cls.python_class.loc,
@@ -75,6 +111,9 @@ void check_class(const HostClass& cls, Diagnostics& diags) {
     }
     if (auto problem = cpp_name_problem(f))
       diags.error(Code::BadHostClass, field.name.loc, fmt::format("'{}' cannot name a struct member: {}", f, *problem));
+    else if (names_in_cpp_types().count(f))
+      diags.error(Code::BadHostClass, field.name.loc,
+                  fmt::format("'{}' cannot name a struct member: the generated C++ spells '{}' in its types", f, f));
     if (!field.type) continue;  // the loader reported it
     if (!model::find_host_field_type(*field.type) || field.type->to_string() != model::type_key(*field.type)) {
       std::vector<std::string> allowed;
@@ -480,7 +519,7 @@ class Lowering {
 
 void check_host_objects(model::Library& library, Diagnostics& diags) {
   const size_t errors_before = diags.error_count();
-  for (const auto& cls : library.host_classes) check_class(cls, diags);
+  for (const auto& cls : library.host_classes) check_class(cls, library.ns, diags);
   if (diags.error_count() > errors_before) return;  // ops would be lowered against broken classes
   for (OpSpec& op : library.ops) Lowering(library, op, diags).run();
 }
