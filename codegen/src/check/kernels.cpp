@@ -63,17 +63,22 @@ std::optional<std::string> include_problem(const std::string& path) {
 void check_existing_kernels(const model::OpSpec& op, Diagnostics& diags) {
   std::vector<std::string> dispatched;
   for (const auto& key : op.dispatch) dispatched.push_back(key.value);
+  // Each `kernels:` key, C++ or Python, names a key the op dispatches to.
+  auto check_dispatched = [&](const model::Located<std::string>& key) {
+    if (std::find(dispatched.begin(), dispatched.end(), key.value) != dispatched.end()) return;
+    auto& d = diags.error(Code::ExistingKernelNotDispatched, key.loc,
+                          fmt::format("'kernels: {}' names the kernel of a dispatch key the op does not dispatch to",
+                                      key.value));
+    if (std::string guess = closest_match(key.value, dispatched); !guess.empty())
+      d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
+    else if (!dispatched.empty())
+      d.notes.push_back({fmt::format("the op dispatches to {}: add '{}' to 'dispatch', or drop this entry",
+                                     fmt::join(dispatched, ", "), key.value)});
+    else
+      d.notes.push_back({fmt::format("add '{}' to 'dispatch', or drop this entry", key.value)});
+  };
   for (const auto& kernel : op.existing_kernels) {
-    const std::string& key = kernel.dispatch_key.value;
-    if (std::find(dispatched.begin(), dispatched.end(), key) == dispatched.end()) {
-      auto& d = diags.error(Code::ExistingKernelNotDispatched, kernel.dispatch_key.loc,
-                            fmt::format("'kernels: {}' names the kernel of a dispatch key the op does not dispatch to", key));
-      if (std::string guess = closest_match(key, dispatched); !guess.empty())
-        d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
-      else
-        d.notes.push_back({fmt::format("the op dispatches to {}: add '{}' to 'dispatch', or drop this entry",
-                                       fmt::join(dispatched, ", "), key)});
-    }
+    check_dispatched(kernel.dispatch_key);
     if (!is_cpp_function_name(kernel.function.value)) {
       diags.error(Code::BadExistingKernel, kernel.function.loc,
                   fmt::format("'{}' is not the name of a C++ function the generated code can call", kernel.function.value))
@@ -82,15 +87,7 @@ void check_existing_kernels(const model::OpSpec& op, Diagnostics& diags) {
     }
   }
   for (const auto& kernel : op.python_kernels) {
-    const std::string& key = kernel.dispatch_key.value;
-    if (std::find(dispatched.begin(), dispatched.end(), key) == dispatched.end()) {
-      auto& d = diags.error(Code::ExistingKernelNotDispatched, kernel.dispatch_key.loc,
-                            fmt::format("'kernels: {}' names the kernel of a dispatch key the op does not dispatch to", key));
-      if (std::string guess = closest_match(key, dispatched); !guess.empty())
-        d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
-      else
-        d.notes.push_back({fmt::format("add '{}' to 'dispatch', or drop this entry", key)});
-    }
+    check_dispatched(kernel.dispatch_key);
     if (!is_python_target(kernel.function.value))
       diags.error(Code::BadExistingKernel, kernel.function.loc,
                   fmt::format("'python' must read 'module:function', not '{}'", kernel.function.value))
