@@ -19,10 +19,7 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor> opgen::ke
 }
 
 std::tuple<at::Tensor, at::Tensor> opgen::kernels::fp8_linear_backward_cuda(
-    const at::Tensor& grad_output, const at::Tensor& input_data, const at::Tensor& input_scale_inv,
-    const at::Tensor& weight_data, const at::Tensor& weight_scale_inv, const Float8Quantizer& input_quantizer,
-    const Float8Quantizer& weight_quantizer) {
+    const at::Tensor& grad_output, const Float8Tensor& input_fp8, const Float8Tensor& weight_fp8) {
   TORCH_CHECK(grad_output.is_cuda(), "opgen::fp8_linear_backward: CUDA kernel called with a non-CUDA input");
-  return detail::fp8_linear_backward(grad_output, input_data, input_scale_inv, weight_data, weight_scale_inv,
-                                     input_quantizer, weight_quantizer);
+  return detail::fp8_linear_backward(grad_output, input_fp8, weight_fp8);
 }

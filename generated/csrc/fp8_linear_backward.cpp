@@ -8,39 +8,39 @@
 namespace {
 
 // Every name here carries the op's: a unity build puts many ops' TUs in one.
-void fp8_linear_backward_check_inputs(const at::Tensor& grad_output, const at::Tensor& input_data, const at::Tensor& input_scale_inv, const at::Tensor& weight_data, const at::Tensor& weight_scale_inv, at::ScalarType input_quantizer_fp8_dtype, at::ScalarType weight_quantizer_fp8_dtype) {
+void fp8_linear_backward_check_inputs(const at::Tensor& grad_output, const at::Tensor& input_fp8_data, const at::Tensor& input_fp8_scale_inv, at::ScalarType input_fp8_fp8_dtype, const at::Tensor& weight_fp8_data, const at::Tensor& weight_fp8_scale_inv, at::ScalarType weight_fp8_fp8_dtype) {
   TORCH_CHECK(grad_output.scalar_type() == at::ScalarType::Float || grad_output.scalar_type() == at::ScalarType::Half || grad_output.scalar_type() == at::ScalarType::BFloat16, "opgen::fp8_linear_backward: expected 'grad_output' to have dtype float32, float16 or bfloat16, but got ", grad_output.scalar_type());
-  TORCH_CHECK(input_data.scalar_type() == at::ScalarType::Byte, "opgen::fp8_linear_backward: expected 'input_data' to have dtype uint8, but got ", input_data.scalar_type());
-  TORCH_CHECK(input_data.device() == grad_output.device(), "opgen::fp8_linear_backward: expected 'input_data' to be on the same device as 'grad_output'");
-  TORCH_CHECK(input_scale_inv.scalar_type() == at::ScalarType::Float, "opgen::fp8_linear_backward: expected 'input_scale_inv' to have dtype float32, but got ", input_scale_inv.scalar_type());
-  TORCH_CHECK(input_scale_inv.device() == grad_output.device(), "opgen::fp8_linear_backward: expected 'input_scale_inv' to be on the same device as 'grad_output'");
-  TORCH_CHECK(weight_data.scalar_type() == at::ScalarType::Byte, "opgen::fp8_linear_backward: expected 'weight_data' to have dtype uint8, but got ", weight_data.scalar_type());
-  TORCH_CHECK(weight_data.device() == grad_output.device(), "opgen::fp8_linear_backward: expected 'weight_data' to be on the same device as 'grad_output'");
-  TORCH_CHECK(weight_data.dim() == 2, "opgen::fp8_linear_backward: expected 'weight_data' to have 2 dimensions, but got ", weight_data.dim());
-  TORCH_CHECK(weight_scale_inv.scalar_type() == at::ScalarType::Float, "opgen::fp8_linear_backward: expected 'weight_scale_inv' to have dtype float32, but got ", weight_scale_inv.scalar_type());
-  TORCH_CHECK(weight_scale_inv.device() == grad_output.device(), "opgen::fp8_linear_backward: expected 'weight_scale_inv' to be on the same device as 'grad_output'");
-  TORCH_CHECK(input_data.dim() == grad_output.dim(), "opgen::fp8_linear_backward: requires input_data.dim() == grad_output.dim()", ": ", input_data.dim(), " vs ", grad_output.dim());
-  TORCH_CHECK(grad_output.size(-1) == weight_data.size(0), "opgen::fp8_linear_backward: requires grad_output.size(-1) == weight_data.size(0)", ": ", grad_output.size(-1), " vs ", weight_data.size(0));
-  TORCH_CHECK(input_data.size(-1) == weight_data.size(1), "opgen::fp8_linear_backward: requires input_data.size(-1) == weight_data.size(1)", ": ", input_data.size(-1), " vs ", weight_data.size(1));
-  TORCH_CHECK(input_scale_inv.numel() == 1 && weight_scale_inv.numel() == 1, "opgen::fp8_linear_backward: requires input_scale_inv.numel() == 1 and weight_scale_inv.numel() == 1");
-  TORCH_CHECK(input_quantizer_fp8_dtype == at::ScalarType::Float8_e4m3fn || input_quantizer_fp8_dtype == at::ScalarType::Float8_e5m2, "opgen::fp8_linear_backward: requires input_quantizer.fp8_dtype == float8_e4m3fn or input_quantizer.fp8_dtype == float8_e5m2");
-  TORCH_CHECK(weight_quantizer_fp8_dtype == at::ScalarType::Float8_e4m3fn || weight_quantizer_fp8_dtype == at::ScalarType::Float8_e5m2, "opgen::fp8_linear_backward: requires weight_quantizer.fp8_dtype == float8_e4m3fn or weight_quantizer.fp8_dtype == float8_e5m2");
+  TORCH_CHECK(input_fp8_data.scalar_type() == at::ScalarType::Byte, "opgen::fp8_linear_backward: expected 'input_fp8_data' to have dtype uint8, but got ", input_fp8_data.scalar_type());
+  TORCH_CHECK(input_fp8_data.device() == grad_output.device(), "opgen::fp8_linear_backward: expected 'input_fp8_data' to be on the same device as 'grad_output'");
+  TORCH_CHECK(input_fp8_scale_inv.scalar_type() == at::ScalarType::Float, "opgen::fp8_linear_backward: expected 'input_fp8_scale_inv' to have dtype float32, but got ", input_fp8_scale_inv.scalar_type());
+  TORCH_CHECK(input_fp8_scale_inv.device() == grad_output.device(), "opgen::fp8_linear_backward: expected 'input_fp8_scale_inv' to be on the same device as 'grad_output'");
+  TORCH_CHECK(weight_fp8_data.scalar_type() == at::ScalarType::Byte, "opgen::fp8_linear_backward: expected 'weight_fp8_data' to have dtype uint8, but got ", weight_fp8_data.scalar_type());
+  TORCH_CHECK(weight_fp8_data.device() == grad_output.device(), "opgen::fp8_linear_backward: expected 'weight_fp8_data' to be on the same device as 'grad_output'");
+  TORCH_CHECK(weight_fp8_data.dim() == 2, "opgen::fp8_linear_backward: expected 'weight_fp8_data' to have 2 dimensions, but got ", weight_fp8_data.dim());
+  TORCH_CHECK(weight_fp8_scale_inv.scalar_type() == at::ScalarType::Float, "opgen::fp8_linear_backward: expected 'weight_fp8_scale_inv' to have dtype float32, but got ", weight_fp8_scale_inv.scalar_type());
+  TORCH_CHECK(weight_fp8_scale_inv.device() == grad_output.device(), "opgen::fp8_linear_backward: expected 'weight_fp8_scale_inv' to be on the same device as 'grad_output'");
+  TORCH_CHECK(input_fp8_data.dim() == grad_output.dim(), "opgen::fp8_linear_backward: requires input_fp8._data.dim() == grad_output.dim()", ": ", input_fp8_data.dim(), " vs ", grad_output.dim());
+  TORCH_CHECK(grad_output.size(-1) == weight_fp8_data.size(0), "opgen::fp8_linear_backward: requires grad_output.size(-1) == weight_fp8._data.size(0)", ": ", grad_output.size(-1), " vs ", weight_fp8_data.size(0));
+  TORCH_CHECK(input_fp8_data.size(-1) == weight_fp8_data.size(1), "opgen::fp8_linear_backward: requires input_fp8._data.size(-1) == weight_fp8._data.size(1)", ": ", input_fp8_data.size(-1), " vs ", weight_fp8_data.size(1));
+  TORCH_CHECK(input_fp8_scale_inv.numel() == 1 && weight_fp8_scale_inv.numel() == 1, "opgen::fp8_linear_backward: requires input_fp8._scale_inv.numel() == 1 and weight_fp8._scale_inv.numel() == 1");
+  TORCH_CHECK(input_fp8_fp8_dtype == at::ScalarType::Float8_e4m3fn || input_fp8_fp8_dtype == at::ScalarType::Float8_e5m2, "opgen::fp8_linear_backward: requires input_fp8.fp8_dtype == float8_e4m3fn or input_fp8.fp8_dtype == float8_e5m2");
+  TORCH_CHECK(weight_fp8_fp8_dtype == at::ScalarType::Float8_e4m3fn || weight_fp8_fp8_dtype == at::ScalarType::Float8_e5m2, "opgen::fp8_linear_backward: requires weight_fp8.fp8_dtype == float8_e4m3fn or weight_fp8.fp8_dtype == float8_e5m2");
 }
 
-std::tuple<at::Tensor, at::Tensor> fp8_linear_backward_cpu_checked(const at::Tensor& grad_output, const at::Tensor& input_data, const at::Tensor& input_scale_inv, const at::Tensor& weight_data, const at::Tensor& weight_scale_inv, at::ScalarType input_quantizer_fp8_dtype, double input_quantizer_amax_epsilon, bool input_quantizer_force_pow_2_scales, at::ScalarType weight_quantizer_fp8_dtype, double weight_quantizer_amax_epsilon, bool weight_quantizer_force_pow_2_scales) {
-  fp8_linear_backward_check_inputs(grad_output, input_data, input_scale_inv, weight_data, weight_scale_inv, input_quantizer_fp8_dtype, weight_quantizer_fp8_dtype);
-  return opgen::kernels::fp8_linear_backward_cpu(grad_output, input_data, input_scale_inv, weight_data, weight_scale_inv, opgen::kernels::Float8Quantizer{input_quantizer_fp8_dtype, input_quantizer_amax_epsilon, input_quantizer_force_pow_2_scales}, opgen::kernels::Float8Quantizer{weight_quantizer_fp8_dtype, weight_quantizer_amax_epsilon, weight_quantizer_force_pow_2_scales});
+std::tuple<at::Tensor, at::Tensor> fp8_linear_backward_cpu_checked(const at::Tensor& grad_output, const at::Tensor& input_fp8_data, const at::Tensor& input_fp8_scale_inv, at::ScalarType input_fp8_fp8_dtype, at::ScalarType input_fp8_orig_dtype, const at::Tensor& weight_fp8_data, const at::Tensor& weight_fp8_scale_inv, at::ScalarType weight_fp8_fp8_dtype, at::ScalarType weight_fp8_orig_dtype) {
+  fp8_linear_backward_check_inputs(grad_output, input_fp8_data, input_fp8_scale_inv, input_fp8_fp8_dtype, weight_fp8_data, weight_fp8_scale_inv, weight_fp8_fp8_dtype);
+  return opgen::kernels::fp8_linear_backward_cpu(grad_output, opgen::kernels::Float8Tensor{input_fp8_data, input_fp8_scale_inv, input_fp8_fp8_dtype, input_fp8_orig_dtype}, opgen::kernels::Float8Tensor{weight_fp8_data, weight_fp8_scale_inv, weight_fp8_fp8_dtype, weight_fp8_orig_dtype});
 }
 
-std::tuple<at::Tensor, at::Tensor> fp8_linear_backward_cuda_checked(const at::Tensor& grad_output, const at::Tensor& input_data, const at::Tensor& input_scale_inv, const at::Tensor& weight_data, const at::Tensor& weight_scale_inv, at::ScalarType input_quantizer_fp8_dtype, double input_quantizer_amax_epsilon, bool input_quantizer_force_pow_2_scales, at::ScalarType weight_quantizer_fp8_dtype, double weight_quantizer_amax_epsilon, bool weight_quantizer_force_pow_2_scales) {
-  fp8_linear_backward_check_inputs(grad_output, input_data, input_scale_inv, weight_data, weight_scale_inv, input_quantizer_fp8_dtype, weight_quantizer_fp8_dtype);
-  return opgen::kernels::fp8_linear_backward_cuda(grad_output, input_data, input_scale_inv, weight_data, weight_scale_inv, opgen::kernels::Float8Quantizer{input_quantizer_fp8_dtype, input_quantizer_amax_epsilon, input_quantizer_force_pow_2_scales}, opgen::kernels::Float8Quantizer{weight_quantizer_fp8_dtype, weight_quantizer_amax_epsilon, weight_quantizer_force_pow_2_scales});
+std::tuple<at::Tensor, at::Tensor> fp8_linear_backward_cuda_checked(const at::Tensor& grad_output, const at::Tensor& input_fp8_data, const at::Tensor& input_fp8_scale_inv, at::ScalarType input_fp8_fp8_dtype, at::ScalarType input_fp8_orig_dtype, const at::Tensor& weight_fp8_data, const at::Tensor& weight_fp8_scale_inv, at::ScalarType weight_fp8_fp8_dtype, at::ScalarType weight_fp8_orig_dtype) {
+  fp8_linear_backward_check_inputs(grad_output, input_fp8_data, input_fp8_scale_inv, input_fp8_fp8_dtype, weight_fp8_data, weight_fp8_scale_inv, weight_fp8_fp8_dtype);
+  return opgen::kernels::fp8_linear_backward_cuda(grad_output, opgen::kernels::Float8Tensor{input_fp8_data, input_fp8_scale_inv, input_fp8_fp8_dtype, input_fp8_orig_dtype}, opgen::kernels::Float8Tensor{weight_fp8_data, weight_fp8_scale_inv, weight_fp8_fp8_dtype, weight_fp8_orig_dtype});
 }
 
 }  // namespace
 
 TORCH_LIBRARY_FRAGMENT(opgen, m) {
-  m.def("fp8_linear_backward(Tensor grad_output, Tensor input_data, Tensor input_scale_inv, Tensor weight_data, Tensor weight_scale_inv, ScalarType input_quantizer_fp8_dtype, float input_quantizer_amax_epsilon, bool input_quantizer_force_pow_2_scales, ScalarType weight_quantizer_fp8_dtype, float weight_quantizer_amax_epsilon, bool weight_quantizer_force_pow_2_scales) -> (Tensor, Tensor)", {at::Tag::pt2_compliant_tag});
+  m.def("fp8_linear_backward(Tensor grad_output, Tensor input_fp8_data, Tensor input_fp8_scale_inv, ScalarType input_fp8_fp8_dtype, ScalarType input_fp8_orig_dtype, Tensor weight_fp8_data, Tensor weight_fp8_scale_inv, ScalarType weight_fp8_fp8_dtype, ScalarType weight_fp8_orig_dtype) -> (Tensor, Tensor)", {at::Tag::pt2_compliant_tag});
 }
 
 TORCH_LIBRARY_IMPL(opgen, CPU, m) {

@@ -88,35 +88,35 @@ def _make_fp8_linear_0(d):
     return (_tensor((d["M"], 16), torch.float32, "cpu", -2, 2), _tensor((8, 16), torch.float32, "cpu", -1, 1), torch.float8_e4m3fn, 0.0, False, torch.float8_e4m3fn, 0.0, True), {}
 
 
-_case_fp8_linear_0 = _Case(torch.ops.opgen.fp8_linear.default, "opgen::fp8_linear", _make_fp8_linear_0, [{"M": 2}, {"M": 6}], differentiable=True, fakes=["schemas/fp8_linear.yaml:24:5: empty([*input.shape[:-1], weight.size(0)], dtype=input.dtype)", "schemas/fp8_linear.yaml:25:5: empty(input.shape, dtype=uint8)", "schemas/fp8_linear.yaml:26:5: empty([], dtype=float32)", "schemas/fp8_linear.yaml:27:5: empty(weight.shape, dtype=uint8)", "schemas/fp8_linear.yaml:28:5: empty([], dtype=float32)"], name="fp8_linear-0")
+_case_fp8_linear_0 = _Case(torch.ops.opgen.fp8_linear.default, "opgen::fp8_linear", _make_fp8_linear_0, [{"M": 2}, {"M": 6}], differentiable=True, fakes=["schemas/fp8_linear.yaml:28:5: empty([*input.shape[:-1], weight.size(0)], dtype=input.dtype)", "schemas/fp8_linear.yaml:29:5: empty(input.shape, dtype=uint8)", "schemas/fp8_linear.yaml:30:5: empty([], dtype=float32)", "schemas/fp8_linear.yaml:31:5: empty(weight.shape, dtype=uint8)", "schemas/fp8_linear.yaml:32:5: empty([], dtype=float32)"], name="fp8_linear-0")
 
 
 def _make_fp8_linear_1(d):
     return (_tensor((2, 3, 8), torch.bfloat16, "cpu", -1, 1), _tensor((4, 8), torch.bfloat16, "cpu", -1, 1), torch.float8_e5m2, 0.001, False, torch.float8_e4m3fn, 0.0, False), {}
 
 
-_case_fp8_linear_1 = _Case(torch.ops.opgen.fp8_linear.default, "opgen::fp8_linear", _make_fp8_linear_1, [{}], differentiable=True, fakes=["schemas/fp8_linear.yaml:24:5: empty([*input.shape[:-1], weight.size(0)], dtype=input.dtype)", "schemas/fp8_linear.yaml:25:5: empty(input.shape, dtype=uint8)", "schemas/fp8_linear.yaml:26:5: empty([], dtype=float32)", "schemas/fp8_linear.yaml:27:5: empty(weight.shape, dtype=uint8)", "schemas/fp8_linear.yaml:28:5: empty([], dtype=float32)"], name="fp8_linear-1")
+_case_fp8_linear_1 = _Case(torch.ops.opgen.fp8_linear.default, "opgen::fp8_linear", _make_fp8_linear_1, [{}], differentiable=True, fakes=["schemas/fp8_linear.yaml:28:5: empty([*input.shape[:-1], weight.size(0)], dtype=input.dtype)", "schemas/fp8_linear.yaml:29:5: empty(input.shape, dtype=uint8)", "schemas/fp8_linear.yaml:30:5: empty([], dtype=float32)", "schemas/fp8_linear.yaml:31:5: empty(weight.shape, dtype=uint8)", "schemas/fp8_linear.yaml:32:5: empty([], dtype=float32)"], name="fp8_linear-1")
 
 
 def _make_fp8_linear_2(d):
     return (_tensor((d["M"], 16), torch.float32, "cuda", -2, 2), _tensor((8, 16), torch.float32, "cuda", -1, 1), torch.float8_e4m3fn, 0.0, False, torch.float8_e4m3fn, 0.0, True), {}
 
 
-_case_fp8_linear_2 = _Case(torch.ops.opgen.fp8_linear.default, "opgen::fp8_linear", _make_fp8_linear_2, [{"M": 2}, {"M": 6}], differentiable=True, fakes=["schemas/fp8_linear.yaml:24:5: empty([*input.shape[:-1], weight.size(0)], dtype=input.dtype)", "schemas/fp8_linear.yaml:25:5: empty(input.shape, dtype=uint8)", "schemas/fp8_linear.yaml:26:5: empty([], dtype=float32)", "schemas/fp8_linear.yaml:27:5: empty(weight.shape, dtype=uint8)", "schemas/fp8_linear.yaml:28:5: empty([], dtype=float32)"], name="fp8_linear-2")
+_case_fp8_linear_2 = _Case(torch.ops.opgen.fp8_linear.default, "opgen::fp8_linear", _make_fp8_linear_2, [{"M": 2}, {"M": 6}], differentiable=True, fakes=["schemas/fp8_linear.yaml:28:5: empty([*input.shape[:-1], weight.size(0)], dtype=input.dtype)", "schemas/fp8_linear.yaml:29:5: empty(input.shape, dtype=uint8)", "schemas/fp8_linear.yaml:30:5: empty([], dtype=float32)", "schemas/fp8_linear.yaml:31:5: empty(weight.shape, dtype=uint8)", "schemas/fp8_linear.yaml:32:5: empty([], dtype=float32)"], name="fp8_linear-2")
 
 
 def _make_fp8_linear_backward_0(d):
-    return (_tensor((6, 8), torch.float32, "cpu", -1, 1), _tensor((6, 16), torch.uint8, "cpu", 0, 100), _tensor((), torch.float32, "cpu", 0.01, 0.1), _tensor((8, 16), torch.uint8, "cpu", 0, 100), _tensor((), torch.float32, "cpu", 0.01, 0.1), torch.float8_e4m3fn, 0.0, False, torch.float8_e5m2, 0.0, False), {}
+    return (_tensor((6, 8), torch.float32, "cpu", -1, 1), _tensor((6, 16), torch.uint8, "cpu", 0, 100), _tensor((), torch.float32, "cpu", 0.01, 0.1), torch.float8_e4m3fn, torch.float32, _tensor((8, 16), torch.uint8, "cpu", 0, 100), _tensor((), torch.float32, "cpu", 0.01, 0.1), torch.float8_e5m2, torch.float32), {}
 
 
-_case_fp8_linear_backward_0 = _Case(torch.ops.opgen.fp8_linear_backward.default, "opgen::fp8_linear_backward", _make_fp8_linear_backward_0, [{}], differentiable=False, fakes=["schemas/fp8_linear_backward.yaml:28:5: empty(input_data.shape, dtype=grad_output.dtype)", "schemas/fp8_linear_backward.yaml:29:5: empty(weight_data.shape, dtype=grad_output.dtype)"], name="fp8_linear_backward-0")
+_case_fp8_linear_backward_0 = _Case(torch.ops.opgen.fp8_linear_backward.default, "opgen::fp8_linear_backward", _make_fp8_linear_backward_0, [{}], differentiable=False, fakes=["schemas/fp8_linear_backward.yaml:27:5: empty(input_fp8._data.shape, dtype=grad_output.dtype)", "schemas/fp8_linear_backward.yaml:28:5: empty(weight_fp8._data.shape, dtype=grad_output.dtype)"], name="fp8_linear_backward-0")
 
 
 def _make_fp8_linear_backward_1(d):
-    return (_tensor((6, 8), torch.float32, "cuda", -1, 1), _tensor((6, 16), torch.uint8, "cuda", 0, 100), _tensor((), torch.float32, "cuda", 0.01, 0.1), _tensor((8, 16), torch.uint8, "cuda", 0, 100), _tensor((), torch.float32, "cuda", 0.01, 0.1), torch.float8_e4m3fn, 0.0, False, torch.float8_e5m2, 0.0, False), {}
+    return (_tensor((6, 8), torch.float32, "cuda", -1, 1), _tensor((6, 16), torch.uint8, "cuda", 0, 100), _tensor((), torch.float32, "cuda", 0.01, 0.1), torch.float8_e4m3fn, torch.float32, _tensor((8, 16), torch.uint8, "cuda", 0, 100), _tensor((), torch.float32, "cuda", 0.01, 0.1), torch.float8_e5m2, torch.float32), {}
 
 
-_case_fp8_linear_backward_1 = _Case(torch.ops.opgen.fp8_linear_backward.default, "opgen::fp8_linear_backward", _make_fp8_linear_backward_1, [{}], differentiable=False, fakes=["schemas/fp8_linear_backward.yaml:28:5: empty(input_data.shape, dtype=grad_output.dtype)", "schemas/fp8_linear_backward.yaml:29:5: empty(weight_data.shape, dtype=grad_output.dtype)"], name="fp8_linear_backward-1")
+_case_fp8_linear_backward_1 = _Case(torch.ops.opgen.fp8_linear_backward.default, "opgen::fp8_linear_backward", _make_fp8_linear_backward_1, [{}], differentiable=False, fakes=["schemas/fp8_linear_backward.yaml:27:5: empty(input_fp8._data.shape, dtype=grad_output.dtype)", "schemas/fp8_linear_backward.yaml:28:5: empty(weight_fp8._data.shape, dtype=grad_output.dtype)"], name="fp8_linear_backward-1")
 
 
 def _make_fused_add_rms_norm__0(d):
@@ -448,25 +448,25 @@ _INPUT_CHECKS = [
     pytest.param(_case_fp8_linear_2, 1, "weight", "same_dtype", [], id="fp8_linear-2-weight-same_dtype"),
     pytest.param(_case_fp8_linear_2, 1, "weight", "same_device", [], id="fp8_linear-2-weight-same_device"),
     pytest.param(_case_fp8_linear_backward_0, 0, "grad_output", "dtype", ["float32", "float16", "bfloat16"], id="fp8_linear_backward-0-grad_output-dtype"),
-    pytest.param(_case_fp8_linear_backward_0, 1, "input_data", "dtype", ["uint8"], id="fp8_linear_backward-0-input_data-dtype"),
-    pytest.param(_case_fp8_linear_backward_0, 1, "input_data", "same_device", [], id="fp8_linear_backward-0-input_data-same_device"),
-    pytest.param(_case_fp8_linear_backward_0, 2, "input_scale_inv", "dtype", ["float32"], id="fp8_linear_backward-0-input_scale_inv-dtype"),
-    pytest.param(_case_fp8_linear_backward_0, 2, "input_scale_inv", "same_device", [], id="fp8_linear_backward-0-input_scale_inv-same_device"),
-    pytest.param(_case_fp8_linear_backward_0, 3, "weight_data", "dtype", ["uint8"], id="fp8_linear_backward-0-weight_data-dtype"),
-    pytest.param(_case_fp8_linear_backward_0, 3, "weight_data", "dim", [], id="fp8_linear_backward-0-weight_data-dim"),
-    pytest.param(_case_fp8_linear_backward_0, 3, "weight_data", "same_device", [], id="fp8_linear_backward-0-weight_data-same_device"),
-    pytest.param(_case_fp8_linear_backward_0, 4, "weight_scale_inv", "dtype", ["float32"], id="fp8_linear_backward-0-weight_scale_inv-dtype"),
-    pytest.param(_case_fp8_linear_backward_0, 4, "weight_scale_inv", "same_device", [], id="fp8_linear_backward-0-weight_scale_inv-same_device"),
+    pytest.param(_case_fp8_linear_backward_0, 1, "input_fp8_data", "dtype", ["uint8"], id="fp8_linear_backward-0-input_fp8_data-dtype"),
+    pytest.param(_case_fp8_linear_backward_0, 1, "input_fp8_data", "same_device", [], id="fp8_linear_backward-0-input_fp8_data-same_device"),
+    pytest.param(_case_fp8_linear_backward_0, 2, "input_fp8_scale_inv", "dtype", ["float32"], id="fp8_linear_backward-0-input_fp8_scale_inv-dtype"),
+    pytest.param(_case_fp8_linear_backward_0, 2, "input_fp8_scale_inv", "same_device", [], id="fp8_linear_backward-0-input_fp8_scale_inv-same_device"),
+    pytest.param(_case_fp8_linear_backward_0, 5, "weight_fp8_data", "dtype", ["uint8"], id="fp8_linear_backward-0-weight_fp8_data-dtype"),
+    pytest.param(_case_fp8_linear_backward_0, 5, "weight_fp8_data", "dim", [], id="fp8_linear_backward-0-weight_fp8_data-dim"),
+    pytest.param(_case_fp8_linear_backward_0, 5, "weight_fp8_data", "same_device", [], id="fp8_linear_backward-0-weight_fp8_data-same_device"),
+    pytest.param(_case_fp8_linear_backward_0, 6, "weight_fp8_scale_inv", "dtype", ["float32"], id="fp8_linear_backward-0-weight_fp8_scale_inv-dtype"),
+    pytest.param(_case_fp8_linear_backward_0, 6, "weight_fp8_scale_inv", "same_device", [], id="fp8_linear_backward-0-weight_fp8_scale_inv-same_device"),
     pytest.param(_case_fp8_linear_backward_1, 0, "grad_output", "dtype", ["float32", "float16", "bfloat16"], id="fp8_linear_backward-1-grad_output-dtype"),
-    pytest.param(_case_fp8_linear_backward_1, 1, "input_data", "dtype", ["uint8"], id="fp8_linear_backward-1-input_data-dtype"),
-    pytest.param(_case_fp8_linear_backward_1, 1, "input_data", "same_device", [], id="fp8_linear_backward-1-input_data-same_device"),
-    pytest.param(_case_fp8_linear_backward_1, 2, "input_scale_inv", "dtype", ["float32"], id="fp8_linear_backward-1-input_scale_inv-dtype"),
-    pytest.param(_case_fp8_linear_backward_1, 2, "input_scale_inv", "same_device", [], id="fp8_linear_backward-1-input_scale_inv-same_device"),
-    pytest.param(_case_fp8_linear_backward_1, 3, "weight_data", "dtype", ["uint8"], id="fp8_linear_backward-1-weight_data-dtype"),
-    pytest.param(_case_fp8_linear_backward_1, 3, "weight_data", "dim", [], id="fp8_linear_backward-1-weight_data-dim"),
-    pytest.param(_case_fp8_linear_backward_1, 3, "weight_data", "same_device", [], id="fp8_linear_backward-1-weight_data-same_device"),
-    pytest.param(_case_fp8_linear_backward_1, 4, "weight_scale_inv", "dtype", ["float32"], id="fp8_linear_backward-1-weight_scale_inv-dtype"),
-    pytest.param(_case_fp8_linear_backward_1, 4, "weight_scale_inv", "same_device", [], id="fp8_linear_backward-1-weight_scale_inv-same_device"),
+    pytest.param(_case_fp8_linear_backward_1, 1, "input_fp8_data", "dtype", ["uint8"], id="fp8_linear_backward-1-input_fp8_data-dtype"),
+    pytest.param(_case_fp8_linear_backward_1, 1, "input_fp8_data", "same_device", [], id="fp8_linear_backward-1-input_fp8_data-same_device"),
+    pytest.param(_case_fp8_linear_backward_1, 2, "input_fp8_scale_inv", "dtype", ["float32"], id="fp8_linear_backward-1-input_fp8_scale_inv-dtype"),
+    pytest.param(_case_fp8_linear_backward_1, 2, "input_fp8_scale_inv", "same_device", [], id="fp8_linear_backward-1-input_fp8_scale_inv-same_device"),
+    pytest.param(_case_fp8_linear_backward_1, 5, "weight_fp8_data", "dtype", ["uint8"], id="fp8_linear_backward-1-weight_fp8_data-dtype"),
+    pytest.param(_case_fp8_linear_backward_1, 5, "weight_fp8_data", "dim", [], id="fp8_linear_backward-1-weight_fp8_data-dim"),
+    pytest.param(_case_fp8_linear_backward_1, 5, "weight_fp8_data", "same_device", [], id="fp8_linear_backward-1-weight_fp8_data-same_device"),
+    pytest.param(_case_fp8_linear_backward_1, 6, "weight_fp8_scale_inv", "dtype", ["float32"], id="fp8_linear_backward-1-weight_fp8_scale_inv-dtype"),
+    pytest.param(_case_fp8_linear_backward_1, 6, "weight_fp8_scale_inv", "same_device", [], id="fp8_linear_backward-1-weight_fp8_scale_inv-same_device"),
     pytest.param(_case_fused_add_rms_norm__0, 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="fused_add_rms_norm_-0-input-dtype"),
     pytest.param(_case_fused_add_rms_norm__0, 0, "input", "contiguous", [], id="fused_add_rms_norm_-0-input-contiguous"),
     pytest.param(_case_fused_add_rms_norm__0, 1, "residual", "contiguous", [], id="fused_add_rms_norm_-0-residual-contiguous"),

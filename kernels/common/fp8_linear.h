@@ -1,7 +1,8 @@
 // opgen::fp8_linear and its backward in ATen ops, one implementation for
 // every device (kernels/fp8_linear.{cpp,cu} differ only in the device
 // check). The GEMMs are emulated: float8 operands dequantized to float32.
-// The float8 operands travel as their bits, uint8, as TE's Float8Tensor._data.
+// The float8 operands travel as their bits, uint8, as TE's Float8Tensor._data
+// (the forward returns them, the backward takes them, as Float8Tensors).
 #pragma once
 
 #include "cast_to_fp8.h"
@@ -22,15 +23,14 @@ inline std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor> fp
           weight_scale_inv};
 }
 
-inline std::tuple<at::Tensor, at::Tensor> fp8_linear_backward(
-    const at::Tensor& grad_output, const at::Tensor& input_data, const at::Tensor& input_scale_inv,
-    const at::Tensor& weight_data, const at::Tensor& weight_scale_inv, const Float8Quantizer& input_quantizer,
-    const Float8Quantizer& weight_quantizer) {
+inline std::tuple<at::Tensor, at::Tensor> fp8_linear_backward(const at::Tensor& grad_output,
+                                                              const Float8Tensor& input_fp8,
+                                                              const Float8Tensor& weight_fp8) {
   const at::Tensor grad = grad_output.to(at::kFloat);
   const at::Tensor input =
-      input_data.contiguous().view(input_quantizer.fp8_dtype).to(at::kFloat) * input_scale_inv.reshape({});
+      input_fp8._data.contiguous().view(input_fp8.fp8_dtype).to(at::kFloat) * input_fp8._scale_inv.reshape({});
   const at::Tensor weight =
-      weight_data.contiguous().view(weight_quantizer.fp8_dtype).to(at::kFloat) * weight_scale_inv.reshape({});
+      weight_fp8._data.contiguous().view(weight_fp8.fp8_dtype).to(at::kFloat) * weight_fp8._scale_inv.reshape({});
   at::Tensor grad_input = at::matmul(grad, weight);
   at::Tensor grad_weight =
       at::matmul(grad.reshape({-1, grad.size(-1)}).t(), input.reshape({-1, input.size(-1)}));

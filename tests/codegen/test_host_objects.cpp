@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "emit/emit.h"
 #include "test_util.h"
 
 namespace opgen {
@@ -86,8 +87,8 @@ TEST(HostObjects, RulesReadDeclaredFieldsOnly) {
 
 TEST(HostObjects, WhereAHostObjectCannotBe) {
   expect_error(check("schema: \"f(Tensor x, Scaling[] s) -> Tensor\"\nfake: like(x)\n"),
-               "error[E1103]: argument 's' cannot take a host object this way: a host object is flattened into its "
-               "fields: a list or tuple of them cannot be");
+               "error[E1103]: argument 's' cannot take a host object this way: a host object or tensor subclass is "
+               "flattened into its fields: a list or tuple of them cannot be");
   expect_error(check("schema: \"f(Tensor x) -> Scaling\"\n"), "an op cannot return a host object");
   expect_error(check("schema: \"f(Tensor x, Scaling? s=1) -> Tensor\"\nfake: like(x)\n"),
                "a host object's only default is None, on an optional one");
@@ -150,6 +151,167 @@ TEST(HostObjects, TypesFileChecks) {
   expect_error(load_and_check(std::vector<SpecFile>{{"a/_types.yaml", kTypes}, {"b/_types.yaml", kTypes},
                                                     {"schemas/f.yaml", op}}),
                "b/_types.yaml: error[E1101]: a second types file: the library's is a/_types.yaml");
+}
+
+// --- tensor subclasses ------------------------------------------------------
+
+const char* kSubclassTypes = R"(host_objects:
+  Q:
+    class: m.Q
+    fields: {fp8_dtype: ScalarType}
+tensor_subclasses:
+  F8:
+    class: m.F8
+    inner: [_data, _scale_inv]
+    meta: {fp8_dtype: ScalarType, orig_dtype: ScalarType}
+)";
+
+testing::Result check_subclass(const std::string& op_text) { return check(op_text, kSubclassTypes); }
+
+// The generated module (`_ops.py`) or stub (`_ops.pyi`) of a library.
+std::string generated(const model::Library& lib, const std::string& suffix) {
+  const auto tree = emit::emit_library(lib);
+  for (const auto& [path, text] : tree.files())
+    if (path.ends_with(suffix)) return text;
+  return "";
+}
+
+TEST(TensorSubclasses, FlatSchemaOfArgumentsAndResults) {
+  auto r = check_subclass(R"yaml(schema: "f(F8 a, Tensor x, Q q) -> (Tensor y, F8 out)"
+require: [a._data.dim() == x.dim(), a.fp8_dtype == q.fp8_dtype]
+result_meta:
+  out: {orig_dtype: x.dtype, fp8_dtype: q.fp8_dtype}
+fake:
+  - like(x)
+  - empty(x.shape, dtype=uint8)
+  - empty([], dtype=float32)
+samples: []
+)yaml");
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  const auto& op = r.library.ops.at(0);
+  // A field's leading underscores are dropped from its flat name.
+  EXPECT_EQ(op.schema.to_string(),
+            "f(Tensor a_data, Tensor a_scale_inv, ScalarType a_fp8_dtype, ScalarType a_orig_dtype, Tensor x, "
+            "ScalarType q_fp8_dtype) -> (Tensor y, Tensor out_data, Tensor out_scale_inv)");
+  ASSERT_EQ(op.subclass_results.size(), 1u);
+  const auto& out = op.subclass_results[0];
+  EXPECT_EQ(out.name, "out");
+  EXPECT_EQ(out.declared_index, 1u);
+  EXPECT_EQ(out.first_flat, 1u);
+  // One rule per meta field, in the class's order, over the flat arguments.
+  ASSERT_EQ(out.meta.size(), 2u);
+  EXPECT_EQ(out.meta[0].text, "q.fp8_dtype");
+  EXPECT_EQ(out.meta[0].expr->text, "q_fp8_dtype");
+  EXPECT_EQ(out.meta[1].text, "x.dtype");
+  ASSERT_EQ(op.require.size(), 2u);
+  EXPECT_EQ(op.require[0].expr->operands[0]->operands[0]->operands[0]->text, "a_data");  // a._data.dim()
+
+  // The binding rebuilds the result; the .pyi names the class.
+  const std::string module = generated(r.library, "_ops.py"), stub = generated(r.library, "_ops.pyi");
+  EXPECT_NE(module.find("    return ({\"fp8_dtype\": q_fp8_dtype, \"orig_dtype\": x.dtype},)"), std::string::npos) << module;
+  EXPECT_NE(module.find("    from m import F8 as opgen_F8\n"
+                        "    return (opgen_flat[0], opgen_F8.__tensor_unflatten__({\"_data\": opgen_flat[1], "
+                        "\"_scale_inv\": opgen_flat[2]}, opgen_meta[0], opgen_flat[1].shape, opgen_flat[1].stride()))"),
+            std::string::npos)
+      << module;
+  EXPECT_NE(stub.find("def f(a: m.F8, x: torch.Tensor, q: m.Q) -> Tuple[torch.Tensor, m.F8]:"), std::string::npos) << stub;
+}
+
+TEST(TensorSubclasses, BuildAndASingleResult) {
+  auto types = std::string(kSubclassTypes) + "    build: m:make_f8\n";
+  auto r = check("schema: \"f(Tensor x) -> F8 out\"\nresult_meta:\n  out: {fp8_dtype: float8_e4m3fn, orig_dtype: "
+                 "x.dtype}\nfake:\n  - empty(x.shape, dtype=uint8)\n  - empty([])\nsamples: []\n",
+                 types);
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  const std::string module = generated(r.library, "_ops.py");
+  EXPECT_NE(module.find("    from m import make_f8 as opgen_F8\n"
+                        "    return opgen_F8(_data=opgen_flat[0], _scale_inv=opgen_flat[1], **opgen_meta[0])"),
+            std::string::npos)
+      << module;
+}
+
+TEST(TensorSubclasses, BackwardTakesAResultAndItsMeta) {
+  auto r = load_and_check(std::vector<SpecFile>{
+      {"schemas/_types.yaml", kSubclassTypes},
+      {"schemas/f.yaml", R"yaml(schema: "f(Tensor x, Q q) -> (Tensor y, F8 xq)"
+result_meta:
+  xq: {fp8_dtype: q.fp8_dtype, orig_dtype: x.dtype}
+fake:
+  - like(x)
+  - empty(x.shape, dtype=uint8)
+  - empty([])
+autograd: {backward: f_backward, grads: [x]}
+samples: []
+)yaml"},
+      {"schemas/f_backward.yaml", R"yaml(schema: "f_backward(Tensor grad_y, F8 xq) -> Tensor"
+fake: empty(xq._data.shape, dtype=xq.orig_dtype)
+samples: []
+)yaml"}});
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  const std::string module = generated(r.library, "_ops.py");
+  EXPECT_NE(module.find("    ctx.save_for_backward(output[1], output[2])\n"
+                        "    opgen_meta = _f_result_meta(*inputs)\n"
+                        "    ctx.opgen_xq_fp8_dtype = opgen_meta[0][\"fp8_dtype\"]\n"
+                        "    ctx.opgen_xq_orig_dtype = opgen_meta[0][\"orig_dtype\"]\n"),
+            std::string::npos)
+      << module;
+  EXPECT_NE(module.find("torch.ops.testns.f_backward.default(grads[0], saved[0], saved[1], ctx.opgen_xq_fp8_dtype, "
+                        "ctx.opgen_xq_orig_dtype)"),
+            std::string::npos)
+      << module;
+}
+
+TEST(TensorSubclasses, WhereASubclassResultCannotBe) {
+  const std::string fake = "fake:\n  - empty([], dtype=uint8)\n  - empty([])\nsamples: []\n";
+  const std::string meta = "result_meta:\n  out: {fp8_dtype: float8_e4m3fn, orig_dtype: float32}\n";
+  expect_error(check_subclass("schema: \"f(Tensor x) -> F8\"\n" + fake),
+               "schemas/f.yaml:1:25: error[E1105]: a F8 result needs a name");
+  expect_error(check_subclass("schema: \"f(Tensor x) -> F8? out\"\n" + fake),
+               "error[E1105]: a tensor-subclass result is one object: not optional, nor in a list");
+  expect_error(check_subclass("schema: \"f(Tensor x) -> F8[] out\"\n" + fake), "not optional, nor in a list");
+  expect_error(check_subclass("schema: \"f(Tensor x) -> Q out\"\n" + fake), "an op cannot return a host object");
+  expect_error(check_subclass("schema: \"f(Tensor x) -> (Tensor out_data, F8 out)\"\n" + meta +
+                              "fake:\n  - like(x)\n  - like(x)\n  - like(x)\nsamples: []\n"),
+               "result 'out' flattens into 'out_data', which the schema names already");
+  expect_error(check_subclass("schema: \"f(Tensor x) -> F8 out\"\n" + fake),
+               "result 'out' needs a rule for its meta field 'fp8_dtype'");
+  expect_error(check_subclass("schema: \"f(Tensor x) -> F8 out\"\nresult_meta:\n  ot: {}\n" + fake),
+               "'result_meta' names 'ot', which is no tensor-subclass result of the op");
+  expect_error(check_subclass("schema: \"f(Tensor x) -> F8 out\"\nresult_meta:\n  ot: {}\n" + fake), "did you mean 'out'?");
+  expect_error(check_subclass("schema: \"f(Tensor x) -> Tensor out\"\nresult_meta:\n  out: {}\nfake: like(x)\nsamples: []\n"),
+               "'result_meta' names 'out', but the op returns no tensor subclass");
+  expect_error(check_subclass("schema: \"f(Tensor x) -> F8 out\"\nresult_meta:\n  out: {fp8_dtype: float8_e4m3fn, "
+                              "orig_dtype: float32, fp9: 1}\n" + fake),
+               "error[E1104]: F8 has no meta field 'fp9'");
+  expect_error(check_subclass("schema: \"f(Tensor x) -> F8 out\"\nresult_meta:\n  out: {fp8_dtype: x.size(0), "
+                              "orig_dtype: float32}\n" + fake),
+               "meta field 'fp8_dtype' is ScalarType, but this rule is Int");
+  expect_error(check_subclass("schema: \"f(Tensor x) -> F8 out\"\nresult_meta:\n  out: {fp8_dtype: y.dtype, "
+                              "orig_dtype: float32}\n" + fake),
+               "unknown name 'y'");
+  expect_error(check_subclass("schema: \"f(Tensor x, F8(a!) a) -> ()\"\nsamples: []\n"),
+               "a tensor subclass is read, never written or aliased");
+}
+
+TEST(TensorSubclasses, TypesFileChecks) {
+  const std::string op = "schema: \"f(Tensor x) -> Tensor\"\nfake: like(x)\nsamples: []\n";
+  expect_error(check(op, "tensor_subclasses:\n  F:\n    class: m.F\n"), "tensor subclass 'F' needs 'inner'");
+  expect_error(check(op, "tensor_subclasses:\n  F:\n    class: m.F\n    inner: []\n"),
+               "tensor subclass 'F' declares no inner tensor");
+  expect_error(check(op, "tensor_subclasses:\n  F:\n    inner: [a]\n"), "tensor subclass 'F' needs 'class'");
+  expect_error(check(op, "tensor_subclasses:\n  F:\n    class: m.F\n    inner: [a]\n    meta: {s: Tensor}\n"),
+               "meta field 's' of 'F' is a tensor: list it in 'inner'");
+  expect_error(check(op, "tensor_subclasses:\n  F:\n    class: m.F\n    inner: [_data, data]\n"),
+               "fields '_data' and 'data' of 'F' have one flat name, '<argument>_data'");
+  expect_error(check(op, "tensor_subclasses:\n  F:\n    class: m.F\n    inner: [__]\n"),
+               "'__' cannot name a field: it is only underscores");
+  expect_error(check(op, "tensor_subclasses:\n  F:\n    class: m.F\n    inner: [a]\n    build: m.make\n"),
+               "'build' must read 'module:function', not 'm.make'");
+  expect_error(check(op, "tensor_subclasses:\n  F:\n    class: m.F\n    inner: [a]\n    flatten: x\n"),
+               "unknown key 'flatten' in tensor subclass 'F'");
+  expect_error(check(op, "host_objects:\n  F:\n    class: m.Q\n    fields: {a: int}\ntensor_subclasses:\n  F:\n    "
+                         "class: m.F\n    inner: [a]\n"),
+               "'F' is declared twice: as a host object and as a tensor subclass");
 }
 
 }  // namespace

@@ -18,11 +18,10 @@ and the kernel receives them as C++ structs.
   eagerly and compiled, and the kernel saw the group's fields;
 - misuse: an object without the fields is a TypeError naming the op, the
   argument and the class; a flat call that sets the group's flag without its
-  fields is refused by the kernel's wrapper;
-- TransformerEngine's Linear (fp8_linear and its backward, joined by the
-  spec's autograd, the quantizers bound by name): forward and gradients
-  against PyTorch, opcheck with autograd, compile(fullgraph=True) forward
-  and backward each one op of its graph, the row-parallel group.
+  fields is refused by the kernel's wrapper.
+
+TransformerEngine's Linear, which takes quantizers and a group too, is
+tested with the tensor subclasses it returns (test_tensor_subclasses.py).
 """
 
 import pathlib
@@ -31,7 +30,6 @@ import re
 import pytest
 import torch
 import torch._dynamo.testing
-import torch.distributed as dist
 
 import opgen_ops
 from helpers import assert_fake_matches_real
@@ -168,15 +166,6 @@ def test_a_field_the_fake_reads_recompiles():
     assert counter.frame_count == 2
 
 
-@pytest.fixture(scope="module")
-def gloo_group():
-    if dist.is_initialized():
-        pytest.skip("a process group is already initialized")
-    dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
-    yield dist.group.WORLD
-    dist.destroy_process_group()
-
-
 def test_process_group_eager_and_compiled(gloo_group):
     x = torch.randn(4, 9)
     q = Float8Quantizer(torch.float8_e4m3fn)
@@ -199,96 +188,10 @@ def test_the_kernel_resolves_the_group_by_its_name(gloo_group):
 
 
 def test_the_page_shows_the_files_tested_here():
-    """docs/host-objects.md's YAML is schemas/_types.yaml and cast_to_fp8.yaml, verbatim."""
+    """docs/host-objects.md's YAML is schemas/_types.yaml, cast_to_fp8.yaml and fp8_linear.yaml, verbatim."""
     page = (ROOT / "docs" / "host-objects.md").read_text()
     blocks = re.findall(r"```yaml\n(.*?)```", page, re.S)
-    assert blocks == [(ROOT / "schemas" / name).read_text() for name in ("_types.yaml", "cast_to_fp8.yaml")]
-
-
-# --- TransformerEngine's Linear as two ops joined by the spec's autograd ---
-
-def linear_reference(x, w, qx, qw):
-    """The forward in PyTorch: both operands through the quantizers' casts,
-    dequantized, a float32 GEMM; and the dequantized operands (what the
-    gradients are taken through, straight through the casts)."""
-    x_fp8, x_scale_inv = reference(x, qx)
-    w_fp8, w_scale_inv = reference(w, qw)
-    x_deq, w_deq = x_fp8.float() * x_scale_inv, w_fp8.float() * w_scale_inv
-    return (x_deq @ w_deq.t()).to(x.dtype), x_deq, w_deq
-
-
-QX, QW = Float8Quantizer(torch.float8_e4m3fn), Float8Quantizer(torch.float8_e4m3fn, force_pow_2_scales=True)
-
-
-@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
-def test_fp8_linear_forward_and_backward(dtype):
-    torch.manual_seed(0)
-    x = torch.randn(3, 5, 16, dtype=dtype, requires_grad=True)
-    w = (torch.randn(8, 16) / 4).to(dtype).requires_grad_()
-    out, x_data, x_scale_inv, w_data, w_scale_inv = opgen_ops.fp8_linear(x, w, QX, QW)
-    expected, x_deq, w_deq = linear_reference(x.detach(), w.detach(), QX, QW)
-    torch.testing.assert_close(out, expected, rtol=1e-5 if dtype == torch.float32 else 1e-2, atol=1e-5)
-    # The float8 operands as their bits (TE's Float8Tensor._data), not differentiable.
-    assert x_data.dtype == w_data.dtype == torch.uint8 and not x_scale_inv.requires_grad
-    torch.testing.assert_close(x_data.view(torch.float8_e4m3fn).float() * x_scale_inv, x_deq, rtol=0, atol=0)
-    grad = torch.randn_like(out)
-    out.backward(grad)
-    g = grad.float()
-    torch.testing.assert_close(x.grad, (g @ w_deq).to(dtype), rtol=1e-5 if dtype == torch.float32 else 1e-2, atol=1e-5)
-    torch.testing.assert_close(w.grad, (g.reshape(-1, 8).t() @ x_deq.reshape(-1, 16)).to(dtype),
-                               rtol=1e-5 if dtype == torch.float32 else 1e-2, atol=1e-4)
-
-
-def test_fp8_linear_opcheck():
-    x, w = torch.randn(4, 16, requires_grad=True), torch.randn(8, 16, requires_grad=True)
-    args = (x, w, torch.float8_e4m3fn, 0.0, False, torch.float8_e5m2, 0.0, True)
-    torch.library.opcheck(OPS.fp8_linear.default, args)
-
-
-@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
-def test_fp8_linear_compiles_forward_and_backward_as_one_op_each(backend):
-    """TE's promise: under torch.compile(fullgraph=True) the forward and the
-    backward are each a single op of their graphs, the quantizers constants."""
-    from torch._dynamo.backends.common import aot_autograd
-    from torch._functorch.aot_autograd import make_boxed_func
-
-    graphs = {}
-
-    def keep(name):
-        def compiler(gm, example_inputs):
-            graphs[name] = gm
-            return make_boxed_func(gm.forward)
-        return compiler
-
-    if backend == "aot_eager":
-        compile_backend = aot_autograd(fw_compiler=keep("forward"), bw_compiler=keep("backward"))
-    else:
-        compile_backend = "inductor"
-    torch._dynamo.reset()
-    x = torch.randn(6, 16, requires_grad=True)
-    w = torch.randn(8, 16, requires_grad=True)
-    f = torch.compile(lambda x, w: opgen_ops.fp8_linear(x, w, QX, QW)[0].sum(), backend=compile_backend,
-                      fullgraph=True)
-    loss = f(x, w)
-    loss.backward()
-    expected, x_deq, w_deq = linear_reference(x.detach(), w.detach(), QX, QW)
-    torch.testing.assert_close(loss, expected.sum())
-    torch.testing.assert_close(x.grad, torch.ones(6, 8) @ w_deq)
-    torch.testing.assert_close(w.grad, torch.ones(6, 8).t() @ x_deq)
-    if backend == "aot_eager":
-        def ops_in(gm):
-            return [n.target for n in gm.graph.nodes if n.op == "call_function" and "opgen" in str(n.target)]
-        assert ops_in(graphs["forward"]) == [OPS.fp8_linear.default]
-        assert ops_in(graphs["backward"]) == [OPS.fp8_linear_backward.default]
-
-
-def test_fp8_linear_row_parallel_group(gloo_group):
-    x, w = torch.randn(4, 16), torch.randn(8, 16)
-    alone = opgen_ops.fp8_linear(x, w, QX, QW)[0]
-    torch.testing.assert_close(opgen_ops.fp8_linear(x, w, QX, QW, tp_group=gloo_group)[0], alone)  # one rank
-    compiled = torch.compile(lambda x, w, g: opgen_ops.fp8_linear(x, w, QX, QW, g)[0], backend="aot_eager",
-                             fullgraph=True)
-    torch.testing.assert_close(compiled(x, w, gloo_group), alone)
+    assert blocks == [(ROOT / "schemas" / name).read_text() for name in ("_types.yaml", "cast_to_fp8.yaml", "fp8_linear.yaml")]
 
 
 @pytest.mark.parametrize("plant", ["fifo", "dev_zero", "sparse"])

@@ -73,6 +73,10 @@ void check_autograd(const model::Library& lib, const OpSpec& op, Diagnostics& di
     }
   }
   for (const Argument& a : fwd.arguments) bindable.insert(a.name);
+  // A backward that takes a forward tensor-subclass result takes its metadata too.
+  for (const auto& result : op.subclass_results)
+    for (const auto& field : lib.host_class(result.cls)->meta())
+      bindable.insert(model::flat_field_name(result.name, field.name.value));
   for (const Argument& a : bwd->schema.arguments) {
     if (bindable.count(a.name)) continue;
     auto& d = diags.error(Code::UnbindableBackwardArgument, bwd->schema_at(a.column),

@@ -99,11 +99,28 @@ void check_class(const HostClass& cls, const std::string& ns, Diagnostics& diags
     diags.error(Code::BadHostClass, cls.python_class.loc,
                 fmt::format("'class' must name a Python class as module.Qualname, not '{}'", cls.python_class.value))
         .notes.push_back({"each part is an identifier, as in 'mylib.quant.Float8Quantizer'"});
-  if (cls.fields.empty())
+  if (cls.tensor_subclass && cls.inner_count == 0)
+    diags.error(Code::BadHostClass, cls.loc, fmt::format("tensor subclass '{}' declares no inner tensor", name))
+        .notes.push_back({"'inner' lists the attributes __tensor_flatten__ names, in its order"});
+  else if (cls.fields.empty())
     diags.error(Code::BadHostClass, cls.loc, fmt::format("host class '{}' declares no field", name))
         .notes.push_back({"the fields are what kernels, fakes and rules read of its objects"});
+  if (cls.build && !is_python_target(cls.build->value))
+    diags.error(Code::BadHostClass, cls.build->loc, fmt::format("'build' must read 'module:function', not '{}'", cls.build->value));
+  std::map<std::string, const model::HostField*> flat_names;  // a field's flat name -> the field
   for (const auto& field : cls.fields) {
     const std::string& f = field.name.value;
+    if (f.find_first_not_of('_') == std::string::npos) {
+      diags.error(Code::BadHostClass, field.name.loc, fmt::format("'{}' cannot name a field: it is only underscores", f));
+      continue;
+    }
+    if (auto [it, inserted] = flat_names.emplace(model::flat_field_name("x", f), &field); !inserted) {
+      diags.error(Code::BadHostClass, field.name.loc,
+                  fmt::format("fields '{}' and '{}' of '{}' have one flat name, '<argument>_{}'", it->second->name.value, f,
+                              name, model::flat_field_name("x", f).substr(2)))
+          .notes.push_back({"an op takes a field as '<argument>_<field>', the field's leading underscores dropped"});
+      continue;
+    }
     if (!is_identifier(f) || f.size() > kMaxNameLength || is_keyword(f)) {
       diags.error(Code::BadHostClass, field.name.loc,
                   fmt::format("'{}' cannot name a field: it must be an identifier and no C++ or Python keyword", f));
@@ -115,6 +132,12 @@ void check_class(const HostClass& cls, const std::string& ns, Diagnostics& diags
       diags.error(Code::BadHostClass, field.name.loc,
                   fmt::format("'{}' cannot name a struct member: the generated C++ spells '{}' in its types", f, f));
     if (!field.type) continue;  // the loader reported it
+    if (cls.tensor_subclass && &field >= cls.meta().data() && model::type_key(*field.type).starts_with("Tensor")) {
+      diags.error(Code::BadHostFieldType, field.type_text.loc,
+                  fmt::format("meta field '{}' of '{}' is a tensor: list it in 'inner'", f, name))
+          .notes.push_back({"'meta' holds the values __tensor_flatten__ returns as its context; 'inner', its tensors"});
+      continue;
+    }
     if (!model::find_host_field_type(*field.type) || field.type->to_string() != model::type_key(*field.type)) {
       std::vector<std::string> allowed;
       for (const auto& row : model::host_field_types()) allowed.emplace_back(row.schema);
@@ -144,19 +167,21 @@ std::optional<HostUse> host_use(const model::Library& lib, const Argument& arg) 
   if (!names_host_class(lib, *arg.type)) return std::nullopt;
   HostUse use;
   const Type* named = arg.type.get();
+  bool aliased = false;
   if (named->kind == Type::Kind::Optional) {
     use.optional = true;
-    if (named->alias) use.problem = "a host object is read, never written or aliased";
+    aliased = named->alias.has_value();
     named = &named->element();
   }
   if (named->kind != Type::Kind::Named) {
-    use.problem = "a host object is flattened into its fields: a list or tuple of them cannot be";
+    use.problem = "a host object or tensor subclass is flattened into its fields: a list or tuple of them cannot be";
     return use;
   }
   use.cls = lib.host_class(named->name);
-  if (named->alias) use.problem = "a host object is read, never written or aliased";
+  const std::string kind = use.cls->kind();
+  if (aliased || named->alias) use.problem = fmt::format("a {} is read, never written or aliased", kind);
   if (arg.default_value && !(use.optional && arg.default_value->kind == model::DefaultValue::Kind::None))
-    use.problem = "a host object's only default is None, on an optional one";
+    use.problem = fmt::format("a {}'s only default is None, on an optional one", kind);
   return use;
 }
 
@@ -173,14 +198,21 @@ class Lowering {
   void run() {
     const size_t errors_before = diags_.error_count();
     find_host_arguments();
+    find_subclass_results();
     if (diags_.error_count() > errors_before) return;
-    if (hosts_.empty()) {
+    if (hosts_.empty() && results_.empty()) {
       reject_host_samples();
+      for (const auto& meta : op_.result_meta)
+        error(Code::BadSubclassResult, meta.result.loc,
+              fmt::format("'result_meta' names '{}', but the op returns no tensor subclass", meta.result.value))
+            .notes.push_back({"'result_meta' gives the metadata of a result whose type is a tensor subclass "
+                              "(tensor_subclasses: in _types.yaml)"});
       return;
     }
     model::FunctionSchema flat = flat_schema();
     if (diags_.error_count() > errors_before) return;
     rewrite_rules();
+    lower_result_meta(flat);
     rename_checks();
     reject_listed_hosts();
     lower_samples();
@@ -188,6 +220,7 @@ class Lowering {
     op_.declared_schema = std::move(op_.schema);
     op_.schema = std::move(flat);
     for (const auto& [name, host] : hosts_) op_.host_args.push_back(host);
+    op_.subclass_results = std::move(results_);
     std::sort(op_.host_args.begin(), op_.host_args.end(),
               [](const HostArgument& a, const HostArgument& b) { return a.declared_index < b.declared_index; });
   }
@@ -214,14 +247,49 @@ class Lowering {
       host.declared_index = i;
       hosts_.emplace(host.name, host);
     }
-    for (const auto& ret : op_.schema.returns)
-      if (names_host_class(lib_, *ret.type))
-        error(Code::BadHostArgument, op_.schema_at(ret.column), "an op cannot return a host object")
-            .notes.push_back({"a kernel returns tensors and values; return the fields the caller needs"});
     if (!hosts_.empty() && !op_.existing_kernels.empty())
       error(Code::BadHostArgument, op_.existing_kernels.front().function.loc,
             "an existing kernel ('kernels:') cannot take a host object")
           .notes.push_back({"opgen passes host objects to kernels it declares, as a generated struct"});
+  }
+
+  // Returns whose type is a tensor subclass; a host object cannot be one.
+  void find_subclass_results() {
+    const auto& returns = op_.schema.returns;
+    for (size_t i = 0; i < returns.size(); ++i) {
+      const model::Return& ret = returns[i];
+      if (!names_host_class(lib_, *ret.type)) continue;
+      const Type& type = *ret.type;
+      const HostClass* c = type.kind == Type::Kind::Named ? lib_.host_class(type.name) : nullptr;
+      if (!c || !c->tensor_subclass) {
+        const bool host = c || (type.kind == Type::Kind::Optional && type.element().kind == Type::Kind::Named &&
+                                !lib_.host_class(type.element().name)->tensor_subclass);
+        if (host || !c) {
+          auto& d = error(host ? Code::BadHostArgument : Code::BadSubclassResult, op_.schema_at(ret.column),
+                          host ? "an op cannot return a host object"
+                               : "a tensor-subclass result is one object: not optional, nor in a list");
+          d.notes.push_back({host ? "a kernel returns tensors and values; return the fields the caller needs"
+                                  : "the binding rebuilds each subclass result from the inner tensors the op returns"});
+        }
+        continue;
+      }
+      if (type.alias) {
+        error(Code::BadSubclassResult, op_.schema_at(ret.column), "a tensor-subclass result is new: it cannot alias an input");
+        continue;
+      }
+      if (ret.name.empty()) {
+        error(Code::BadSubclassResult, op_.schema_at(ret.column), fmt::format("a {} result needs a name", c->name.value))
+            .notes.push_back({fmt::format("its inner tensors are returned as '<name>_<inner>', and 'result_meta' names "
+                                          "it: '-> {} out'",
+                                          c->name.value)});
+        continue;
+      }
+      model::SubclassResult result;
+      result.name = ret.name;
+      result.cls = c->name.value;
+      result.declared_index = i;
+      results_.push_back(std::move(result));
+    }
   }
 
   const HostClass& cls(const HostArgument& host) const { return *lib_.host_class(host.cls); }
@@ -263,7 +331,33 @@ class Lowering {
       for (const auto& field : cls(host).fields)
         add(host.field_name(field), fmt::format("{} {}{}", flat_field_type(field, host.optional), host.field_name(field), none));
     }
-    const std::string text = fmt::format("f({}) -> ()", fmt::join(parts, ", "));
+    // Returns: a subclass result becomes its inner tensors.
+    std::vector<std::string> returns;
+    std::vector<size_t> return_origin;
+    std::set<std::string> return_names;
+    for (const auto& r : declared.returns)
+      if (!r.name.empty()) return_names.insert(r.name);
+    for (size_t i = 0; i < declared.returns.size(); ++i) {
+      const model::Return& r = declared.returns[i];
+      auto result = std::find_if(results_.begin(), results_.end(),
+                                 [&](const model::SubclassResult& s) { return s.declared_index == i; });
+      if (result == results_.end()) {
+        returns.push_back(r.to_string(model::SchemaForm::Registration));
+        return_origin.push_back(i);
+        continue;
+      }
+      result->first_flat = returns.size();
+      for (const auto& inner : lib_.host_class(result->cls)->inner()) {
+        const std::string name = model::flat_field_name(r.name, inner.name.value);
+        if (!return_names.insert(name).second)
+          error(Code::BadSubclassResult, op_.schema_at(r.column),
+                fmt::format("result '{}' flattens into '{}', which the schema names already", r.name, name))
+              .notes.push_back({fmt::format("rename '{}' or the other result", r.name)});
+        returns.push_back("Tensor " + name);
+        return_origin.push_back(i);
+      }
+    }
+    const std::string text = fmt::format("f({}) -> ({})", fmt::join(parts, ", "), fmt::join(returns, ", "));
     auto parsed = model::parse_schema(text);
     model::FunctionSchema flat = declared;
     flat.arguments.clear();
@@ -272,6 +366,8 @@ class Lowering {
       return flat;
     }
     flat.arguments = std::get<model::FunctionSchema>(parsed).arguments;
+    flat.returns = std::get<model::FunctionSchema>(parsed).returns;
+    for (size_t i = 0; i < flat.returns.size(); ++i) flat.returns[i].column = declared.returns[return_origin[i]].column;
     // Diagnostics about a flat argument point at the declared one.
     size_t part = 0;
     for (auto& a : flat.arguments) {
@@ -380,6 +476,94 @@ class Lowering {
     if (op_.flops) rewrite_rule(*op_.flops);
     if (op_.compile)
       for (auto& condition : op_.compile->unsupported) rewrite_rule(condition.when);
+  }
+
+  // --- subclass results' metadata -----------------------------------------
+
+  // Whether a rule of `kind` gives a value for a field of `type`.
+  static bool meta_kind_fits(const Type& type, model::ValueKind kind) {
+    using model::ValueKind;
+    const std::string key = model::type_key(type);
+    const std::string base = key.ends_with("?") ? key.substr(0, key.size() - 1) : key;
+    if (base == "int") return kind == ValueKind::Int;
+    if (base == "float") return kind == ValueKind::Float || kind == ValueKind::Int;
+    if (base == "bool") return kind == ValueKind::Bool;
+    if (base == "str") return kind == ValueKind::String;
+    if (base == "ScalarType") return kind == ValueKind::DType || (key != base && kind == ValueKind::OptionalDType);
+    return false;
+  }
+
+  // `result_meta:` -> each subclass result's rules, in its class's field
+  // order, over the flat arguments.
+  void lower_result_meta(const model::FunctionSchema& flat) {
+    std::map<std::string, const model::ResultMeta*> given;
+    for (const auto& meta : op_.result_meta) {
+      auto result = std::find_if(results_.begin(), results_.end(),
+                                 [&](const model::SubclassResult& r) { return r.name == meta.result.value; });
+      if (result == results_.end()) {
+        std::vector<std::string> names;
+        for (const auto& r : results_) names.push_back(r.name);
+        auto& d = error(Code::BadSubclassResult, meta.result.loc,
+                        fmt::format("'result_meta' names '{}', which is no tensor-subclass result of the op", meta.result.value));
+        if (std::string guess = closest_match(meta.result.value, names); !guess.empty())
+          d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
+        continue;
+      }
+      given[result->name] = &meta;
+    }
+    model::ExprEnv env;
+    env.schema = &flat;
+    for (auto& result : results_) {
+      const HostClass& c = *lib_.host_class(result.cls);
+      const model::ResultMeta* meta = given.count(result.name) ? given[result.name] : nullptr;
+      std::vector<std::string> meta_names;
+      for (const auto& f : c.meta()) meta_names.push_back(f.name.value);
+      if (meta)
+        for (const auto& field : meta->fields)
+          if (std::find(meta_names.begin(), meta_names.end(), field.field.value) == meta_names.end()) {
+            auto& d = error(Code::UnknownHostField, field.field.loc,
+                            fmt::format("{} has no meta field '{}'", c.name.value, field.field.value));
+            if (std::string guess = closest_match(field.field.value, meta_names); !guess.empty())
+              d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
+            d.notes.push_back({meta_names.empty() ? std::string("it declares no meta")
+                                                  : fmt::format("its meta ({}): {}", lib_.types_path, fmt::join(meta_names, ", "))});
+          }
+      for (const auto& field : c.meta()) {
+        const model::ResultMetaField* rule = nullptr;
+        if (meta)
+          for (const auto& f : meta->fields)
+            if (f.field.value == field.name.value) rule = &f;
+        if (!rule) {
+          error(Code::BadSubclassResult, meta ? meta->loc : op_.schema_at(op_.schema.returns[result.declared_index].column),
+                fmt::format("result '{}' needs a rule for its meta field '{}'", result.name, field.name.value))
+              .notes.push_back({fmt::format("'result_meta: {{{}: {{{}: <rule over the arguments>}}}}': the binding "
+                                            "rebuilds the {} with it",
+                                            result.name, field.name.value, c.name.value)});
+          continue;
+        }
+        model::RuleText text = rule->rule;
+        if (!text.expr) continue;  // the loader reported it
+        ExprPtr lowered = rewrite(text.expr, text);
+        if (!lowered) continue;
+        text.expr = lowered;
+        auto checked = model::check_expr(*text.expr, env);
+        if (auto* problems = std::get_if<std::vector<model::ExprDiagnostic>>(&checked)) {
+          for (const auto& p : *problems) {
+            auto& d = error(p.code, text.at(p.column), p.message);
+            if (!p.note.empty()) d.notes.push_back({p.note});
+          }
+          continue;
+        }
+        const model::ValueKind kind = std::get<model::ValueKind>(checked);
+        if (!meta_kind_fits(*field.type, kind)) {
+          error(Code::BadSubclassResult, text.at(0),
+                fmt::format("meta field '{}' is {}, but this rule is {}", field.name.value, field.type_text.value,
+                            model::to_string(kind)));
+          continue;
+        }
+        result.meta.push_back(std::move(text));
+      }
+    }
   }
 
   // `checks:` keys and same_dtype/same_device name a tensor field as `q.scale`.
@@ -513,13 +697,23 @@ class Lowering {
   OpSpec& op_;
   Diagnostics& diags_;
   std::map<std::string, HostArgument> hosts_;  // by argument name
+  std::vector<model::SubclassResult> results_;  // in return order
 };
 
 }  // namespace
 
 void check_host_objects(model::Library& library, Diagnostics& diags) {
   const size_t errors_before = diags.error_count();
-  for (const auto& cls : library.host_classes) check_class(cls, library.ns, diags);
+  std::map<std::string, const HostClass*> seen;
+  for (const auto& cls : library.host_classes) {
+    if (auto [it, inserted] = seen.emplace(cls.name.value, &cls); !inserted) {
+      diags.error(Code::BadHostClass, cls.name.loc,
+                  fmt::format("'{}' is declared twice: as a {} and as a {}", cls.name.value, it->second->kind(), cls.kind()))
+          .notes.push_back({fmt::format("the other is at {}", it->second->name.loc.to_string())});
+      continue;
+    }
+    check_class(cls, library.ns, diags);
+  }
   if (diags.error_count() > errors_before) return;  // ops would be lowered against broken classes
   for (OpSpec& op : library.ops) Lowering(library, op, diags).run();
 }

@@ -47,6 +47,7 @@ std::string compile_reason_function(const model::OpSpec& op) {
 std::string compile_fallback_function(const model::OpSpec& op) {
   return fmt::format("_{}_compile_fallback", op_identifier(op));
 }
+std::string result_meta_function(const model::OpSpec& op) { return fmt::format("_{}_result_meta", op_identifier(op)); }
 std::string compile_islands(const model::OpSpec& op) { return fmt::format("_{}_compile_islands", op_identifier(op)); }
 std::string compile_replacement(const model::OpSpec& op) {
   return fmt::format("_{}_compile_replacement", op_identifier(op));
@@ -73,11 +74,14 @@ const std::vector<std::string>& fixed_module_names() {
 
 std::vector<std::string> host_class_modules(const model::Library& lib) {
   std::set<std::string> modules;
-  for (const auto& op : lib.ops)
-    for (const auto& host : op.host_args) {
-      const std::string& path = lib.host_class(host.cls)->python_class.value;
-      modules.insert(path.substr(0, path.rfind('.')));
-    }
+  auto add = [&](const std::string& cls) {
+    const std::string& path = lib.host_class(cls)->python_class.value;
+    modules.insert(path.substr(0, path.rfind('.')));
+  };
+  for (const auto& op : lib.ops) {
+    for (const auto& host : op.host_args) add(host.cls);
+    for (const auto& result : op.subclass_results) add(result.cls);
+  }
   modules.erase("torch");  // imported anyway
   return {modules.begin(), modules.end()};
 }
@@ -89,6 +93,8 @@ std::vector<BoundName> names_bound_by(const model::OpSpec& op) {
     names.push_back({backward_function(op), "its autograd backward"});
   }
   if (op.flops) names.push_back({flops_function(op), "its FLOP formula"});
+  if (!op.subclass_results.empty() || !op.result_meta.empty())
+    names.push_back({result_meta_function(op), "its tensor-subclass results' metadata"});
   if (op.compile) {
     names.push_back({compile_reason_function(op), "its compile_unsupported_reason"});
     if (op.compile->fallback_python) {

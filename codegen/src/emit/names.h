@@ -23,6 +23,8 @@ std::string setup_context_function(const model::OpSpec& op);
 std::string backward_function(const model::OpSpec& op);
 // "_rms_norm_flops": the FLOP formula FlopCounterMode calls (`flops:`).
 std::string flops_function(const model::OpSpec& op);
+// "_quantize_result_meta": the metadata of an op's tensor-subclass results.
+std::string result_meta_function(const model::OpSpec& op);
 // `compile:`: the public reason function, and the private fallback, its
 // islands by reason and the imported traceable replacement.
 std::string compile_reason_function(const model::OpSpec& op);
@@ -44,8 +46,8 @@ std::string python_all_assignment(const model::Library& lib);
 // op's: imports and helpers. A unit test holds the emitted modules to this list.
 const std::vector<std::string>& fixed_module_names();
 
-// The modules the .pyi imports for the annotations of the host classes the
-// ops take ("mylib.quant" for mylib.quant.Float8Quantizer), sorted; an
+// The modules the .pyi imports for the annotations of the host classes and
+// tensor subclasses the ops take or return ("mylib.quant" for mylib.quant.Float8Quantizer), sorted; an
 // import binds the first part of each, which no op may take.
 std::vector<std::string> host_class_modules(const model::Library& lib);
 

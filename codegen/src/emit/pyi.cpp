@@ -9,12 +9,18 @@
 namespace opgen::emit {
 namespace {
 
-std::string return_annotation(const model::FunctionSchema& s) {
+// What the binding returns: the declared returns, a tensor subclass as its class.
+std::string declared_return_annotation(const model::Library& lib, const model::OpSpec& op) {
+  const model::FunctionSchema& s = op.declared_schema ? *op.declared_schema : op.schema;
   std::vector<std::string> types;
-  for (const auto& r : s.returns) {
+  for (size_t i = 0; i < s.returns.size(); ++i) {
+    const auto& r = s.returns[i];
     auto key = model::type_key(*r.type);
     const auto* m = model::find_type_mapping(*r.type);
-    types.push_back(key == "Tensor[]" ? "List[torch.Tensor]" : std::string(m ? m->python : "object"));
+    std::string type = key == "Tensor[]" ? "List[torch.Tensor]" : std::string(m ? m->python : "object");
+    for (const auto& result : op.subclass_results)
+      if (result.declared_index == i) type = lib.host_class(result.cls)->python_class.value;
+    types.push_back(type);
   }
   if (types.empty()) return "None";
   if (types.size() == 1) return types[0];
@@ -57,8 +63,7 @@ import torch
     }
     p.line();
     p.line();
-    p.line(fmt::format("def {}({}) -> {}:", op_identifier(op), fmt::join(params, ", "),
-                       return_annotation(op.schema)));
+    p.line(fmt::format("def {}({}) -> {}:", op_identifier(op), fmt::join(params, ", "), declared_return_annotation(lib, op)));
     {
       auto indent = p.indent(4);
       std::string doc = op.doc;

@@ -121,6 +121,20 @@ void emit_fake(Printer& p, const model::Library& lib, const model::OpSpec& op) {
   }
 }
 
+// A backward argument named as a forward tensor-subclass result's metadata
+// field (`<result>_<field>`, as a backward taking the result flattens it):
+// the expression setup_context reads it with, from `opgen_meta`, the
+// forward's result_meta function of its inputs.
+std::optional<std::string> result_meta_source(const model::Library& lib, const model::OpSpec& op, const std::string& name) {
+  for (size_t r = 0; r < op.subclass_results.size(); ++r) {
+    const auto& result = op.subclass_results[r];
+    for (const auto& field : lib.host_class(result.cls)->meta())
+      if (model::flat_field_name(result.name, field.name.value) == name)
+        return fmt::format("opgen_meta[{}][{}]", r, python_string_literal(field.name.value));
+  }
+  return std::nullopt;
+}
+
 // setup_context saves what the backward op's arguments name; backward calls
 // the backward op and spreads its results over the forward inputs.
 // An output whose gradient the backward op does not take (a saved statistic,
@@ -151,6 +165,8 @@ void emit_autograd(Printer& p, const model::Library& lib, const model::OpSpec& o
       source = fmt::format("inputs[{}]", *i);
       auto key = model::type_key(*fwd.arguments[*i].type);
       tensor = key == "Tensor" || key == "Tensor?";
+    } else if (auto meta = result_meta_source(lib, op, a.name)) {
+      source = *meta;  // a tensor-subclass result's metadata field
     } else {
       for (size_t i = 0; i < fwd.returns.size(); ++i)
         if (fwd.returns[i].name == a.name) source = fwd.returns.size() == 1 ? "output" : fmt::format("output[{}]", i);
@@ -179,6 +195,8 @@ void emit_autograd(Printer& p, const model::Library& lib, const model::OpSpec& o
     if (!non_differentiable.empty())
       p.line(fmt::format("ctx.mark_non_differentiable({})", fmt::join(non_differentiable, ", ")));
     if (!saved.empty()) p.line(fmt::format("ctx.save_for_backward({})", fmt::join(saved, ", ")));
+    if (std::any_of(ctx_attrs.begin(), ctx_attrs.end(), [](const auto& attr) { return attr.second.starts_with("opgen_meta"); }))
+      p.line(fmt::format("opgen_meta = {}(*inputs)", result_meta_function(op)));
     for (const auto& [name, source] : ctx_attrs) p.line(fmt::format("ctx.{} = {}", name, source));
   }
   p.line();
@@ -470,13 +488,84 @@ std::string flat_call_args(const model::OpSpec& op) {
   return fmt::format("{}", fmt::join(passed, ", "));
 }
 
-// The binding of an op taking host objects (without `compile:`): flattens
-// them and calls the registered op.
+// Tensor-subclass results: their metadata (`result_meta`) as a function of
+// the registered op's arguments, which the binding calls and autograd's
+// setup_context too (a backward may take a result's metadata).
+void emit_result_meta(Printer& p, const model::Library& lib, const model::OpSpec& op) {
+  model::ExprEnv env;
+  env.schema = &op.schema;
+  p.line(fmt::format("def {}({}) -> tuple:", result_meta_function(op), python_params(op.schema)));
+  auto indent = p.indent(4);
+  p.line(fmt::format("\"\"\"The metadata of {}'s tensor-subclass results, by field, from its arguments.\"\"\"",
+                     qualified_name(lib, op)));
+  std::vector<std::string> dicts;
+  for (const auto& result : op.subclass_results) {
+    const model::HostClass& cls = *lib.host_class(result.cls);
+    std::vector<std::string> items;
+    for (size_t i = 0; i < result.meta.size(); ++i)
+      items.push_back(fmt::format("{}: {}", python_string_literal(cls.meta()[i].name.value),
+                                  model::render_python(*result.meta[i].expr, env, "")));
+    dicts.push_back(fmt::format("{{{}}}", fmt::join(items, ", ")));
+  }
+  p.line(fmt::format("return ({}{})", fmt::join(dicts, ", "), dicts.size() == 1 ? "," : ""));
+}
+
+// The lines that call the registered op from locals of its arguments' names
+// and return what the spec declares: each tensor-subclass result rebuilt
+// from its inner tensors (the class's `build`, or its __tensor_unflatten__
+// with the metadata as context and the first inner tensor's size and
+// strides). The classes are imported at the call: their module may import
+// the package.
+std::vector<std::string> flat_call_lines(const model::Library& lib, const model::OpSpec& op) {
+  const std::string call = fmt::format("{}({})", python_op(lib, op), flat_call_args(op));
+  if (op.subclass_results.empty()) return {"return " + call};
+  std::vector<std::string> lines = {"opgen_flat = " + call,
+                                    fmt::format("opgen_meta = {}({})", result_meta_function(op), flat_call_args(op))};
+  const size_t flat_count = op.schema.returns.size();
+  auto flat = [&](size_t i) { return flat_count == 1 ? std::string("opgen_flat") : fmt::format("opgen_flat[{}]", i); };
+  std::set<std::string> imported;
+  for (const auto& result : op.subclass_results) {
+    const model::HostClass& cls = *lib.host_class(result.cls);
+    if (!imported.insert(cls.name.value).second) continue;
+    const std::string& target = cls.build ? cls.build->value : cls.python_class.value;
+    const size_t split = cls.build ? target.find(':') : target.rfind('.');
+    lines.push_back(fmt::format("from {} import {} as opgen_{}", target.substr(0, split), target.substr(split + 1),
+                                cls.name.value));
+  }
+  std::vector<std::string> values;
+  size_t next_flat = 0;
+  for (size_t i = 0; i < op.declared_schema->returns.size(); ++i) {
+    auto result = std::find_if(op.subclass_results.begin(), op.subclass_results.end(),
+                               [&](const model::SubclassResult& r) { return r.declared_index == i; });
+    if (result == op.subclass_results.end()) {
+      values.push_back(flat(next_flat++));
+      continue;
+    }
+    const model::HostClass& cls = *lib.host_class(result->cls);
+    const size_t meta_index = static_cast<size_t>(result - op.subclass_results.begin());
+    std::vector<std::string> inner;
+    for (const auto& field : cls.inner())
+      inner.push_back(fmt::format("{}{}{}", cls.build ? field.name.value : python_string_literal(field.name.value),
+                                  cls.build ? "=" : ": ", flat(next_flat++)));
+    const std::string first = flat(result->first_flat);
+    if (cls.build)
+      values.push_back(fmt::format("opgen_{}({}, **opgen_meta[{}])", cls.name.value, fmt::join(inner, ", "), meta_index));
+    else
+      values.push_back(fmt::format("opgen_{}.__tensor_unflatten__({{{}}}, opgen_meta[{}], {}.shape, {}.stride())",
+                                   cls.name.value, fmt::join(inner, ", "), meta_index, first, first));
+  }
+  lines.push_back(values.size() == 1 ? "return " + values[0] : fmt::format("return ({})", fmt::join(values, ", ")));
+  return lines;
+}
+
+// The binding of an op taking host objects or returning tensor subclasses
+// (without `compile:`): flattens the objects, calls the registered op and
+// rebuilds the subclass results.
 void emit_host_binding(Printer& p, const model::Library& lib, const model::OpSpec& op) {
   p.line(fmt::format("def {}({}):", op_identifier(op), python_params(*op.declared_schema)));
   auto indent = p.indent(4);
   for (const auto& line : host_flatten_lines(lib, op)) p.line(line);
-  p.line(fmt::format("return {}({})", python_op(lib, op), flat_call_args(op)));
+  for (const auto& line : flat_call_lines(lib, op)) p.line(line);
 }
 
 // `compile:` (docs/spec.md): the public <op>_compile_unsupported_reason and
@@ -529,7 +618,7 @@ void emit_compile(Printer& p, const model::Library& lib, const model::OpSpec& op
         p.line(fmt::format("warnings.warn(f\"{}: {{opgen_reason}}: torch.compile runs this call eagerly, outside the "
                            "graph\", stacklevel=3)", qualified));
         for (const auto& line : flatten) p.line(line);
-        p.line(fmt::format("return {}({})", python_op(lib, op), call));
+        for (const auto& line : flat_call_lines(lib, op)) p.line(line);
       }
     }
     p.line();
@@ -555,7 +644,7 @@ void emit_compile(Printer& p, const model::Library& lib, const model::OpSpec& op
   p.line("    if opgen_reason is not None:");
   p.line(fmt::format("        return {}", route));
   for (const auto& line : flatten) p.line(line);
-  p.line(fmt::format("return {}({})", python_op(lib, op), call));
+  for (const auto& line : flat_call_lines(lib, op)) p.line(line);
 }
 
 }  // namespace
@@ -604,6 +693,11 @@ std::string python_module(const model::Library& lib) {
       p.line();
       p.line();
       emit_flops(p, lib, op);
+    }
+    if (!op.subclass_results.empty()) {
+      p.line();
+      p.line();
+      emit_result_meta(p, lib, op);
     }
     p.line();
     p.line();

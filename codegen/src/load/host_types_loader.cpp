@@ -101,10 +101,82 @@ std::optional<model::HostClass> read_host_class(Reader& r, const YAML::Node& key
   return cls;
 }
 
+// A Tensor field: an inner tensor of a subclass.
+model::HostField inner_field(Reader& r, const YAML::Node& node, const std::string& name) {
+  model::HostField field;
+  field.name = {name, r.loc(node)};
+  field.read = "." + name;
+  field.type_text = {"Tensor", r.loc(node)};
+  field.type = std::get<model::FunctionSchema>(model::parse_schema("f(Tensor x) -> ()")).arguments[0].type;
+  return field;
+}
+
+std::optional<model::HostClass> read_tensor_subclass(Reader& r, const YAML::Node& key, const YAML::Node& body) {
+  model::HostClass cls;
+  cls.name = {key.Scalar(), r.loc(key)};
+  cls.loc = r.loc(body);
+  cls.tensor_subclass = true;
+  const std::string what = fmt::format("tensor subclass '{}'", key.Scalar());
+  const size_t errors_before = r.diags().error_count();
+  if (!r.check_keys(body, tensor_subclass_keys(), what)) return std::nullopt;
+  if (auto n = body["doc"]) {
+    cls.doc = r.string_value(n, "doc").value_or("");
+    while (!cls.doc.empty() && (cls.doc.back() == '\n' || cls.doc.back() == ' ')) cls.doc.pop_back();
+    if (auto why = uncarriable(cls.doc, true))
+      r.diags().error(Code::TextNotCarriable, r.loc(n), "'doc' cannot be copied into generated code: " + *why);
+  }
+  if (auto n = body["class"]) {
+    if (auto text = r.string_value(n, "class")) cls.python_class = {*text, r.loc(n)};
+  } else {
+    r.diags()
+        .error(Code::BadHostClass, cls.loc, fmt::format("{} needs 'class'", what))
+        .notes.push_back({"'class' names the torch.Tensor subclass, module.Qualname"});
+  }
+  if (auto n = body["inner"]) {
+    if (!n.IsSequence()) {
+      r.wrong_type(n, "inner", "a list of attribute names");
+    } else {
+      for (const auto& item : n)
+        if (r.expect_string(item, "an 'inner' entry")) cls.fields.push_back(inner_field(r, item, item.Scalar()));
+    }
+    cls.inner_count = cls.fields.size();
+  } else {
+    r.diags()
+        .error(Code::BadHostClass, cls.loc, fmt::format("{} needs 'inner'", what))
+        .notes.push_back({"'inner' lists its inner tensors' attribute names in __tensor_flatten__ order: "
+                          "'inner: [_data, _scale_inv]'"});
+  }
+  if (auto n = body["meta"]) {
+    if (r.check_keys(n, {}, fmt::format("the meta of '{}'", key.Scalar())))
+      for (const auto& entry : n)
+        if (yaml_type(entry.first) == YamlType::String) cls.fields.push_back(read_field(r, entry.first, entry.second));
+  }
+  if (auto n = body["build"]) {
+    if (auto text = r.string_value(n, "build")) cls.build = model::Located<std::string>{*text, r.loc(n)};
+  }
+  if (r.diags().error_count() > errors_before) return std::nullopt;
+  return cls;
+}
+
+template <typename Read>
+void read_classes(Reader& r, const YAML::Node& root, const char* key, Read read, std::vector<model::HostClass>& out) {
+  const YAML::Node classes = root[key];
+  if (!classes || !r.check_keys(classes, {}, fmt::format("'{}'", key))) return;
+  for (const auto& entry : classes) {
+    if (yaml_type(entry.first) != YamlType::String) continue;
+    if (auto cls = read(r, entry.first, entry.second)) out.push_back(std::move(*cls));
+  }
+}
+
 }  // namespace
 
 const std::vector<std::string>& types_file_keys() {
-  static const std::vector<std::string> keys = {"host_objects"};
+  static const std::vector<std::string> keys = {"host_objects", "tensor_subclasses"};
+  return keys;
+}
+
+const std::vector<std::string>& tensor_subclass_keys() {
+  static const std::vector<std::string> keys = {"class", "doc", "inner", "meta", "build"};
   return keys;
 }
 
@@ -130,12 +202,8 @@ std::vector<model::HostClass> load_host_types(const std::string& text, const std
   if (root.IsNull()) return out;  // an empty file declares nothing
   try {
     if (!r.check_keys(root, types_file_keys(), "the types file")) return out;
-    if (const YAML::Node classes = root["host_objects"]; classes && r.check_keys(classes, {}, "'host_objects'")) {
-      for (const auto& entry : classes) {
-        if (yaml_type(entry.first) != YamlType::String) continue;
-        if (auto cls = read_host_class(r, entry.first, entry.second)) out.push_back(std::move(*cls));
-      }
-    }
+    read_classes(r, root, "host_objects", read_host_class, out);
+    read_classes(r, root, "tensor_subclasses", read_tensor_subclass, out);
   } catch (const YAML::Exception& e) {
     diags.error(Code::InvalidYaml, r.loc(e.mark), fmt::format("invalid types file: {}", e.msg));
     out.clear();

@@ -249,6 +249,26 @@ void read_autocast(Reader& r, const YAML::Node& node, OpSpec& spec) {
   }
 }
 
+// `result_meta: {<return>: {<field>: <rule>}}`: a tensor-subclass result's
+// metadata. Which returns are subclasses, and their fields, is the checker's.
+void read_result_meta(Reader& r, const YAML::Node& node, OpSpec& spec) {
+  if (!r.check_keys(node, {}, "'result_meta'")) return;
+  for (const auto& entry : node) {
+    if (yaml_type(entry.first) != YamlType::String) continue;
+    model::ResultMeta meta;
+    meta.result = {entry.first.Scalar(), r.loc(entry.first)};
+    meta.loc = r.loc(entry.second);
+    const std::string what = fmt::format("'result_meta: {}'", meta.result.value);
+    if (!r.check_keys(entry.second, {}, what)) continue;
+    for (const auto& field : entry.second) {
+      if (yaml_type(field.first) != YamlType::String) continue;
+      auto rule = r.rule(field.second, fmt::format("{}.{}", what, field.first.Scalar()));
+      if (rule) meta.fields.push_back({{field.first.Scalar(), r.loc(field.first)}, std::move(*rule)});
+    }
+    spec.result_meta.push_back(std::move(meta));
+  }
+}
+
 // `kernels:` maps dispatch keys to existing functions, or to Python
 // functions (`{python: "module:function"}`); `include` names the headers that
 // declare the C++ ones. Which keys are dispatched, and whether the names
@@ -453,6 +473,7 @@ const std::vector<KeyHandler>& key_handlers() {
       {"require", [](Reader& r, const YAML::Node& n, OpSpec& s) { read_rules(r, n, s.require, "require"); }},
       {"let", read_let},
       {"fake", read_fake},
+      {"result_meta", read_result_meta},
       {"autograd", read_autograd},
       {"autocast", read_autocast},
       {"flops", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.flops = r.rule(n, "flops"); }},

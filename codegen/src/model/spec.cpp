@@ -1,8 +1,15 @@
 #include "model/spec.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace opgen::model {
+
+std::string flat_field_name(const std::string& object, const std::string& field) {
+  const size_t start = std::min(field.find_first_not_of('_'), field.size());
+  return object + "_" + field.substr(start);
+}
 
 std::string OpSpec::op_name() const {
   return schema.name.overload.empty() ? schema.name.name : schema.name.name + "." + schema.name.overload;

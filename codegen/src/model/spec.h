@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -145,6 +146,13 @@ struct HostField {
 // ops take. The registered op takes the declared fields instead (flattened
 // by the Python binding at call time, so torch.compile reads them at trace
 // time); the kernel receives them as a generated C++ struct.
+//
+// `tensor_subclasses:` declares a torch.Tensor wrapper subclass the same
+// way: its fields are its inner tensors (`inner:`, in __tensor_flatten__
+// order, each a Tensor) and then its metadata (`meta:`). An op may also
+// return one: the registered op returns the inner tensors, and the binding
+// rebuilds the object (`build`, or the class's __tensor_unflatten__ with the
+// metadata as its context) from them and the op's `result_meta` rules.
 struct HostClass {
   Located<std::string> name;          // what schemas spell: Float8Quantizer
   Located<std::string> python_class;  // module.Qualname: the binding's type hints
@@ -152,7 +160,20 @@ struct HostClass {
   std::string doc;
   std::vector<HostField> fields;      // in kernel (struct) order
   SourceLoc loc;
+  bool tensor_subclass = false;
+  size_t inner_count = 0;  // a subclass: its first `inner_count` fields are the inner tensors
+  std::optional<Located<std::string>> build;  // a subclass: "module:function" that rebuilds one
+
+  // "host object" or "tensor subclass", for messages.
+  const char* kind() const { return tensor_subclass ? "tensor subclass" : "host object"; }
+  std::span<const HostField> inner() const { return {fields.data(), inner_count}; }
+  std::span<const HostField> meta() const { return {fields.data() + inner_count, fields.size() - inner_count}; }
 };
+
+// `<object>_<field>`, the field's leading underscores dropped (`a._data`:
+// a_data): how an op takes a host object's or subclass's field, and how it
+// returns a subclass result's inner tensor.
+std::string flat_field_name(const std::string& object, const std::string& field);
 
 // An argument of the spec's schema whose type is a host class. In the op's
 // flat schema (OpSpec::schema) it is `bool <arg>_given` when optional, then
@@ -164,7 +185,30 @@ struct HostArgument {
   size_t declared_index = 0;  // in OpSpec::declared_schema.arguments
   size_t first_flat = 0;      // in OpSpec::schema.arguments
   std::string given_name() const { return name + "_given"; }
-  std::string field_name(const HostField& f) const { return name + "_" + f.name.value; }
+  std::string field_name(const HostField& f) const { return flat_field_name(name, f.name.value); }
+};
+
+// `result_meta:` as written: a tensor-subclass result's metadata, each field
+// a rule over the op's arguments.
+struct ResultMetaField {
+  Located<std::string> field;
+  RuleText rule;
+};
+struct ResultMeta {
+  Located<std::string> result;  // the return's name
+  std::vector<ResultMetaField> fields;
+  SourceLoc loc;
+};
+
+// A return of the spec's schema whose type is a tensor subclass. In the op's
+// flat schema it is `Tensor <result>_<inner>` per inner tensor; `meta` holds
+// a rule per metadata field, in the class's order, over the flat arguments.
+struct SubclassResult {
+  std::string name;
+  std::string cls;
+  size_t declared_index = 0;  // in OpSpec::declared_schema.returns
+  size_t first_flat = 0;      // in OpSpec::schema.returns
+  std::vector<RuleText> meta;
 };
 
 struct OpSpec {
@@ -180,6 +224,8 @@ struct OpSpec {
   // flat one the library registers (see HostArgument). Empty otherwise.
   std::optional<FunctionSchema> declared_schema;
   std::vector<HostArgument> host_args;  // in argument order
+  std::vector<SubclassResult> subclass_results;  // in return order
+  std::vector<ResultMeta> result_meta;  // as written; lowered into subclass_results
 
   Located<Abi> abi{Abi::Stable, {}};
   std::vector<Located<std::string>> dispatch;

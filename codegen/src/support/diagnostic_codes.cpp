@@ -1913,6 +1913,42 @@ schema: "scale(Tensor x, Float8Quantizer q) -> Tensor"
 fake: like(x, dtype=q.out_dtype)
 )md"},
 
+    {Code::BadSubclassResult, "E1105", "a tensor-subclass result the binding cannot rebuild",
+     R"md(An op may return a tensor subclass (`tensor_subclasses:` in `_types.yaml`):
+the op opgen registers returns its inner tensors, `<result>_<inner>`, and
+the package's binding rebuilds the object from them and its metadata. So
+such a result is named (`-> Float8Tensor out`), one object (not optional,
+not in a list, no alias), its flat names are not the names of other
+results, and `result_meta` gives a rule for each of its class's meta
+fields, of the field's type, over the op's arguments (a host object's
+fields read as `q.field`). `result_meta` names only such results.)md",
+     R"md(# _types.yaml
+tensor_subclasses:
+  Float8Tensor:
+    class: mylib.fp8.Float8Tensor
+    inner: [_data, _scale_inv]
+    meta: {fp8_dtype: ScalarType}
+# quantize.yaml
+schema: "quantize(Tensor x, ScalarType fp8_dtype) -> Float8Tensor out"
+fake:
+  - empty(x.shape, dtype=uint8)
+  - empty([], dtype=float32)
+)md",
+     R"md(# _types.yaml
+tensor_subclasses:
+  Float8Tensor:
+    class: mylib.fp8.Float8Tensor
+    inner: [_data, _scale_inv]
+    meta: {fp8_dtype: ScalarType}
+# quantize.yaml
+schema: "quantize(Tensor x, ScalarType fp8_dtype) -> Float8Tensor out"
+result_meta:
+  out: {fp8_dtype: fp8_dtype}
+fake:
+  - empty(x.shape, dtype=uint8)
+  - empty([], dtype=float32)
+)md"},
+
     {Code::AliasingResultNotCompilable, "W0401", "a result aliases an input outside the out= convention",
      R"md(A warning: a result is an alias of an argument the op mutates, but not in
 PyTorch's out= convention, so only eager calls work. PyTorch registers and
@@ -2037,7 +2073,7 @@ const Group kGroups[] = {
     {"E08", "Tags, CUDA graphs, compile fallbacks, dispatch, symmetric memory and autocast"},
     {"E09", "Files and output"},
     {"E10", "Samples"},
-    {"E11", "Host objects and the types file"},
+    {"E11", "Host objects, tensor subclasses and the types file"},
     {"W04", "Warnings: mutation and aliasing"},
     {"W08", "Warnings: tags"},
     {"W10", "Warnings: samples"},

@@ -136,11 +136,12 @@ enum class Code : uint16_t {
   SampleValueMismatch,
   SampleMissingArgument,
   SampleShapeMismatch,
-  // E11xx: host objects and the types file
+  // E11xx: host objects, tensor subclasses and the types file
   BadHostClass,
   BadHostFieldType,
   BadHostArgument,
   UnknownHostField,
+  BadSubclassResult,
   NoSamples,  // a warning: W1001
   AliasingResultNotCompilable,  // a warning: W0401
   NonTensorMarkedMutated,  // a warning: W0402

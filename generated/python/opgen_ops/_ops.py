@@ -144,6 +144,7 @@ def _register_autocast(qualname: str, rules: list[tuple[str, torch.dtype]]) -> N
 # order the registered ops take them.
 _HOST_CLASSES = {
     "Float8Quantizer": ("opgen_ops.quantization.Float8Quantizer", "fp8_dtype, amax_epsilon, force_pow_2_scales", lambda obj: (obj.fp8_dtype, obj.amax_epsilon, obj.force_pow_2_scales)),
+    "Float8Tensor": ("opgen_ops.quantization.Float8Tensor", "_data, _scale_inv, fp8_dtype, orig_dtype", lambda obj: (obj._data, obj._scale_inv, obj.fp8_dtype, obj.orig_dtype)),
     "ProcessGroup": ("torch.distributed.ProcessGroup", "group_name, size, rank", lambda obj: (obj.group_name, obj.size(), obj.rank())),
 }
 
@@ -210,17 +211,16 @@ def _fp8_linear_fake(input, weight, input_quantizer_fp8_dtype, input_quantizer_a
 def _fp8_linear_setup_context(ctx, inputs, output):
     ctx.mark_non_differentiable(output[1], output[2], output[3], output[4])
     ctx.save_for_backward(output[1], output[2], output[3], output[4])
-    ctx.opgen_input_quantizer_fp8_dtype = inputs[2]
-    ctx.opgen_input_quantizer_amax_epsilon = inputs[3]
-    ctx.opgen_input_quantizer_force_pow_2_scales = inputs[4]
-    ctx.opgen_weight_quantizer_fp8_dtype = inputs[5]
-    ctx.opgen_weight_quantizer_amax_epsilon = inputs[6]
-    ctx.opgen_weight_quantizer_force_pow_2_scales = inputs[7]
+    opgen_meta = _fp8_linear_result_meta(*inputs)
+    ctx.opgen_input_fp8_fp8_dtype = opgen_meta[0]["fp8_dtype"]
+    ctx.opgen_input_fp8_orig_dtype = opgen_meta[0]["orig_dtype"]
+    ctx.opgen_weight_fp8_fp8_dtype = opgen_meta[1]["fp8_dtype"]
+    ctx.opgen_weight_fp8_orig_dtype = opgen_meta[1]["orig_dtype"]
 
 
 def _fp8_linear_backward(ctx, *grads):
     saved = ctx.saved_tensors
-    result = torch.ops.opgen.fp8_linear_backward.default(grads[0], saved[0], saved[1], saved[2], saved[3], ctx.opgen_input_quantizer_fp8_dtype, ctx.opgen_input_quantizer_amax_epsilon, ctx.opgen_input_quantizer_force_pow_2_scales, ctx.opgen_weight_quantizer_fp8_dtype, ctx.opgen_weight_quantizer_amax_epsilon, ctx.opgen_weight_quantizer_force_pow_2_scales)
+    result = torch.ops.opgen.fp8_linear_backward.default(grads[0], saved[0], saved[1], ctx.opgen_input_fp8_fp8_dtype, ctx.opgen_input_fp8_orig_dtype, saved[2], saved[3], ctx.opgen_weight_fp8_fp8_dtype, ctx.opgen_weight_fp8_orig_dtype)
     return (result[0], result[1], None, None, None, None, None, None, None, None, None, None)
 
 
@@ -232,46 +232,54 @@ def _fp8_linear_flops(input, weight, input_quantizer_fp8_dtype, input_quantizer_
     return 2 * input.numel() * weight.size(0)
 
 
+def _fp8_linear_result_meta(input, weight, input_quantizer_fp8_dtype, input_quantizer_amax_epsilon, input_quantizer_force_pow_2_scales, weight_quantizer_fp8_dtype, weight_quantizer_amax_epsilon, weight_quantizer_force_pow_2_scales, tp_group_given=False, tp_group_group_name=None, tp_group_size=None, tp_group_rank=None) -> tuple:
+    """The metadata of opgen::fp8_linear's tensor-subclass results, by field, from its arguments."""
+    return ({"fp8_dtype": input_quantizer_fp8_dtype, "orig_dtype": input.dtype}, {"fp8_dtype": weight_quantizer_fp8_dtype, "orig_dtype": weight.dtype})
+
+
 def fp8_linear(input, weight, input_quantizer, weight_quantizer, tp_group=None):
     input_quantizer_fp8_dtype, input_quantizer_amax_epsilon, input_quantizer_force_pow_2_scales = _host_fields("Float8Quantizer", input_quantizer, "opgen::fp8_linear", "input_quantizer")
     weight_quantizer_fp8_dtype, weight_quantizer_amax_epsilon, weight_quantizer_force_pow_2_scales = _host_fields("Float8Quantizer", weight_quantizer, "opgen::fp8_linear", "weight_quantizer")
     tp_group_given = tp_group is not None
     tp_group_group_name, tp_group_size, tp_group_rank = _host_fields("ProcessGroup", tp_group, "opgen::fp8_linear", "tp_group") if tp_group_given else (None, None, None)
-    return torch.ops.opgen.fp8_linear.default(input, weight, input_quantizer_fp8_dtype, input_quantizer_amax_epsilon, input_quantizer_force_pow_2_scales, weight_quantizer_fp8_dtype, weight_quantizer_amax_epsilon, weight_quantizer_force_pow_2_scales, tp_group_given, tp_group_group_name, tp_group_size, tp_group_rank)
+    opgen_flat = torch.ops.opgen.fp8_linear.default(input, weight, input_quantizer_fp8_dtype, input_quantizer_amax_epsilon, input_quantizer_force_pow_2_scales, weight_quantizer_fp8_dtype, weight_quantizer_amax_epsilon, weight_quantizer_force_pow_2_scales, tp_group_given, tp_group_group_name, tp_group_size, tp_group_rank)
+    opgen_meta = _fp8_linear_result_meta(input, weight, input_quantizer_fp8_dtype, input_quantizer_amax_epsilon, input_quantizer_force_pow_2_scales, weight_quantizer_fp8_dtype, weight_quantizer_amax_epsilon, weight_quantizer_force_pow_2_scales, tp_group_given, tp_group_group_name, tp_group_size, tp_group_rank)
+    from opgen_ops.quantization import Float8Tensor as opgen_Float8Tensor
+    return (opgen_flat[0], opgen_Float8Tensor.__tensor_unflatten__({"_data": opgen_flat[1], "_scale_inv": opgen_flat[2]}, opgen_meta[0], opgen_flat[1].shape, opgen_flat[1].stride()), opgen_Float8Tensor.__tensor_unflatten__({"_data": opgen_flat[3], "_scale_inv": opgen_flat[4]}, opgen_meta[1], opgen_flat[3].shape, opgen_flat[3].stride()))
 
 
 # opgen::fp8_linear_backward (schemas/fp8_linear_backward.yaml)
 
 @torch.library.register_fake("opgen::fp8_linear_backward")
-def _fp8_linear_backward_fake(grad_output, input_data, input_scale_inv, weight_data, weight_scale_inv, input_quantizer_fp8_dtype, input_quantizer_amax_epsilon, input_quantizer_force_pow_2_scales, weight_quantizer_fp8_dtype, weight_quantizer_amax_epsilon, weight_quantizer_force_pow_2_scales):
+def _fp8_linear_backward_fake(grad_output, input_fp8_data, input_fp8_scale_inv, input_fp8_fp8_dtype, input_fp8_orig_dtype, weight_fp8_data, weight_fp8_scale_inv, weight_fp8_fp8_dtype, weight_fp8_orig_dtype):
     torch._check(grad_output.dtype in (torch.float32, torch.float16, torch.bfloat16), lambda: f"opgen::fp8_linear_backward: expected 'grad_output' to have dtype float32, float16 or bfloat16, but got {grad_output.dtype}")
-    torch._check(input_data.dtype in (torch.uint8,), lambda: f"opgen::fp8_linear_backward: expected 'input_data' to have dtype uint8, but got {input_data.dtype}")
-    torch._check(input_data.device == grad_output.device, lambda: f"opgen::fp8_linear_backward: expected 'input_data' to be on the same device as 'grad_output', but got {input_data.device} and {grad_output.device}")
-    torch._check(input_scale_inv.dtype in (torch.float32,), lambda: f"opgen::fp8_linear_backward: expected 'input_scale_inv' to have dtype float32, but got {input_scale_inv.dtype}")
-    torch._check(input_scale_inv.device == grad_output.device, lambda: f"opgen::fp8_linear_backward: expected 'input_scale_inv' to be on the same device as 'grad_output', but got {input_scale_inv.device} and {grad_output.device}")
-    torch._check(weight_data.dtype in (torch.uint8,), lambda: f"opgen::fp8_linear_backward: expected 'weight_data' to have dtype uint8, but got {weight_data.dtype}")
-    torch._check(weight_data.device == grad_output.device, lambda: f"opgen::fp8_linear_backward: expected 'weight_data' to be on the same device as 'grad_output', but got {weight_data.device} and {grad_output.device}")
-    torch._check(weight_data.dim() == 2, lambda: f"opgen::fp8_linear_backward: expected 'weight_data' to have 2 dimensions, but got {weight_data.dim()}")
-    torch._check(weight_scale_inv.dtype in (torch.float32,), lambda: f"opgen::fp8_linear_backward: expected 'weight_scale_inv' to have dtype float32, but got {weight_scale_inv.dtype}")
-    torch._check(weight_scale_inv.device == grad_output.device, lambda: f"opgen::fp8_linear_backward: expected 'weight_scale_inv' to be on the same device as 'grad_output', but got {weight_scale_inv.device} and {grad_output.device}")
-    torch._check(input_data.dim() == grad_output.dim(), lambda: f"opgen::fp8_linear_backward: requires input_data.dim() == grad_output.dim(): {input_data.dim()} vs {grad_output.dim()}")
-    torch._check(grad_output.size(-1) == weight_data.size(0), lambda: f"opgen::fp8_linear_backward: requires grad_output.size(-1) == weight_data.size(0): {grad_output.size(-1)} vs {weight_data.size(0)}")
-    torch._check(input_data.size(-1) == weight_data.size(1), lambda: f"opgen::fp8_linear_backward: requires input_data.size(-1) == weight_data.size(1): {input_data.size(-1)} vs {weight_data.size(1)}")
-    torch._check(input_scale_inv.numel() == 1 and weight_scale_inv.numel() == 1, lambda: f"opgen::fp8_linear_backward: requires input_scale_inv.numel() == 1 and weight_scale_inv.numel() == 1")
-    torch._check(input_quantizer_fp8_dtype == torch.float8_e4m3fn or input_quantizer_fp8_dtype == torch.float8_e5m2, lambda: f"opgen::fp8_linear_backward: requires input_quantizer.fp8_dtype == float8_e4m3fn or input_quantizer.fp8_dtype == float8_e5m2")
-    torch._check(weight_quantizer_fp8_dtype == torch.float8_e4m3fn or weight_quantizer_fp8_dtype == torch.float8_e5m2, lambda: f"opgen::fp8_linear_backward: requires weight_quantizer.fp8_dtype == float8_e4m3fn or weight_quantizer.fp8_dtype == float8_e5m2")
-    return (torch.empty(input_data.shape, dtype=grad_output.dtype, device=grad_output.device), torch.empty(weight_data.shape, dtype=grad_output.dtype, device=grad_output.device))
+    torch._check(input_fp8_data.dtype in (torch.uint8,), lambda: f"opgen::fp8_linear_backward: expected 'input_fp8_data' to have dtype uint8, but got {input_fp8_data.dtype}")
+    torch._check(input_fp8_data.device == grad_output.device, lambda: f"opgen::fp8_linear_backward: expected 'input_fp8_data' to be on the same device as 'grad_output', but got {input_fp8_data.device} and {grad_output.device}")
+    torch._check(input_fp8_scale_inv.dtype in (torch.float32,), lambda: f"opgen::fp8_linear_backward: expected 'input_fp8_scale_inv' to have dtype float32, but got {input_fp8_scale_inv.dtype}")
+    torch._check(input_fp8_scale_inv.device == grad_output.device, lambda: f"opgen::fp8_linear_backward: expected 'input_fp8_scale_inv' to be on the same device as 'grad_output', but got {input_fp8_scale_inv.device} and {grad_output.device}")
+    torch._check(weight_fp8_data.dtype in (torch.uint8,), lambda: f"opgen::fp8_linear_backward: expected 'weight_fp8_data' to have dtype uint8, but got {weight_fp8_data.dtype}")
+    torch._check(weight_fp8_data.device == grad_output.device, lambda: f"opgen::fp8_linear_backward: expected 'weight_fp8_data' to be on the same device as 'grad_output', but got {weight_fp8_data.device} and {grad_output.device}")
+    torch._check(weight_fp8_data.dim() == 2, lambda: f"opgen::fp8_linear_backward: expected 'weight_fp8_data' to have 2 dimensions, but got {weight_fp8_data.dim()}")
+    torch._check(weight_fp8_scale_inv.dtype in (torch.float32,), lambda: f"opgen::fp8_linear_backward: expected 'weight_fp8_scale_inv' to have dtype float32, but got {weight_fp8_scale_inv.dtype}")
+    torch._check(weight_fp8_scale_inv.device == grad_output.device, lambda: f"opgen::fp8_linear_backward: expected 'weight_fp8_scale_inv' to be on the same device as 'grad_output', but got {weight_fp8_scale_inv.device} and {grad_output.device}")
+    torch._check(input_fp8_data.dim() == grad_output.dim(), lambda: f"opgen::fp8_linear_backward: requires input_fp8._data.dim() == grad_output.dim(): {input_fp8_data.dim()} vs {grad_output.dim()}")
+    torch._check(grad_output.size(-1) == weight_fp8_data.size(0), lambda: f"opgen::fp8_linear_backward: requires grad_output.size(-1) == weight_fp8._data.size(0): {grad_output.size(-1)} vs {weight_fp8_data.size(0)}")
+    torch._check(input_fp8_data.size(-1) == weight_fp8_data.size(1), lambda: f"opgen::fp8_linear_backward: requires input_fp8._data.size(-1) == weight_fp8._data.size(1): {input_fp8_data.size(-1)} vs {weight_fp8_data.size(1)}")
+    torch._check(input_fp8_scale_inv.numel() == 1 and weight_fp8_scale_inv.numel() == 1, lambda: f"opgen::fp8_linear_backward: requires input_fp8._scale_inv.numel() == 1 and weight_fp8._scale_inv.numel() == 1")
+    torch._check(input_fp8_fp8_dtype == torch.float8_e4m3fn or input_fp8_fp8_dtype == torch.float8_e5m2, lambda: f"opgen::fp8_linear_backward: requires input_fp8.fp8_dtype == float8_e4m3fn or input_fp8.fp8_dtype == float8_e5m2")
+    torch._check(weight_fp8_fp8_dtype == torch.float8_e4m3fn or weight_fp8_fp8_dtype == torch.float8_e5m2, lambda: f"opgen::fp8_linear_backward: requires weight_fp8.fp8_dtype == float8_e4m3fn or weight_fp8.fp8_dtype == float8_e5m2")
+    return (torch.empty(input_fp8_data.shape, dtype=grad_output.dtype, device=grad_output.device), torch.empty(weight_fp8_data.shape, dtype=grad_output.dtype, device=grad_output.device))
 
 
 @torch.utils.flop_counter.register_flop_formula(torch.ops.opgen.fp8_linear_backward, get_raw=True)
-def _fp8_linear_backward_flops(grad_output, input_data, input_scale_inv, weight_data, weight_scale_inv, input_quantizer_fp8_dtype, input_quantizer_amax_epsilon, input_quantizer_force_pow_2_scales, weight_quantizer_fp8_dtype, weight_quantizer_amax_epsilon, weight_quantizer_force_pow_2_scales, **opgen_counter):
-    return 4 * grad_output.numel() * weight_data.size(1)
+def _fp8_linear_backward_flops(grad_output, input_fp8_data, input_fp8_scale_inv, input_fp8_fp8_dtype, input_fp8_orig_dtype, weight_fp8_data, weight_fp8_scale_inv, weight_fp8_fp8_dtype, weight_fp8_orig_dtype, **opgen_counter):
+    return 4 * grad_output.numel() * weight_fp8_data.size(1)
 
 
-def fp8_linear_backward(grad_output, input_data, input_scale_inv, weight_data, weight_scale_inv, input_quantizer, weight_quantizer):
-    input_quantizer_fp8_dtype, input_quantizer_amax_epsilon, input_quantizer_force_pow_2_scales = _host_fields("Float8Quantizer", input_quantizer, "opgen::fp8_linear_backward", "input_quantizer")
-    weight_quantizer_fp8_dtype, weight_quantizer_amax_epsilon, weight_quantizer_force_pow_2_scales = _host_fields("Float8Quantizer", weight_quantizer, "opgen::fp8_linear_backward", "weight_quantizer")
-    return torch.ops.opgen.fp8_linear_backward.default(grad_output, input_data, input_scale_inv, weight_data, weight_scale_inv, input_quantizer_fp8_dtype, input_quantizer_amax_epsilon, input_quantizer_force_pow_2_scales, weight_quantizer_fp8_dtype, weight_quantizer_amax_epsilon, weight_quantizer_force_pow_2_scales)
+def fp8_linear_backward(grad_output, input_fp8, weight_fp8):
+    input_fp8_data, input_fp8_scale_inv, input_fp8_fp8_dtype, input_fp8_orig_dtype = _host_fields("Float8Tensor", input_fp8, "opgen::fp8_linear_backward", "input_fp8")
+    weight_fp8_data, weight_fp8_scale_inv, weight_fp8_fp8_dtype, weight_fp8_orig_dtype = _host_fields("Float8Tensor", weight_fp8, "opgen::fp8_linear_backward", "weight_fp8")
+    return torch.ops.opgen.fp8_linear_backward.default(grad_output, input_fp8_data, input_fp8_scale_inv, input_fp8_fp8_dtype, input_fp8_orig_dtype, weight_fp8_data, weight_fp8_scale_inv, weight_fp8_fp8_dtype, weight_fp8_orig_dtype)
 
 
 # opgen::fused_add_rms_norm_ (schemas/fused_add_rms_norm_.yaml)

@@ -59,31 +59,30 @@ def compact_rows(input: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     ...
 
 
-def fp8_linear(input: torch.Tensor, weight: torch.Tensor, input_quantizer: opgen_ops.quantization.Float8Quantizer, weight_quantizer: opgen_ops.quantization.Float8Quantizer, tp_group: Optional[torch.distributed.ProcessGroup] = ...) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+def fp8_linear(input: torch.Tensor, weight: torch.Tensor, input_quantizer: opgen_ops.quantization.Float8Quantizer, weight_quantizer: opgen_ops.quantization.Float8Quantizer, tp_group: Optional[torch.distributed.ProcessGroup] = ...) -> Tuple[torch.Tensor, opgen_ops.quantization.Float8Tensor, opgen_ops.quantization.Float8Tensor]:
     """TransformerEngine's Linear forward, row-parallel, as one op: input [*, K]
     and weight [N, K] are cast to float8 by their quantizers (current scaling,
     as cast_to_fp8 does), output = dequantized input @ dequantized weight^T in
     float32, summed over tp_group when one is given (each rank holding a slice
-    of K), in input's dtype. Also returns both operands' float8 bits, as uint8
-    (TE's Float8Tensor._data), and scale_inv: the backward reuses them (TE
-    saves the quantized tensors, not the high-precision ones); they are not
-    differentiable.
+    of K), in input's dtype. Also returns both quantized operands as
+    Float8Tensors (the registered op returns their float8 bits, as uint8, and
+    scale_inv): the backward takes them (TE saves the quantized tensors, not
+    the high-precision ones); they are not differentiable.
 
-    opgen::fp8_linear(Tensor input, Tensor weight, ScalarType input_quantizer_fp8_dtype, float input_quantizer_amax_epsilon, bool input_quantizer_force_pow_2_scales, ScalarType weight_quantizer_fp8_dtype, float weight_quantizer_amax_epsilon, bool weight_quantizer_force_pow_2_scales, bool tp_group_given=False, str? tp_group_group_name=None, int? tp_group_size=None, int? tp_group_rank=None) -> (Tensor output, Tensor input_data, Tensor input_scale_inv, Tensor weight_data, Tensor weight_scale_inv)
+    opgen::fp8_linear(Tensor input, Tensor weight, ScalarType input_quantizer_fp8_dtype, float input_quantizer_amax_epsilon, bool input_quantizer_force_pow_2_scales, ScalarType weight_quantizer_fp8_dtype, float weight_quantizer_amax_epsilon, bool weight_quantizer_force_pow_2_scales, bool tp_group_given=False, str? tp_group_group_name=None, int? tp_group_size=None, int? tp_group_rank=None) -> (Tensor output, Tensor input_fp8_data, Tensor input_fp8_scale_inv, Tensor weight_fp8_data, Tensor weight_fp8_scale_inv)
     """
     ...
 
 
-def fp8_linear_backward(grad_output: torch.Tensor, input_data: torch.Tensor, input_scale_inv: torch.Tensor, weight_data: torch.Tensor, weight_scale_inv: torch.Tensor, input_quantizer: opgen_ops.quantization.Float8Quantizer, weight_quantizer: opgen_ops.quantization.Float8Quantizer) -> Tuple[torch.Tensor, torch.Tensor]:
+def fp8_linear_backward(grad_output: torch.Tensor, input_fp8: opgen_ops.quantization.Float8Tensor, weight_fp8: opgen_ops.quantization.Float8Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
     """Gradients of fp8_linear with respect to input and weight, from the
-    forward's float8 operands (uint8 bits in each quantizer's format):
-    grad_input = grad_output @ dequantized weight, grad_weight =
-    grad_output^T @ dequantized input (summed over the leading dimensions),
-    math in float32, in grad_output's dtype. The quantizers are the forward's,
-    bound by name. Row-parallel needs no communication here: each rank's
-    slices of K stay its own.
+    forward's quantized operands (bound by name to its results, their
+    metadata too): grad_input = grad_output @ dequantized weight, grad_weight
+    = grad_output^T @ dequantized input (summed over the leading dimensions),
+    math in float32, in grad_output's dtype. Row-parallel needs no
+    communication here: each rank's slices of K stay its own.
 
-    opgen::fp8_linear_backward(Tensor grad_output, Tensor input_data, Tensor input_scale_inv, Tensor weight_data, Tensor weight_scale_inv, ScalarType input_quantizer_fp8_dtype, float input_quantizer_amax_epsilon, bool input_quantizer_force_pow_2_scales, ScalarType weight_quantizer_fp8_dtype, float weight_quantizer_amax_epsilon, bool weight_quantizer_force_pow_2_scales) -> (Tensor, Tensor)
+    opgen::fp8_linear_backward(Tensor grad_output, Tensor input_fp8_data, Tensor input_fp8_scale_inv, ScalarType input_fp8_fp8_dtype, ScalarType input_fp8_orig_dtype, Tensor weight_fp8_data, Tensor weight_fp8_scale_inv, ScalarType weight_fp8_fp8_dtype, ScalarType weight_fp8_orig_dtype) -> (Tensor, Tensor)
     """
     ...
 

@@ -48,16 +48,16 @@ struct ProcessGroup {
 }  // inline namespace unstable_abi
 #endif  // OPGEN_opgen_HOST_CLASS_ProcessGroup_UNSTABLE
 
-// fp8_linear(Tensor input, Tensor weight, Float8Quantizer input_quantizer, Float8Quantizer weight_quantizer, ProcessGroup? tp_group=None) -> (Tensor output, Tensor input_data, Tensor input_scale_inv, Tensor weight_data, Tensor weight_scale_inv)
-//   registered with each host object's fields: fp8_linear(Tensor input, Tensor weight, ScalarType input_quantizer_fp8_dtype, float input_quantizer_amax_epsilon, bool input_quantizer_force_pow_2_scales, ScalarType weight_quantizer_fp8_dtype, float weight_quantizer_amax_epsilon, bool weight_quantizer_force_pow_2_scales, bool tp_group_given=False, str? tp_group_group_name=None, int? tp_group_size=None, int? tp_group_rank=None) -> (Tensor output, Tensor input_data, Tensor input_scale_inv, Tensor weight_data, Tensor weight_scale_inv)
+// fp8_linear(Tensor input, Tensor weight, Float8Quantizer input_quantizer, Float8Quantizer weight_quantizer, ProcessGroup? tp_group=None) -> (Tensor output, Float8Tensor input_fp8, Float8Tensor weight_fp8)
+//   registered with each object's fields and each subclass result's inner tensors: fp8_linear(Tensor input, Tensor weight, ScalarType input_quantizer_fp8_dtype, float input_quantizer_amax_epsilon, bool input_quantizer_force_pow_2_scales, ScalarType weight_quantizer_fp8_dtype, float weight_quantizer_amax_epsilon, bool weight_quantizer_force_pow_2_scales, bool tp_group_given=False, str? tp_group_group_name=None, int? tp_group_size=None, int? tp_group_rank=None) -> (Tensor output, Tensor input_fp8_data, Tensor input_fp8_scale_inv, Tensor weight_fp8_data, Tensor weight_fp8_scale_inv)
 // TransformerEngine's Linear forward, row-parallel, as one op: input [*, K]
 // and weight [N, K] are cast to float8 by their quantizers (current scaling,
 // as cast_to_fp8 does), output = dequantized input @ dequantized weight^T in
 // float32, summed over tp_group when one is given (each rank holding a slice
-// of K), in input's dtype. Also returns both operands' float8 bits, as uint8
-// (TE's Float8Tensor._data), and scale_inv: the backward reuses them (TE
-// saves the quantized tensors, not the high-precision ones); they are not
-// differentiable.
+// of K), in input's dtype. Also returns both quantized operands as
+// Float8Tensors (the registered op returns their float8 bits, as uint8, and
+// scale_inv): the backward takes them (TE saves the quantized tensors, not
+// the high-precision ones); they are not differentiable.
 std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor> fp8_linear_cpu(const at::Tensor& input, const at::Tensor& weight, const Float8Quantizer& input_quantizer, const Float8Quantizer& weight_quantizer, const std::optional<ProcessGroup>& tp_group);
 std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor> fp8_linear_cuda(const at::Tensor& input, const at::Tensor& weight, const Float8Quantizer& input_quantizer, const Float8Quantizer& weight_quantizer, const std::optional<ProcessGroup>& tp_group);
 

@@ -17,32 +17,33 @@
 
 namespace opgen::kernels {
 
-#ifndef OPGEN_opgen_HOST_CLASS_Float8Quantizer_UNSTABLE
-#define OPGEN_opgen_HOST_CLASS_Float8Quantizer_UNSTABLE
+#ifndef OPGEN_opgen_HOST_CLASS_Float8Tensor_UNSTABLE
+#define OPGEN_opgen_HOST_CLASS_Float8Tensor_UNSTABLE
 inline namespace unstable_abi {
 
-// Float8Quantizer: what kernels read of a opgen_ops.quantization.Float8Quantizer (schemas/_types.yaml).
-// How a tensor is cast to float8, as TransformerEngine's quantizer objects
-// say it: the format, the floor of amax, and whether scales are powers of 2.
-struct Float8Quantizer {
+// Float8Tensor: what kernels read of a opgen_ops.quantization.Float8Tensor (schemas/_types.yaml).
+// A tensor held in float8, as TransformerEngine's Float8Tensor holds it:
+// the float8 bits as uint8 and the inverse of the scale they were cast
+// with, standing for _data * _scale_inv in orig_dtype.
+struct Float8Tensor {
+  at::Tensor _data;
+  at::Tensor _scale_inv;
   at::ScalarType fp8_dtype;
-  double amax_epsilon;
-  bool force_pow_2_scales;
+  at::ScalarType orig_dtype;
 };
 
 }  // inline namespace unstable_abi
-#endif  // OPGEN_opgen_HOST_CLASS_Float8Quantizer_UNSTABLE
+#endif  // OPGEN_opgen_HOST_CLASS_Float8Tensor_UNSTABLE
 
-// fp8_linear_backward(Tensor grad_output, Tensor input_data, Tensor input_scale_inv, Tensor weight_data, Tensor weight_scale_inv, Float8Quantizer input_quantizer, Float8Quantizer weight_quantizer) -> (Tensor, Tensor)
-//   registered with each host object's fields: fp8_linear_backward(Tensor grad_output, Tensor input_data, Tensor input_scale_inv, Tensor weight_data, Tensor weight_scale_inv, ScalarType input_quantizer_fp8_dtype, float input_quantizer_amax_epsilon, bool input_quantizer_force_pow_2_scales, ScalarType weight_quantizer_fp8_dtype, float weight_quantizer_amax_epsilon, bool weight_quantizer_force_pow_2_scales) -> (Tensor, Tensor)
+// fp8_linear_backward(Tensor grad_output, Float8Tensor input_fp8, Float8Tensor weight_fp8) -> (Tensor, Tensor)
+//   registered with each host object's fields: fp8_linear_backward(Tensor grad_output, Tensor input_fp8_data, Tensor input_fp8_scale_inv, ScalarType input_fp8_fp8_dtype, ScalarType input_fp8_orig_dtype, Tensor weight_fp8_data, Tensor weight_fp8_scale_inv, ScalarType weight_fp8_fp8_dtype, ScalarType weight_fp8_orig_dtype) -> (Tensor, Tensor)
 // Gradients of fp8_linear with respect to input and weight, from the
-// forward's float8 operands (uint8 bits in each quantizer's format):
-// grad_input = grad_output @ dequantized weight, grad_weight =
-// grad_output^T @ dequantized input (summed over the leading dimensions),
-// math in float32, in grad_output's dtype. The quantizers are the forward's,
-// bound by name. Row-parallel needs no communication here: each rank's
-// slices of K stay its own.
-std::tuple<at::Tensor, at::Tensor> fp8_linear_backward_cpu(const at::Tensor& grad_output, const at::Tensor& input_data, const at::Tensor& input_scale_inv, const at::Tensor& weight_data, const at::Tensor& weight_scale_inv, const Float8Quantizer& input_quantizer, const Float8Quantizer& weight_quantizer);
-std::tuple<at::Tensor, at::Tensor> fp8_linear_backward_cuda(const at::Tensor& grad_output, const at::Tensor& input_data, const at::Tensor& input_scale_inv, const at::Tensor& weight_data, const at::Tensor& weight_scale_inv, const Float8Quantizer& input_quantizer, const Float8Quantizer& weight_quantizer);
+// forward's quantized operands (bound by name to its results, their
+// metadata too): grad_input = grad_output @ dequantized weight, grad_weight
+// = grad_output^T @ dequantized input (summed over the leading dimensions),
+// math in float32, in grad_output's dtype. Row-parallel needs no
+// communication here: each rank's slices of K stay its own.
+std::tuple<at::Tensor, at::Tensor> fp8_linear_backward_cpu(const at::Tensor& grad_output, const Float8Tensor& input_fp8, const Float8Tensor& weight_fp8);
+std::tuple<at::Tensor, at::Tensor> fp8_linear_backward_cuda(const at::Tensor& grad_output, const Float8Tensor& input_fp8, const Float8Tensor& weight_fp8);
 
 }  // namespace opgen::kernels
