@@ -19,6 +19,7 @@
 //   schemas/runner_apply.yaml
 //   schemas/runner_create.yaml
 //   schemas/runner_destroy.yaml
+//   schemas/runner_gemm.yaml
 //   schemas/scaled_masked_softmax.yaml
 //   schemas/scaled_masked_softmax_backward.yaml
 //   schemas/softmax_cross_entropy.yaml

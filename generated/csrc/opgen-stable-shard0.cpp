@@ -9,6 +9,7 @@
 //   schemas/rms_norm_backward.yaml
 //   schemas/rotary_embedding.yaml
 //   schemas/rotary_embedding_backward.yaml
+//   schemas/runner_gemm.yaml
 //   schemas/scaled_masked_softmax.yaml
 //   schemas/scaled_masked_softmax_backward.yaml
 //   schemas/softmax_cross_entropy.yaml
@@ -26,6 +27,7 @@
 #include "rms_norm_backward.cpp"
 #include "rotary_embedding.cpp"
 #include "rotary_embedding_backward.cpp"
+#include "runner_gemm.cpp"
 #include "scaled_masked_softmax.cpp"
 #include "scaled_masked_softmax_backward.cpp"
 #include "softmax_cross_entropy.cpp"

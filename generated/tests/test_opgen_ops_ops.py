@@ -19,6 +19,7 @@
 #   schemas/runner_apply.yaml
 #   schemas/runner_create.yaml
 #   schemas/runner_destroy.yaml
+#   schemas/runner_gemm.yaml
 #   schemas/scaled_masked_softmax.yaml
 #   schemas/scaled_masked_softmax_backward.yaml
 #   schemas/softmax_cross_entropy.yaml
@@ -308,6 +309,30 @@ def _make_rotary_embedding_backward_1(d):
 _case_rotary_embedding_backward_1 = _Case(torch.ops.opgen.rotary_embedding_backward.default, "opgen::rotary_embedding_backward", _make_rotary_embedding_backward_1, [{"S": 3}, {"S": 8}], differentiable=False, fakes=["schemas/rotary_embedding_backward.yaml:24:5: like(grad_0)", "schemas/rotary_embedding_backward.yaml:25:5: like(grad_1)"], name="rotary_embedding_backward-1")
 
 
+def _make_runner_gemm_0(d):
+    from opgen_ops.gemm import GemmRunner
+    return (_tensor((d["M"], 16), torch.float32, "cpu", -1, 1), _tensor((16, 8), torch.float32, "cpu", -1, 1), GemmRunner(out_dtype=torch.float32, tile_m=64, tile_n=4)), {}
+
+
+_case_runner_gemm_0 = _Case(torch.ops.opgen.runner_gemm.default, "opgen::runner_gemm", _make_runner_gemm_0, [{"M": 3}, {"M": 70}], differentiable=False, fakes=["schemas/runner_gemm.yaml:20:7: empty([a.size(0), b.size(1)], dtype=runner.out_dtype)"], name="runner_gemm-0")
+
+
+def _make_runner_gemm_1(d):
+    from opgen_ops.gemm import GemmRunner
+    return (_tensor((5, 8), torch.bfloat16, "cpu", -1, 1), _tensor((8, 6), torch.bfloat16, "cpu", -1, 1), GemmRunner(out_dtype=torch.bfloat16, tile_m=2, tile_n=2), _tensor((6,), torch.float32, "cpu", -1, 1)), {}
+
+
+_case_runner_gemm_1 = _Case(torch.ops.opgen.runner_gemm.default, "opgen::runner_gemm", _make_runner_gemm_1, [{}], differentiable=False, fakes=["schemas/runner_gemm.yaml:20:7: empty([a.size(0), b.size(1)], dtype=runner.out_dtype)"], name="runner_gemm-1")
+
+
+def _make_runner_gemm_2(d):
+    from opgen_ops.gemm import GemmRunner
+    return (_tensor((d["M"], 16), torch.float32, "cuda", -1, 1), _tensor((16, 8), torch.float32, "cuda", -1, 1), GemmRunner(out_dtype=torch.float32, tile_m=64, tile_n=4)), {}
+
+
+_case_runner_gemm_2 = _Case(torch.ops.opgen.runner_gemm.default, "opgen::runner_gemm", _make_runner_gemm_2, [{"M": 3}, {"M": 70}], differentiable=False, fakes=["schemas/runner_gemm.yaml:20:7: empty([a.size(0), b.size(1)], dtype=runner.out_dtype)"], name="runner_gemm-2")
+
+
 def _make_scaled_masked_softmax_0(d):
     return (_tensor((2, 2, d["S"], 16), torch.float32, "cpu", -1, 1), _tensor((2, 1, d["S"], 16), torch.bool, "cpu", -1, 1), 0.5), {}
 
@@ -410,6 +435,9 @@ _CASES = [
     pytest.param(_case_rotary_embedding_2, id="rotary_embedding-2"),
     pytest.param(_case_rotary_embedding_backward_0, id="rotary_embedding_backward-0"),
     pytest.param(_case_rotary_embedding_backward_1, id="rotary_embedding_backward-1"),
+    pytest.param(_case_runner_gemm_0, id="runner_gemm-0"),
+    pytest.param(_case_runner_gemm_1, id="runner_gemm-1"),
+    pytest.param(_case_runner_gemm_2, id="runner_gemm-2"),
     pytest.param(_case_scaled_masked_softmax_0, id="scaled_masked_softmax-0"),
     pytest.param(_case_scaled_masked_softmax_1, id="scaled_masked_softmax-1"),
     pytest.param(_case_scaled_masked_softmax_2, id="scaled_masked_softmax-2"),
@@ -596,6 +624,23 @@ _INPUT_CHECKS = [
     pytest.param(_case_rotary_embedding_backward_1, 3, "sin", "dim", [], id="rotary_embedding_backward-1-sin-dim"),
     pytest.param(_case_rotary_embedding_backward_1, 3, "sin", "same_dtype", [], id="rotary_embedding_backward-1-sin-same_dtype"),
     pytest.param(_case_rotary_embedding_backward_1, 3, "sin", "same_device", [], id="rotary_embedding_backward-1-sin-same_device"),
+    pytest.param(_case_runner_gemm_0, 0, "a", "dtype", ["float32", "float16", "bfloat16"], id="runner_gemm-0-a-dtype"),
+    pytest.param(_case_runner_gemm_0, 0, "a", "dim", [], id="runner_gemm-0-a-dim"),
+    pytest.param(_case_runner_gemm_0, 1, "b", "dim", [], id="runner_gemm-0-b-dim"),
+    pytest.param(_case_runner_gemm_0, 1, "b", "same_dtype", [], id="runner_gemm-0-b-same_dtype"),
+    pytest.param(_case_runner_gemm_0, 1, "b", "same_device", [], id="runner_gemm-0-b-same_device"),
+    pytest.param(_case_runner_gemm_1, 0, "a", "dtype", ["float32", "float16", "bfloat16"], id="runner_gemm-1-a-dtype"),
+    pytest.param(_case_runner_gemm_1, 0, "a", "dim", [], id="runner_gemm-1-a-dim"),
+    pytest.param(_case_runner_gemm_1, 1, "b", "dim", [], id="runner_gemm-1-b-dim"),
+    pytest.param(_case_runner_gemm_1, 1, "b", "same_dtype", [], id="runner_gemm-1-b-same_dtype"),
+    pytest.param(_case_runner_gemm_1, 1, "b", "same_device", [], id="runner_gemm-1-b-same_device"),
+    pytest.param(_case_runner_gemm_1, 3, "bias", "dim", [], id="runner_gemm-1-bias-dim"),
+    pytest.param(_case_runner_gemm_1, 3, "bias", "same_device", [], id="runner_gemm-1-bias-same_device"),
+    pytest.param(_case_runner_gemm_2, 0, "a", "dtype", ["float32", "float16", "bfloat16"], id="runner_gemm-2-a-dtype"),
+    pytest.param(_case_runner_gemm_2, 0, "a", "dim", [], id="runner_gemm-2-a-dim"),
+    pytest.param(_case_runner_gemm_2, 1, "b", "dim", [], id="runner_gemm-2-b-dim"),
+    pytest.param(_case_runner_gemm_2, 1, "b", "same_dtype", [], id="runner_gemm-2-b-same_dtype"),
+    pytest.param(_case_runner_gemm_2, 1, "b", "same_device", [], id="runner_gemm-2-b-same_device"),
     pytest.param(_case_scaled_masked_softmax_0, 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="scaled_masked_softmax-0-input-dtype"),
     pytest.param(_case_scaled_masked_softmax_0, 1, "mask", "dtype", ["bool", "uint8"], id="scaled_masked_softmax-0-mask-dtype"),
     pytest.param(_case_scaled_masked_softmax_0, 1, "mask", "dim", [], id="scaled_masked_softmax-0-mask-dim"),
@@ -700,6 +745,9 @@ _FLOPS = [
     pytest.param(_case_rotary_embedding_0, [864, 2304], id="rotary_embedding-0"),
     pytest.param(_case_rotary_embedding_1, [540], id="rotary_embedding-1"),
     pytest.param(_case_rotary_embedding_2, [864, 2304], id="rotary_embedding-2"),
+    pytest.param(_case_runner_gemm_0, [768, 17920], id="runner_gemm-0"),
+    pytest.param(_case_runner_gemm_1, [480], id="runner_gemm-1"),
+    pytest.param(_case_runner_gemm_2, [768, 17920], id="runner_gemm-2"),
     pytest.param(_case_softmax_cross_entropy_0, [150, 400], id="softmax_cross_entropy-0"),
     pytest.param(_case_softmax_cross_entropy_1, [150, 400], id="softmax_cross_entropy-1"),
 ]

@@ -143,7 +143,7 @@ TEST(HostObjects, TypesFileChecks) {
   expect_error(check(op, "host_objects:\n  Q:\n    class: m.Q\n"), "host class 'Q' needs 'fields'");
   expect_error(check(op, "host_objects:\n  G:\n    builtin: process_grp\n"), "did you mean 'process_group'?");
   expect_error(check(op, "host_objects:\n  G:\n    builtin: process_group\n    fields: {a: int}\n"),
-               "a built-in host class takes no 'class' or 'fields'");
+               "a built-in host class takes no 'class', 'fields' or 'kind'");
   expect_error(check(op, "host_object: {}\n"), "unknown key 'host_object' in the types file");
   expect_error(check(op, "host_objects: {}\n---\nx: 1\n"), "a types file holds one YAML document");
   // An empty types file declares nothing; a second one is an error.
@@ -168,11 +168,12 @@ tensor_subclasses:
 
 testing::Result check_subclass(const std::string& op_text) { return check(op_text, kSubclassTypes); }
 
-// The generated module (`_ops.py`) or stub (`_ops.pyi`) of a library.
-std::string generated(const model::Library& lib, const std::string& suffix) {
+// A generated file of a library: the module (`_ops.py`), the stub
+// (`_ops.pyi`) or the tests (`tests/`).
+std::string generated(const model::Library& lib, const std::string& which) {
   const auto tree = emit::emit_library(lib);
   for (const auto& [path, text] : tree.files())
-    if (path.ends_with(suffix)) return text;
+    if (which == "tests/" ? path.starts_with(which) : path.ends_with("/" + which)) return text;
   return "";
 }
 
@@ -312,6 +313,94 @@ TEST(TensorSubclasses, TypesFileChecks) {
   expect_error(check(op, "host_objects:\n  F:\n    class: m.Q\n    fields: {a: int}\ntensor_subclasses:\n  F:\n    "
                          "class: m.F\n    inner: [a]\n"),
                "'F' is declared twice: as a host object and as a tensor subclass");
+}
+
+// --- carried host objects ------------------------------------------------------
+
+const char* kCarryTypes = R"(host_objects:
+  Runner:
+    class: m.gemm.Runner
+    kind: symbolic
+    fields: {out_dtype: ScalarType, tile: int}
+  Plain:
+    class: m.Plain
+    fields: {a: int}
+  G:
+    builtin: process_group
+)";
+
+const char* kCarryOp = R"yaml(schema: "f(Tensor x, Runner r, *, Runner? s=None) -> Tensor"
+carry: [r, s]
+dispatch: [CPU]
+kernels:
+  CPU: {python: "m.gemm:run"}
+require: [r.tile > 0]
+fake: like(x, dtype=s.out_dtype or r.out_dtype)
+samples:
+  - args:
+      x: {shape: [2]}
+      r: {fields: {out_dtype: float32, tile: 4}}
+  - args:
+      x: {shape: [2]}
+      r: {fields: {out_dtype: float32, tile: 4}}
+      s: null
+)yaml";
+
+TEST(CarriedHostObjects, RegisteredSchemaTakesTheObject) {
+  auto r = check(kCarryOp, kCarryTypes);
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  const auto& op = r.library.ops.at(0);
+  // Rules are checked over the flat arguments; the op is registered with the objects.
+  EXPECT_EQ(op.schema.to_string(),
+            "f(Tensor x, ScalarType r_out_dtype, int r_tile, *, bool s_given=False, ScalarType? s_out_dtype=None, "
+            "int? s_tile=None) -> Tensor");
+  EXPECT_EQ(op.registered_schema().to_string(), "f(Tensor x, m.gemm.Runner r, *, m.gemm.Runner? s=None) -> Tensor");
+  const std::string module = generated(r.library, "_ops.py");
+  // Registered with the fields some rule reads guarded: out_dtype (the fake) and tile (require, in the fake too).
+  EXPECT_NE(module.find("_register_host_class(\"m.gemm.Runner\", \"symbolic\", [\"out_dtype\", \"tile\"])"),
+            std::string::npos)
+      << module;
+  EXPECT_NE(module.find("_PYTHON_LIBRARY.define(\"f(Tensor x, m.gemm.Runner r, *, m.gemm.Runner? s=None) -> Tensor\")"),
+            std::string::npos)
+      << module;
+  // The fake reads only the fields its rules need; the kernel checks the class first.
+  EXPECT_NE(module.find("def _f_fake(x, r, *, s=None):\n    r_out_dtype = r.out_dtype\n    r_tile = r.tile\n"
+                        "    s_given = s is not None\n    s_out_dtype = s.out_dtype if s_given else None\n    torch._check("),
+            std::string::npos)
+      << module;
+  EXPECT_NE(module.find("    torch._check_type(isinstance(r, _CARRIED_CLASSES[\"m.gemm.Runner\"]), lambda: "
+                        "f\"testns::f: argument 'r' must be a m.gemm.Runner, not {type(r).__name__}\")\n"),
+            std::string::npos)
+      << module;
+  // The generated suite builds a runner from a sample's fields.
+  const std::string tests = generated(r.library, "tests/");
+  EXPECT_NE(tests.find("    from m.gemm import Runner\n    return (_tensor((2,), torch.float32, \"cpu\", -1, 1), "
+                       "Runner(out_dtype=torch.float32, tile=4)), {\"s\": None}"),
+            std::string::npos)
+      << tests;
+}
+
+TEST(CarriedHostObjects, WhereAnObjectCannotBeCarried) {
+  const std::string body = "dispatch: [CPU]\nkernels:\n  CPU: {python: \"m.gemm:run\"}\nfake: like(x)\nsamples: []\n";
+  expect_error(check("schema: \"f(Tensor x, Runner r) -> Tensor\"\ncarry: [q]\n" + body, kCarryTypes),
+               "error[E1106]: 'q' in 'carry' is no host-object argument");
+  expect_error(check("schema: \"f(Tensor x, Plain p) -> Tensor\"\ncarry: [p]\n" + body, kCarryTypes),
+               "'p' is carried, but its class Plain is not registered with PyTorch");
+  expect_error(check("schema: \"f(Tensor x, G g) -> Tensor\"\ncarry: [g]\n" + body, kCarryTypes),
+               "opgen cannot carry a built-in class yet");
+  expect_error(check("schema: \"f(Tensor x, Runner r) -> Tensor\"\ncarry: [r]\nfake: like(x)\nsamples: []\n",
+                     kCarryTypes),
+               "'r' is carried, but the op has C++ kernels (CPU, CUDA)");
+  expect_error(check("schema: \"f(Tensor x, Runner r) -> Tensor\"\ncarry: [r]\nkernels:\n  CPU: {python: \"m:k\"}\n"
+                     "fake: like(x)\nsamples: []\n",
+                     kCarryTypes),
+               "'r' is carried, but the op has C++ kernels (CUDA)");
+  expect_error(check("schema: \"f(Tensor x) -> Tensor\"\nfake: like(x)\nsamples: []\n",
+                     "host_objects:\n  R:\n    class: m.R\n    kind: value\n    fields: {a: int}\n"),
+               "'kind' is constant or symbolic, not 'value'");
+  expect_error(check("schema: \"f(Tensor x) -> Tensor\"\nfake: like(x)\nsamples: []\n",
+                     "host_objects:\n  R:\n    class: m.R\n    kind: constant\n    fields: {t: Tensor}\n"),
+               "field 't' of 'R' is a tensor, but its objects may be passed whole ('kind')");
 }
 
 }  // namespace

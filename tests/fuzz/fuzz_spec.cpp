@@ -1,7 +1,7 @@
 // libFuzzer target: the whole front end in memory. The input is one or more
 // spec files, separated by lines reading `#@@ next file` (a YAML comment, so
-// any spec is an input as it stands; one that mentions `host_objects` is
-// the library's types file); they are loaded (load::load_library),
+// any spec is an input as it stands; one that mentions `host_objects` or
+// `tensor_subclasses` is the library's types file); they are loaded (load::load_library),
 // the library is checked (check::check_library) for two stable-ABI targets,
 // and, when it checks, emitted (emit::emit_library).
 //
@@ -93,7 +93,8 @@ constexpr const char* kEdgeScalars[] = {"", "0", "-1", "1", "null", "~", "true",
                                         "[]", "{}", "a b", "dynamic()"};
 constexpr const char* kSpecKeys[] = {"schema", "doc", "abi", "dispatch", "tags", "mutates", "symm_mem", "checks",
                                      "require", "let", "fake", "autograd", "autocast", "flops", "samples",
-                                     "host_objects", "fields", "class", "builtin"};
+                                     "host_objects", "fields", "class", "builtin", "tensor_subclasses", "inner",
+                                     "meta", "build", "result_meta"};
 
 // One tree mutation of `text`; nullopt when it does not parse as a YAML map or sequence.
 std::optional<std::string> mutate_tree(const std::string& text, std::minstd_rand& rng) {
@@ -197,13 +198,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::vector<std::string> files = split_files({reinterpret_cast<const char*>(data), size});
   std::ostringstream sink;
 
-  // A file that declares host classes is the library's types file, the
+  // A file that declares host classes or subclasses is the library's types file, the
   // others op specs: loaded together, as `opgen generate <dir>` loads them.
   Diagnostics load_diags;
   std::vector<load::SpecSource> sources;
   size_t op_files = 0;
   for (size_t i = 0; i < files.size(); ++i) {
-    const bool types = files[i].find("host_objects") != std::string::npos;
+    const bool types = files[i].find("host_objects") != std::string::npos ||
+                       files[i].find("tensor_subclasses") != std::string::npos;
     const std::string path = types ? "schemas/_types.yaml" : "schemas/op" + std::to_string(i) + ".yaml";
     sources.push_back({path, path, files[i]});
     op_files += !types;

@@ -42,7 +42,8 @@ pytestmark = pytest.mark.skipif(
 
 PACKAGE = "opgen_ops"
 PACKAGE_FILES = {f"{PACKAGE}/{name}" for name in
-                 ("__init__.py", "_fakes.py", "quantization.py", "_ops.py", "_ops.pyi", "py.typed", "libopgen_ops.so")}
+                 ("__init__.py", "_fakes.py", "quantization.py", "gemm.py", "_ops.py", "_ops.pyi", "py.typed",
+                  "libopgen_ops.so")}
 
 
 @pytest.fixture(scope="module")
@@ -119,7 +120,7 @@ def test_wheel_holds_the_package_and_nothing_else(wheel):
         generated = build_dir / "opgen_ops_generated" / "python" / PACKAGE
         for name in ("_ops.py", "_ops.pyi", "py.typed"):
             assert zf.read(f"{PACKAGE}/{name}") == (generated / name).read_bytes(), name
-        for name in ("__init__.py", "_fakes.py", "quantization.py"):
+        for name in ("__init__.py", "_fakes.py", "quantization.py", "gemm.py"):
             assert zf.read(f"{PACKAGE}/{name}") == (SOURCE_DIR / "python" / PACKAGE / name).read_bytes(), name
 
 

@@ -329,7 +329,6 @@ class OpChecker {
   }
 
   void check_dispatch() {
-    if (op_.dispatch.empty()) op_.dispatch = {{"CPU", op_.file_loc}, {"CUDA", op_.file_loc}};
     std::set<std::string> seen;
     for (const auto& key : op_.dispatch) {
       const auto& known = dispatch_keys();
@@ -922,6 +921,10 @@ void warn_about_missing_samples(const model::Library& library, Diagnostics& diag
 
 void check_library(model::Library& library, Diagnostics& diags) {
   const size_t errors_before = diags.error_count();
+  // An op without `dispatch:` has kernels for CPU and CUDA; every check
+  // (which of them are Python, first) sees the keys it will have.
+  for (OpSpec& op : library.ops)
+    if (op.dispatch.empty()) op.dispatch = {{"CPU", op.file_loc}, {"CUDA", op.file_loc}};
   check_host_objects(library, diags);
   if (diags.error_count() > errors_before) return;
   std::sort(library.ops.begin(), library.ops.end(),

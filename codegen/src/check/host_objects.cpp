@@ -95,6 +95,10 @@ void check_class(const HostClass& cls, const std::string& ns, Diagnostics& diags
                             "the struct would shadow",
                             name, name));
   }
+  if (cls.kind && cls.kind->value != "constant" && cls.kind->value != "symbolic")
+    diags.error(Code::BadHostClass, cls.kind->loc, fmt::format("'kind' is constant or symbolic, not '{}'", cls.kind->value))
+        .notes.push_back({"constant: compared by value, a graph per distinct object; symbolic: a graph input, one "
+                          "graph for every object whose read fields are equal"});
   if (cls.builtin.empty() && !is_python_path(cls.python_class.value))
     diags.error(Code::BadHostClass, cls.python_class.loc,
                 fmt::format("'class' must name a Python class as module.Qualname, not '{}'", cls.python_class.value))
@@ -132,6 +136,12 @@ void check_class(const HostClass& cls, const std::string& ns, Diagnostics& diags
       diags.error(Code::BadHostClass, field.name.loc,
                   fmt::format("'{}' cannot name a struct member: the generated C++ spells '{}' in its types", f, f));
     if (!field.type) continue;  // the loader reported it
+    if (cls.kind && model::type_key(*field.type).starts_with("Tensor")) {
+      diags.error(Code::BadHostFieldType, field.type_text.loc,
+                  fmt::format("field '{}' of '{}' is a tensor, but its objects may be passed whole ('kind')", f, name))
+          .notes.push_back({"torch.compile reads a passed object's fields as constants; a tensor belongs in an argument"});
+      continue;
+    }
     if (cls.tensor_subclass && &field >= cls.meta().data() && model::type_key(*field.type).starts_with("Tensor")) {
       diags.error(Code::BadHostFieldType, field.type_text.loc,
                   fmt::format("meta field '{}' of '{}' is a tensor: list it in 'inner'", f, name))
@@ -178,7 +188,7 @@ std::optional<HostUse> host_use(const model::Library& lib, const Argument& arg) 
     return use;
   }
   use.cls = lib.host_class(named->name);
-  const std::string kind = use.cls->kind();
+  const std::string kind = use.cls->what();
   if (aliased || named->alias) use.problem = fmt::format("a {} is read, never written or aliased", kind);
   if (arg.default_value && !(use.optional && arg.default_value->kind == model::DefaultValue::Kind::None))
     use.problem = fmt::format("a {}'s only default is None, on an optional one", kind);
@@ -198,6 +208,7 @@ class Lowering {
   void run() {
     const size_t errors_before = diags_.error_count();
     find_host_arguments();
+    find_carried_arguments();
     find_subclass_results();
     if (diags_.error_count() > errors_before) return;
     if (hosts_.empty() && results_.empty()) {
@@ -251,6 +262,64 @@ class Lowering {
       error(Code::BadHostArgument, op_.existing_kernels.front().function.loc,
             "an existing kernel ('kernels:') cannot take a host object")
           .notes.push_back({"opgen passes host objects to kernels it declares, as a generated struct"});
+  }
+
+  // `carry:`: host arguments the op takes whole. Only an op whose kernels are
+  // all Python can: the object reaches the kernel itself, while a C++ kernel
+  // takes fields (the Python-defined op around a flat C++ op that would carry
+  // objects to C++ kernels is not generated yet).
+  void find_carried_arguments() {
+    for (const auto& name : op_.carry) {
+      auto it = hosts_.find(name.value);
+      if (it == hosts_.end()) {
+        std::vector<std::string> names;
+        for (const auto& [n, host] : hosts_) names.push_back(n);
+        auto& d = error(Code::BadCarry, name.loc, fmt::format("'{}' in 'carry' is no host-object argument", name.value));
+        if (std::string guess = closest_match(name.value, names); !guess.empty())
+          d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
+        continue;
+      }
+      HostArgument& host = it->second;
+      const HostClass& c = cls(host);
+      if (c.tensor_subclass) {
+        error(Code::BadCarry, name.loc, fmt::format("'{}' is a tensor subclass: the op takes its inner tensors", name.value));
+        continue;
+      }
+      if (!c.builtin.empty()) {
+        error(Code::BadCarry, name.loc, fmt::format("'{}' is a {}: opgen cannot carry a built-in class yet", name.value,
+                                                    c.name.value))
+            .notes.push_back({"PyTorch registers it itself, without the guards on the fields opgen's fakes read"});
+        continue;
+      }
+      if (!c.kind) {
+        error(Code::BadCarry, name.loc,
+              fmt::format("'{}' is carried, but its class {} is not registered with PyTorch", name.value, c.name.value))
+            .notes.push_back({fmt::format("give {} 'kind: symbolic' (a graph input: one graph for every object whose "
+                                          "fields the fakes read are equal) or 'kind: constant' ({})",
+                                          c.name.value, lib_.types_path)});
+        continue;
+      }
+      if (!op_.defined_in_python()) {
+        std::vector<std::string> cpp_keys;
+        for (const auto& key : op_.dispatch)
+          if (std::none_of(op_.python_kernels.begin(), op_.python_kernels.end(),
+                           [&](const model::PythonKernel& k) { return k.dispatch_key.value == key.value; }))
+            cpp_keys.push_back(key.value);
+        error(Code::BadCarry, name.loc,
+              fmt::format("'{}' is carried, but the op has C++ kernels ({})", name.value, fmt::join(cpp_keys, ", ")))
+            .notes.push_back({"a carried object reaches Python kernels only ('kernels: {KEY: {python: ...}}' for every "
+                              "key of 'dispatch', which is CPU and CUDA when not given); a C++ kernel takes its "
+                              "fields: leave it out of 'carry'"});
+        continue;
+      }
+      if (op_.autograd) {
+        error(Code::BadCarry, name.loc, fmt::format("'{}' is carried, but the op has autograd", name.value))
+            .notes.push_back({"opgen does not generate autograd around carried objects yet"});
+        continue;
+      }
+      host.carry = true;
+      host.carried_type = c.python_class.value;
+    }
   }
 
   // Returns whose type is a tensor subclass; a host object cannot be one.
@@ -380,6 +449,7 @@ class Lowering {
         const std::string first = host.optional ? host.given_name() : host.field_name(cls(host).fields.front());
         if (flat.arguments[i].name == first) {
           host.first_flat = i;
+          host.flat_count = (host.optional ? 1 : 0) + cls(host).fields.size();
           break;
         }
       }
@@ -708,7 +778,7 @@ void check_host_objects(model::Library& library, Diagnostics& diags) {
   for (const auto& cls : library.host_classes) {
     if (auto [it, inserted] = seen.emplace(cls.name.value, &cls); !inserted) {
       diags.error(Code::BadHostClass, cls.name.loc,
-                  fmt::format("'{}' is declared twice: as a {} and as a {}", cls.name.value, it->second->kind(), cls.kind()))
+                  fmt::format("'{}' is declared twice: as a {} and as a {}", cls.name.value, it->second->what(), cls.what()))
           .notes.push_back({fmt::format("the other is at {}", it->second->name.loc.to_string())});
       continue;
     }

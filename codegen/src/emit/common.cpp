@@ -104,7 +104,7 @@ std::string qualified_name(const model::Library& lib, const model::OpSpec& op) {
 }
 
 std::string def_schema(const model::OpSpec& op) {
-  model::FunctionSchema s = op.schema;
+  model::FunctionSchema s = op.registered_schema();
   s.name.ns.clear();
   return s.to_string(model::SchemaForm::Registration);
 }

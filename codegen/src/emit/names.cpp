@@ -65,6 +65,8 @@ const std::vector<std::string>& fixed_module_names() {
       "_AUTOCAST_KEYS", "_register_autocast",
       // _ops.py: the host classes' fields and the helper that reads them
       "_HOST_CLASSES", "_host_fields",
+      // _ops.py: the registration of the host classes ops take whole ('carry:')
+      "_register_host_class", "_CARRIED_CLASSES",
       // _ops.py: the library the Python kernels and the ops defined in Python are registered with
       "_PYTHON_LIBRARY",
       // _ops.pyi: typing imports

@@ -72,6 +72,58 @@ std::string python_params(const model::FunctionSchema& s) {
   return fmt::format("{}", fmt::join(params, ", "));
 }
 
+// The flat names the op's rules read (`require`, `let`, `fake`, `flops`,
+// `compile: when`, `result_meta`): what the Python functions around the op
+// compute with.
+std::set<std::string> names_read_by_rules(const model::OpSpec& op) {
+  std::set<std::string> names;
+  model::ExprEnv env;
+  env.schema = &op.schema;
+  for (const auto& let : op.lets) env.lets[let.name.value] = model::ValueKind::Int;
+  auto add = [&](const model::RuleText& rule) {
+    if (!rule.expr) return;
+    for (auto& name : model::referenced_names(*rule.expr, env)) names.insert(std::move(name));
+  };
+  for (const auto& rule : op.require) add(rule);
+  for (const auto& let : op.lets) add(let.rule);
+  for (const auto& rule : op.fake) add(rule);
+  if (op.flops) add(*op.flops);
+  if (op.compile)
+    for (const auto& condition : op.compile->unsupported) add(condition.when);
+  for (const auto& result : op.subclass_results)
+    for (const auto& rule : result.meta) add(rule);
+  return names;
+}
+
+// The fields of a carried argument the op's rules read, in the class's order:
+// fakes read them while torch.compile traces, so PyTorch must guard them.
+std::vector<const model::HostField*> traced_fields(const model::Library& lib, const model::OpSpec& op,
+                                                   const model::HostArgument& host) {
+  const std::set<std::string> read = names_read_by_rules(op);
+  std::vector<const model::HostField*> fields;
+  for (const auto& field : lib.host_class(host.cls)->fields)
+    if (read.count(host.field_name(field))) fields.push_back(&field);
+  return fields;
+}
+
+// The lines that open every Python function taking the op's registered
+// arguments (its fake, Python kernels, FLOP formula, result metadata): a
+// carried object's flag and the fields the rules read, as the flat locals
+// the rules are written over. Nothing else is read of the object: a fake
+// sees a stand-in that has only the guarded fields.
+std::vector<std::string> carried_unpack_lines(const model::Library& lib, const model::OpSpec& op) {
+  std::vector<std::string> lines;
+  for (const auto& host : op.host_args) {
+    if (!host.carry) continue;
+    if (host.optional) lines.push_back(fmt::format("{} = {} is not None", host.given_name(), host.name));
+    for (const model::HostField* field : traced_fields(lib, op, host))
+      lines.push_back(host.optional ? fmt::format("{} = {}{} if {} else None", host.field_name(*field), host.name,
+                                                  field->read, host.given_name())
+                                    : fmt::format("{} = {}{}", host.field_name(*field), host.name, field->read));
+  }
+  return lines;
+}
+
 void emit_fake(Printer& p, const model::Library& lib, const model::OpSpec& op) {
   const std::string qualified = qualified_name(lib, op);
   if (op.fake_python) {
@@ -87,8 +139,9 @@ void emit_fake(Printer& p, const model::Library& lib, const model::OpSpec& op) {
   env.schema = &op.schema;
   const std::string device = default_device_arg(op);
   p.line(fmt::format("@torch.library.register_fake(\"{}\")", qualified));
-  p.line(fmt::format("def {}({}):", fake_function(op), python_params(op.schema)));
+  p.line(fmt::format("def {}({}):", fake_function(op), python_params(op.registered_schema())));
   auto indent = p.indent(4);
+  for (const auto& line : carried_unpack_lines(lib, op)) p.line(line);
   for (const auto& check : python_checks(lib, op))
     for (const auto& line : python_check_lines(check)) p.line(line);
   for (const auto& let : op.lets) {
@@ -279,10 +332,11 @@ def _register_autocast(qualname: str, rules: list[tuple[str, torch.dtype]]) -> N
 void emit_flops(Printer& p, const model::Library& lib, const model::OpSpec& op) {
   model::ExprEnv env;
   env.schema = &op.schema;
-  const std::string params = python_params(op.schema);
+  const std::string params = python_params(op.registered_schema());
   p.line(fmt::format("@torch.utils.flop_counter.register_flop_formula(torch.ops.{}.{}, get_raw=True)", lib.ns,
                      op.schema.name.name));
   p.line(fmt::format("def {}({}{}**opgen_counter):", flops_function(op), params, params.empty() ? "" : ", "));
+  for (const auto& line : carried_unpack_lines(lib, op)) p.line("    " + line);
   p.line(fmt::format("    return {}", model::render_python(*op.flops->expr, env, "")));
 }
 
@@ -377,6 +431,89 @@ else:
 
 std::string flat_call_args(const model::OpSpec& op);
 
+// A Python kernel's first lines: each carried object is of its class
+// (PyTorch passes any object through an opaque argument).
+std::vector<std::string> carried_type_checks(const model::Library& lib, const model::OpSpec& op) {
+  std::vector<std::string> lines;
+  for (const auto& host : op.host_args) {
+    if (!host.carry) continue;
+    const std::string isinstance =
+        fmt::format("isinstance({}, _CARRIED_CLASSES[{}])", host.name, python_string_literal(host.carried_type));
+    lines.push_back(fmt::format("torch._check_type({}{}, lambda: f\"{}: argument '{}' must be a {}{}, not "
+                                "{{type({}).__name__}}\")",
+                                host.optional ? host.name + " is None or " : "", isinstance, qualified_name(lib, op),
+                                host.name, host.carried_type, host.optional ? " or None" : "", host.name));
+  }
+  return lines;
+}
+
+// The carried classes (`kind:` and an op that carries them), registered with
+// PyTorch as opaque types before any op naming them is defined, each guarded
+// on the fields some op's rules read.
+void emit_carried_classes(Printer& p, const model::Library& lib) {
+  std::map<std::string, std::set<std::string>> guarded;  // class -> fields
+  for (const auto& op : lib.ops)
+    for (const auto& host : op.host_args) {
+      if (!host.carry) continue;
+      auto& fields = guarded[host.cls];
+      for (const model::HostField* field : traced_fields(lib, op, host)) fields.insert(field->name.value);
+    }
+  if (guarded.empty()) return;
+  p.emit(R"py(
+
+_CARRIED_CLASSES = {}  # module.Class -> the class
+
+
+def _register_host_class(path: str, kind: str, guarded: list) -> None:
+    """Registers the class at `path` (module.Class) with PyTorch as an opaque
+    type of `kind` (constant or symbolic; "value" or "reference" before 2.14),
+    so ops take its objects whole; a symbolic one guarded on the fields
+    opgen's fakes read (PyTorch >= 2.11)."""
+    import importlib
+
+    try:
+        from torch._library import opaque_object
+    except ImportError as error:
+        raise ImportError(f"torch {torch.__version__} has no opaque types (PyTorch >= 2.10): ops cannot take {path}") from error
+    module, _, name = path.rpartition(".")
+    cls = getattr(importlib.import_module(module), name)
+    if f"{cls.__module__}.{cls.__qualname__}" != path:  # the type name PyTorch registers it under
+        raise TypeError(f"{path} is {cls.__module__}.{cls.__qualname__}: 'class:' must name it where it is defined")
+    is_registered = getattr(opaque_object, "is_custom_class", None) or opaque_object.is_opaque_type  # renamed in 2.14
+    _CARRIED_CLASSES[path] = cls
+    if is_registered(cls):
+        return
+    register = getattr(opaque_object, "register_custom_class", None)  # PyTorch >= 2.14
+    if register is None:
+        register, kind = opaque_object.register_opaque_type, {"constant": "value", "symbolic": "reference"}[kind]
+    options = {}
+    if guarded and kind in ("symbolic", "reference"):
+        if hasattr(opaque_object, "MemberType"):
+            options["guard_fn"] = lambda obj: [getattr(obj, field) for field in guarded]
+            options["members"] = {field: opaque_object.MemberType.USE_REAL for field in guarded}
+        else:
+            warnings.warn(
+                f"torch {torch.__version__} cannot read the fields {guarded} of a {path} while torch.compile traces "
+                "(PyTorch >= 2.11): the ops taking one run eagerly, but cannot be compiled",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+    register(cls, typ=kind, **options)
+)py",
+         {});
+  p.line();
+  p.line();
+  p.line("# Host classes ops take whole (the specs' `carry:`), registered before the ops that name them.");
+  for (const auto& [name, fields] : guarded) {
+    const model::HostClass& cls = *lib.host_class(name);
+    std::vector<std::string> quoted;
+    for (const auto& field : cls.fields)  // the class's order
+      if (fields.count(field.name.value)) quoted.push_back(python_string_literal(field.name.value));
+    p.line(fmt::format("_register_host_class({}, {}, [{}])", python_string_literal(cls.python_class.value),
+                       python_string_literal(cls.kind->value), fmt::join(quoted, ", ")));
+  }
+}
+
 // Ops whose kernels are all Python are defined here (nothing of them is
 // C++); every Python kernel is registered for its dispatch key. Each kernel
 // is imported when first called, so its module may import this package.
@@ -402,9 +539,11 @@ void emit_python_kernels(Printer& p, const model::Library& lib) {
       p.line();
       p.line();
       // The spec's checks run first, as a C++ kernel's wrapper runs them.
-      p.line(fmt::format("def {}({}):", name, python_params(op.schema)));
+      p.line(fmt::format("def {}({}):", name, python_params(op.registered_schema())));
       {
         auto indent = p.indent(4);
+        for (const auto& line : carried_type_checks(lib, op)) p.line(line);
+        for (const auto& line : carried_unpack_lines(lib, op)) p.line(line);
         for (const auto& check : python_checks(lib, op))
           for (const auto& line : python_check_lines(check)) p.line(line);
         p.line(fmt::format("from {} import {} as kernel", target.substr(0, colon), target.substr(colon + 1)));
@@ -424,7 +563,7 @@ void emit_host_classes(Printer& p, const model::Library& lib) {
   std::vector<std::string> used;
   for (const auto& op : lib.ops)
     for (const auto& host : op.host_args)
-      if (std::find(used.begin(), used.end(), host.cls) == used.end()) used.push_back(host.cls);
+      if (!host.carry && std::find(used.begin(), used.end(), host.cls) == used.end()) used.push_back(host.cls);
   if (used.empty()) return;
   std::sort(used.begin(), used.end());
   p.line();
@@ -459,10 +598,14 @@ def _host_fields(cls: str, obj, op: str, arg: str) -> tuple:
 }
 
 // The lines that open a binding of an op taking host objects: each object
-// becomes the locals named as the flat schema's arguments.
-std::vector<std::string> host_flatten_lines(const model::Library& lib, const model::OpSpec& op) {
+// becomes the locals named as the flat schema's arguments. A carried object
+// is passed on whole; with `unpack_carried`, the fields the op's rules read
+// become locals too (carried_unpack_lines).
+std::vector<std::string> host_flatten_lines(const model::Library& lib, const model::OpSpec& op, bool unpack_carried) {
   std::vector<std::string> lines;
+  if (unpack_carried) lines = carried_unpack_lines(lib, op);
   for (const auto& host : op.host_args) {
+    if (host.carry) continue;
     const model::HostClass& cls = *lib.host_class(host.cls);
     std::vector<std::string> names;
     for (const auto& f : cls.fields) names.push_back(host.field_name(f));
@@ -484,7 +627,7 @@ std::vector<std::string> host_flatten_lines(const model::Library& lib, const mod
 // The registered (flat) op's arguments, passed from locals of the same names.
 std::string flat_call_args(const model::OpSpec& op) {
   std::vector<std::string> passed;
-  for (const auto& a : op.schema.arguments) passed.push_back(a.kwarg_only ? a.name + "=" + a.name : a.name);
+  for (const auto& a : op.registered_schema().arguments) passed.push_back(a.kwarg_only ? a.name + "=" + a.name : a.name);
   return fmt::format("{}", fmt::join(passed, ", "));
 }
 
@@ -494,8 +637,9 @@ std::string flat_call_args(const model::OpSpec& op) {
 void emit_result_meta(Printer& p, const model::Library& lib, const model::OpSpec& op) {
   model::ExprEnv env;
   env.schema = &op.schema;
-  p.line(fmt::format("def {}({}) -> tuple:", result_meta_function(op), python_params(op.schema)));
+  p.line(fmt::format("def {}({}) -> tuple:", result_meta_function(op), python_params(op.registered_schema())));
   auto indent = p.indent(4);
+  for (const auto& line : carried_unpack_lines(lib, op)) p.line(line);
   p.line(fmt::format("\"\"\"The metadata of {}'s tensor-subclass results, by field, from its arguments.\"\"\"",
                      qualified_name(lib, op)));
   std::vector<std::string> dicts;
@@ -564,7 +708,7 @@ std::vector<std::string> flat_call_lines(const model::Library& lib, const model:
 void emit_host_binding(Printer& p, const model::Library& lib, const model::OpSpec& op) {
   p.line(fmt::format("def {}({}):", op_identifier(op), python_params(*op.declared_schema)));
   auto indent = p.indent(4);
-  for (const auto& line : host_flatten_lines(lib, op)) p.line(line);
+  for (const auto& line : host_flatten_lines(lib, op, false)) p.line(line);
   for (const auto& line : flat_call_lines(lib, op)) p.line(line);
 }
 
@@ -584,7 +728,7 @@ void emit_compile(Printer& p, const model::Library& lib, const model::OpSpec& op
   std::vector<std::string> declared_passed;
   for (const auto& a : declared.arguments) declared_passed.push_back(a.kwarg_only ? a.name + "=" + a.name : a.name);
   const std::string declared_call = fmt::format("{}", fmt::join(declared_passed, ", "));
-  const std::vector<std::string> flatten = host_flatten_lines(lib, op);
+  const std::vector<std::string> flatten = host_flatten_lines(lib, op, false);
   const std::string qualified = qualified_name(lib, op);
   model::ExprEnv env;
   env.schema = &op.schema;
@@ -592,7 +736,7 @@ void emit_compile(Printer& p, const model::Library& lib, const model::OpSpec& op
   {
     auto indent = p.indent(4);
     p.line(fmt::format("\"\"\"Why torch.compile cannot take this call of {} (None: it can).\"\"\"", qualified));
-    for (const auto& line : flatten) p.line(line);
+    for (const auto& line : host_flatten_lines(lib, op, true)) p.line(line);
     for (const auto& condition : policy.unsupported) {
       p.line(fmt::format("if {}:", model::render_python(*condition.when.expr, env, "")));
       p.line(fmt::format("    return {}", python_string_literal(condition.reason.value)));
@@ -668,6 +812,7 @@ std::string python_module(const model::Library& lib) {
   if (loads) p.emit(kLoader, {{"library", library_file}});
   p.line();
   p.line(python_all_assignment(lib));
+  emit_carried_classes(p, lib);
   emit_python_kernels(p, lib);
   emit_symm_mem(p, lib);
   emit_cudagraph_partitions(p, lib);

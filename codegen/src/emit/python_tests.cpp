@@ -97,6 +97,39 @@ const model::SampleValue* sample_value(const model::Sample& sample, const std::s
   return nullptr;
 }
 
+// A carried object of a sample (`carry:`): its class called with the fields
+// the sample gives (`Class(field=value, ...)`), None when an optional
+// one is not given; nullopt when the sample leaves it out.
+std::optional<std::string> carried_object_expr(const model::Library& lib, const model::OpSpec& op,
+                                               const model::HostArgument& host, const model::Sample& sample) {
+  if (host.optional) {
+    const auto* given = sample_value(sample, host.given_name());
+    if (!given) return std::nullopt;
+    if (given->literal == "false") return std::string("None");
+  }
+  std::vector<std::string> fields;
+  for (const auto& field : lib.host_class(host.cls)->fields) {
+    const std::string flat = host.field_name(field);
+    const auto* v = sample_value(sample, flat);
+    if (!v) continue;
+    for (const auto& a : op.schema.arguments)
+      if (a.name == flat) fields.push_back(fmt::format("{}={}", field.name.value, value_expr(a, *v)));
+  }
+  if (fields.empty() && !host.optional) return std::nullopt;
+  return fmt::format("{}({})", host.carried_type.substr(host.carried_type.rfind('.') + 1), fmt::join(fields, ", "));
+}
+
+// "from mylib.gemm import GemmRunner": what a sample's carried objects need.
+std::vector<std::string> carried_imports(const model::OpSpec& op) {
+  std::set<std::string> lines;
+  for (const auto& host : op.host_args) {
+    if (!host.carry) continue;
+    const size_t dot = host.carried_type.rfind('.');
+    lines.insert(fmt::format("from {} import {}", host.carried_type.substr(0, dot), host.carried_type.substr(dot + 1)));
+  }
+  return {lines.begin(), lines.end()};
+}
+
 // Where each output's fake comes from, for a fake-vs-real failure to name.
 std::vector<std::string> fake_sources(const model::OpSpec& op) {
   std::vector<std::string> sources;
@@ -227,24 +260,35 @@ void emit_op_cases(Printer& p, const model::Library& lib, const model::OpSpec& o
       differentiable_outputs.assign(outs.begin(), outs.end());
     }
   }
+  // The op is called with its registered arguments: a carried object whole.
+  const model::FunctionSchema registered = op.registered_schema();
   for (size_t n = 0; n < op.samples.size(); ++n) {
     const auto& sample = op.samples[n];
     const std::string make = fmt::format("_make_{}_{}", id, n);
+    std::vector<std::optional<std::string>> given;  // each registered argument's value, if the sample gives one
+    for (const auto& a : registered.arguments) {
+      auto host = std::find_if(op.host_args.begin(), op.host_args.end(),
+                               [&](const model::HostArgument& h) { return h.carry && h.name == a.name; });
+      const auto* v = sample_value(sample, a.name);
+      if (host != op.host_args.end())
+        given.push_back(carried_object_expr(lib, op, *host, sample));
+      else
+        given.push_back(v ? std::optional<std::string>(value_expr(a, *v)) : std::nullopt);
+    }
     // Positional arguments up to the last one the sample gives; earlier ones
     // it leaves out take their defaults. Keyword-only ones go by name.
     size_t last_positional = 0;
-    for (size_t i = 0; i < s.arguments.size(); ++i)
-      if (!s.arguments[i].kwarg_only && sample_value(sample, s.arguments[i].name)) last_positional = i + 1;
+    for (size_t i = 0; i < registered.arguments.size(); ++i)
+      if (!registered.arguments[i].kwarg_only && given[i]) last_positional = i + 1;
     std::vector<std::string> args, kwargs;
     std::map<std::string, std::string> where;  // argument -> index or quoted name
-    for (size_t i = 0; i < s.arguments.size(); ++i) {
-      const auto& a = s.arguments[i];
-      const auto* v = sample_value(sample, a.name);
+    for (size_t i = 0; i < registered.arguments.size(); ++i) {
+      const auto& a = registered.arguments[i];
       if (a.kwarg_only) {
-        if (v) kwargs.push_back(fmt::format("\"{}\": {}", a.name, value_expr(a, *v)));
-        if (v) where[a.name] = "\"" + a.name + "\"";
+        if (given[i]) kwargs.push_back(fmt::format("\"{}\": {}", a.name, *given[i]));
+        if (given[i]) where[a.name] = "\"" + a.name + "\"";
       } else if (i < last_positional) {
-        args.push_back(v ? value_expr(a, *v) : a.default_value->to_python());
+        args.push_back(given[i] ? *given[i] : a.default_value->to_python());
         where[a.name] = std::to_string(args.size() - 1);
       }
     }
@@ -256,6 +300,7 @@ void emit_op_cases(Printer& p, const model::Library& lib, const model::OpSpec& o
     p.line();
     p.line();
     p.line(fmt::format("def {}(d):", make));
+    for (const auto& line : carried_imports(op)) p.line("    " + line);
     p.line(fmt::format("    return ({}{}), {{{}}}", fmt::join(args, ", "), args.size() == 1 ? "," : "",
                        fmt::join(kwargs, ", ")));
     p.line();

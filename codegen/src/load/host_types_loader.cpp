@@ -60,9 +60,9 @@ std::optional<model::HostClass> read_host_class(Reader& r, const YAML::Node& key
       d.notes.push_back({fmt::format("built-in classes: {}", fmt::join(names, ", "))});
       return std::nullopt;
     }
-    if (body["class"] || body["fields"]) {
+    if (body["class"] || body["fields"] || body["kind"]) {
       r.diags()
-          .error(Code::BadHostClass, r.loc(n), fmt::format("a built-in host class takes no 'class' or 'fields'"))
+          .error(Code::BadHostClass, r.loc(n), fmt::format("a built-in host class takes no 'class', 'fields' or 'kind'"))
           .notes.push_back({fmt::format("'{}' is {} with the fields opgen declares for it", *builtin,
                                         known->python_class)});
       return std::nullopt;
@@ -80,6 +80,9 @@ std::optional<model::HostClass> read_host_class(Reader& r, const YAML::Node& key
       cls.fields.push_back(std::move(field));
     }
     return cls;
+  }
+  if (auto n = body["kind"]) {
+    if (auto text = r.string_value(n, "kind")) cls.kind = model::Located<std::string>{*text, r.loc(n)};
   }
   if (auto n = body["class"]) {
     if (auto text = r.string_value(n, "class")) cls.python_class = {*text, r.loc(n)};
@@ -181,7 +184,7 @@ const std::vector<std::string>& tensor_subclass_keys() {
 }
 
 const std::vector<std::string>& host_class_keys() {
-  static const std::vector<std::string> keys = {"class", "builtin", "doc", "fields"};
+  static const std::vector<std::string> keys = {"class", "builtin", "kind", "doc", "fields"};
   return keys;
 }
 

@@ -468,6 +468,7 @@ const std::vector<KeyHandler>& key_handlers() {
          if (auto text = r.string_value(n, "cudagraph")) s.cudagraph = Located<std::string>{*text, r.loc(n)};
        }},
       {"mutates", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.mutates = r.string_list(n, "mutates"); }},
+      {"carry", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.carry = r.string_list(n, "carry"); }},
       {"symm_mem", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.symm_mem = r.string_list(n, "symm_mem"); }},
       {"checks", read_checks},
       {"require", [](Reader& r, const YAML::Node& n, OpSpec& s) { read_rules(r, n, s.require, "require"); }},

@@ -11,6 +11,32 @@ std::string flat_field_name(const std::string& object, const std::string& field)
   return object + "_" + field.substr(start);
 }
 
+FunctionSchema OpSpec::registered_schema() const {
+  FunctionSchema out = schema;
+  for (auto host = host_args.rbegin(); host != host_args.rend(); ++host) {  // from the back: indexes stay valid
+    if (!host->carry) continue;
+    const size_t end = host->first_flat + host->flat_count;
+    Argument object = out.arguments[host->first_flat];
+    object.name = host->name;
+    auto named = std::make_shared<Type>();
+    named->name = host->carried_type;
+    if (host->optional) {
+      auto optional = std::make_shared<Type>();
+      optional->kind = Type::Kind::Optional;
+      optional->elements.push_back(named);
+      object.type = optional;
+    } else {
+      object.type = named;
+    }
+    // An optional object keeps the default None its flag's False stood for.
+    if (object.default_value) object.default_value = DefaultValue{DefaultValue::Kind::None, "None", "", {}};
+    out.arguments.erase(out.arguments.begin() + static_cast<std::ptrdiff_t>(host->first_flat),
+                        out.arguments.begin() + static_cast<std::ptrdiff_t>(end));
+    out.arguments.insert(out.arguments.begin() + static_cast<std::ptrdiff_t>(host->first_flat), std::move(object));
+  }
+  return out;
+}
+
 std::string OpSpec::op_name() const {
   return schema.name.overload.empty() ? schema.name.name : schema.name.name + "." + schema.name.overload;
 }

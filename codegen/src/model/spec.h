@@ -160,12 +160,16 @@ struct HostClass {
   std::string doc;
   std::vector<HostField> fields;      // in kernel (struct) order
   SourceLoc loc;
+  // `kind: constant | symbolic`: the package registers the class with PyTorch
+  // as an opaque type of that kind, so an op may take its objects whole
+  // (`carry:`). Absent: ops only ever take its fields.
+  std::optional<Located<std::string>> kind;
   bool tensor_subclass = false;
   size_t inner_count = 0;  // a subclass: its first `inner_count` fields are the inner tensors
   std::optional<Located<std::string>> build;  // a subclass: "module:function" that rebuilds one
 
   // "host object" or "tensor subclass", for messages.
-  const char* kind() const { return tensor_subclass ? "tensor subclass" : "host object"; }
+  const char* what() const { return tensor_subclass ? "tensor subclass" : "host object"; }
   std::span<const HostField> inner() const { return {fields.data(), inner_count}; }
   std::span<const HostField> meta() const { return {fields.data() + inner_count, fields.size() - inner_count}; }
 };
@@ -184,6 +188,12 @@ struct HostArgument {
   bool optional = false;
   size_t declared_index = 0;  // in OpSpec::declared_schema.arguments
   size_t first_flat = 0;      // in OpSpec::schema.arguments
+  size_t flat_count = 0;      // its flat arguments: the flag, then the fields
+  // `carry:`: the op takes the object itself (a graph input or constant under
+  // torch.compile), registered as `carried_type`, its class's opaque type
+  // name; the flat arguments then stand for the fields its functions read.
+  bool carry = false;
+  std::string carried_type;
   std::string given_name() const { return name + "_given"; }
   std::string field_name(const HostField& f) const { return flat_field_name(name, f.name.value); }
 };
@@ -225,6 +235,7 @@ struct OpSpec {
   std::optional<FunctionSchema> declared_schema;
   std::vector<HostArgument> host_args;  // in argument order
   std::vector<SubclassResult> subclass_results;  // in return order
+  std::vector<Located<std::string>> carry;  // `carry:` as written: host arguments passed whole
   std::vector<ResultMeta> result_meta;  // as written; lowered into subclass_results
 
   Located<Abi> abi{Abi::Stable, {}};
@@ -270,6 +281,10 @@ struct OpSpec {
   std::string op_name() const;  // "name" or "name.overload"
   // The existing function that is the kernel of this dispatch key, if any.
   const ExistingKernel* existing_kernel(const std::string& dispatch_key) const;
+  // The schema the op is registered with: `schema`, each carried host
+  // argument's flat arguments folded back into the object (`<module.Class>[?]
+  // <arg>`). `schema` itself when nothing is carried.
+  FunctionSchema registered_schema() const;
   // Every kernel is Python: the package defines the op (torch.library), and
   // nothing of it is C++. (Holds before the checker moves the Python keys
   // out of `dispatch` and after.)

@@ -1949,6 +1949,44 @@ fake:
   - empty([], dtype=float32)
 )md"},
 
+    {Code::BadCarry, "E1106", "a host object passed whole where opgen cannot pass it",
+     R"md(`carry:` names host arguments an op takes as the object itself, not its
+fields: under torch.compile a `kind: symbolic` object is a graph input (one
+graph serves every object whose fields the fakes read are equal) and a
+`kind: constant` one a guarded constant. The class must declare `kind` (the
+package registers it with PyTorch as an opaque type), must be neither a
+tensor subclass nor a built-in class, and every kernel of the op must be
+Python (`kernels: {KEY: {python: ...}}`), which receives the object; a C++
+kernel takes fields. Autograd around a carried object is not generated
+yet.)md",
+     R"md(# _types.yaml
+host_objects:
+  GemmRunner:
+    class: mylib.gemm.GemmRunner
+    fields: {out_dtype: ScalarType}
+# gemm.yaml
+schema: "gemm(Tensor a, Tensor b, GemmRunner runner) -> Tensor"
+carry: [runner]
+dispatch: [CPU]
+kernels:
+  CPU: {python: "mylib.gemm:gemm"}
+fake: empty([a.size(0), b.size(1)], dtype=runner.out_dtype)
+)md",
+     R"md(# _types.yaml
+host_objects:
+  GemmRunner:
+    class: mylib.gemm.GemmRunner
+    kind: symbolic
+    fields: {out_dtype: ScalarType}
+# gemm.yaml
+schema: "gemm(Tensor a, Tensor b, GemmRunner runner) -> Tensor"
+carry: [runner]
+dispatch: [CPU]
+kernels:
+  CPU: {python: "mylib.gemm:gemm"}
+fake: empty([a.size(0), b.size(1)], dtype=runner.out_dtype)
+)md"},
+
     {Code::AliasingResultNotCompilable, "W0401", "a result aliases an input outside the out= convention",
      R"md(A warning: a result is an alias of an argument the op mutates, but not in
 PyTorch's out= convention, so only eager calls work. PyTorch registers and

@@ -142,6 +142,7 @@ enum class Code : uint16_t {
   BadHostArgument,
   UnknownHostField,
   BadSubclassResult,
+  BadCarry,
   NoSamples,  // a warning: W1001
   AliasingResultNotCompilable,  // a warning: W0401
   NonTensorMarkedMutated,  // a warning: W0402

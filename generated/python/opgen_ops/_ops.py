@@ -19,6 +19,7 @@
 #   schemas/runner_apply.yaml
 #   schemas/runner_create.yaml
 #   schemas/runner_destroy.yaml
+#   schemas/runner_gemm.yaml
 #   schemas/scaled_masked_softmax.yaml
 #   schemas/scaled_masked_softmax_backward.yaml
 #   schemas/softmax_cross_entropy.yaml
@@ -53,7 +54,94 @@ def _load_library() -> None:
 
 _load_library()
 
-__all__ = ["cast_to_fp8", "compact_rows", "fp8_linear", "fp8_linear_backward", "fused_add_rms_norm_", "layer_norm", "layer_norm_backward", "multi_tensor_adam_", "multi_tensor_l2norm", "multi_tensor_scale_", "one_shot_all_reduce", "quantize_fp8", "rms_norm", "rms_norm_backward", "rotary_embedding", "rotary_embedding_backward", "runner_apply", "runner_create", "runner_destroy", "scaled_masked_softmax", "scaled_masked_softmax_backward", "softmax_cross_entropy", "softmax_cross_entropy_backward"]
+__all__ = ["cast_to_fp8", "compact_rows", "fp8_linear", "fp8_linear_backward", "fused_add_rms_norm_", "layer_norm", "layer_norm_backward", "multi_tensor_adam_", "multi_tensor_l2norm", "multi_tensor_scale_", "one_shot_all_reduce", "quantize_fp8", "rms_norm", "rms_norm_backward", "rotary_embedding", "rotary_embedding_backward", "runner_apply", "runner_create", "runner_destroy", "runner_gemm", "scaled_masked_softmax", "scaled_masked_softmax_backward", "softmax_cross_entropy", "softmax_cross_entropy_backward"]
+
+
+_CARRIED_CLASSES = {}  # module.Class -> the class
+
+
+def _register_host_class(path: str, kind: str, guarded: list) -> None:
+    """Registers the class at `path` (module.Class) with PyTorch as an opaque
+    type of `kind` (constant or symbolic; "value" or "reference" before 2.14),
+    so ops take its objects whole; a symbolic one guarded on the fields
+    opgen's fakes read (PyTorch >= 2.11)."""
+    import importlib
+
+    try:
+        from torch._library import opaque_object
+    except ImportError as error:
+        raise ImportError(f"torch {torch.__version__} has no opaque types (PyTorch >= 2.10): ops cannot take {path}") from error
+    module, _, name = path.rpartition(".")
+    cls = getattr(importlib.import_module(module), name)
+    if f"{cls.__module__}.{cls.__qualname__}" != path:  # the type name PyTorch registers it under
+        raise TypeError(f"{path} is {cls.__module__}.{cls.__qualname__}: 'class:' must name it where it is defined")
+    is_registered = getattr(opaque_object, "is_custom_class", None) or opaque_object.is_opaque_type  # renamed in 2.14
+    _CARRIED_CLASSES[path] = cls
+    if is_registered(cls):
+        return
+    register = getattr(opaque_object, "register_custom_class", None)  # PyTorch >= 2.14
+    if register is None:
+        register, kind = opaque_object.register_opaque_type, {"constant": "value", "symbolic": "reference"}[kind]
+    options = {}
+    if guarded and kind in ("symbolic", "reference"):
+        if hasattr(opaque_object, "MemberType"):
+            options["guard_fn"] = lambda obj: [getattr(obj, field) for field in guarded]
+            options["members"] = {field: opaque_object.MemberType.USE_REAL for field in guarded}
+        else:
+            warnings.warn(
+                f"torch {torch.__version__} cannot read the fields {guarded} of a {path} while torch.compile traces "
+                "(PyTorch >= 2.11): the ops taking one run eagerly, but cannot be compiled",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+    register(cls, typ=kind, **options)
+
+
+# Host classes ops take whole (the specs' `carry:`), registered before the ops that name them.
+_register_host_class("opgen_ops.gemm.GemmRunner", "symbolic", ["out_dtype"])
+
+
+# Python kernels (the specs' `kernels: {KEY: {python: ...}}`), and the ops that have no other.
+_PYTHON_LIBRARY = torch.library.Library("opgen", "FRAGMENT")
+_PYTHON_LIBRARY.define("runner_gemm(Tensor a, Tensor b, opgen_ops.gemm.GemmRunner runner, Tensor? bias=None) -> Tensor", tags=(torch.Tag.pt2_compliant_tag,))
+
+
+def _runner_gemm_cpu_kernel(a, b, runner, bias=None):
+    torch._check_type(isinstance(runner, _CARRIED_CLASSES["opgen_ops.gemm.GemmRunner"]), lambda: f"opgen::runner_gemm: argument 'runner' must be a opgen_ops.gemm.GemmRunner, not {type(runner).__name__}")
+    runner_out_dtype = runner.out_dtype
+    torch._check(a.dtype in (torch.float32, torch.float16, torch.bfloat16), lambda: f"opgen::runner_gemm: expected 'a' to have dtype float32, float16 or bfloat16, but got {a.dtype}")
+    torch._check(a.dim() == 2, lambda: f"opgen::runner_gemm: expected 'a' to have 2 dimensions, but got {a.dim()}")
+    torch._check(b.dtype == a.dtype, lambda: f"opgen::runner_gemm: expected 'b' to have the same dtype as 'a', but got {b.dtype} and {a.dtype}")
+    torch._check(b.device == a.device, lambda: f"opgen::runner_gemm: expected 'b' to be on the same device as 'a', but got {b.device} and {a.device}")
+    torch._check(b.dim() == 2, lambda: f"opgen::runner_gemm: expected 'b' to have 2 dimensions, but got {b.dim()}")
+    torch._check(bias is None or bias.device == a.device, lambda: f"opgen::runner_gemm: expected 'bias' to be on the same device as 'a', but got {bias.device} and {a.device}")
+    torch._check(bias is None or bias.dim() == 1, lambda: f"opgen::runner_gemm: expected 'bias' to have 1 dimension, but got {bias.dim()}")
+    torch._check(a.size(1) == b.size(0), lambda: f"opgen::runner_gemm: requires a.size(1) == b.size(0): {a.size(1)} vs {b.size(0)}")
+    torch._check(bias is None or bias.size(0) == b.size(1), lambda: f"opgen::runner_gemm: requires bias is None or bias.size(0) == b.size(1)")
+    from opgen_ops.gemm import run as kernel
+    return kernel(a, b, runner, bias)
+
+
+_PYTHON_LIBRARY.impl("runner_gemm", _runner_gemm_cpu_kernel, "CPU")
+
+
+def _runner_gemm_cuda_kernel(a, b, runner, bias=None):
+    torch._check_type(isinstance(runner, _CARRIED_CLASSES["opgen_ops.gemm.GemmRunner"]), lambda: f"opgen::runner_gemm: argument 'runner' must be a opgen_ops.gemm.GemmRunner, not {type(runner).__name__}")
+    runner_out_dtype = runner.out_dtype
+    torch._check(a.dtype in (torch.float32, torch.float16, torch.bfloat16), lambda: f"opgen::runner_gemm: expected 'a' to have dtype float32, float16 or bfloat16, but got {a.dtype}")
+    torch._check(a.dim() == 2, lambda: f"opgen::runner_gemm: expected 'a' to have 2 dimensions, but got {a.dim()}")
+    torch._check(b.dtype == a.dtype, lambda: f"opgen::runner_gemm: expected 'b' to have the same dtype as 'a', but got {b.dtype} and {a.dtype}")
+    torch._check(b.device == a.device, lambda: f"opgen::runner_gemm: expected 'b' to be on the same device as 'a', but got {b.device} and {a.device}")
+    torch._check(b.dim() == 2, lambda: f"opgen::runner_gemm: expected 'b' to have 2 dimensions, but got {b.dim()}")
+    torch._check(bias is None or bias.device == a.device, lambda: f"opgen::runner_gemm: expected 'bias' to be on the same device as 'a', but got {bias.device} and {a.device}")
+    torch._check(bias is None or bias.dim() == 1, lambda: f"opgen::runner_gemm: expected 'bias' to have 1 dimension, but got {bias.dim()}")
+    torch._check(a.size(1) == b.size(0), lambda: f"opgen::runner_gemm: requires a.size(1) == b.size(0): {a.size(1)} vs {b.size(0)}")
+    torch._check(bias is None or bias.size(0) == b.size(1), lambda: f"opgen::runner_gemm: requires bias is None or bias.size(0) == b.size(1)")
+    from opgen_ops.gemm import run as kernel
+    return kernel(a, b, runner, bias)
+
+
+_PYTHON_LIBRARY.impl("runner_gemm", _runner_gemm_cuda_kernel, "CUDA")
 
 
 # Arguments Inductor must allocate in symmetric memory (PyTorch >= 2.13).
@@ -610,6 +698,33 @@ def _runner_destroy_fake(runner):
 
 
 runner_destroy = torch.ops.opgen.runner_destroy.default
+
+
+# opgen::runner_gemm (schemas/runner_gemm.yaml)
+
+@torch.library.register_fake("opgen::runner_gemm")
+def _runner_gemm_fake(a, b, runner, bias=None):
+    runner_out_dtype = runner.out_dtype
+    torch._check(a.dtype in (torch.float32, torch.float16, torch.bfloat16), lambda: f"opgen::runner_gemm: expected 'a' to have dtype float32, float16 or bfloat16, but got {a.dtype}")
+    torch._check(a.dim() == 2, lambda: f"opgen::runner_gemm: expected 'a' to have 2 dimensions, but got {a.dim()}")
+    torch._check(b.dtype == a.dtype, lambda: f"opgen::runner_gemm: expected 'b' to have the same dtype as 'a', but got {b.dtype} and {a.dtype}")
+    torch._check(b.device == a.device, lambda: f"opgen::runner_gemm: expected 'b' to be on the same device as 'a', but got {b.device} and {a.device}")
+    torch._check(b.dim() == 2, lambda: f"opgen::runner_gemm: expected 'b' to have 2 dimensions, but got {b.dim()}")
+    torch._check(bias is None or bias.device == a.device, lambda: f"opgen::runner_gemm: expected 'bias' to be on the same device as 'a', but got {bias.device} and {a.device}")
+    torch._check(bias is None or bias.dim() == 1, lambda: f"opgen::runner_gemm: expected 'bias' to have 1 dimension, but got {bias.dim()}")
+    torch._check(a.size(1) == b.size(0), lambda: f"opgen::runner_gemm: requires a.size(1) == b.size(0): {a.size(1)} vs {b.size(0)}")
+    torch._check(bias is None or bias.size(0) == b.size(1), lambda: f"opgen::runner_gemm: requires bias is None or bias.size(0) == b.size(1)")
+    return torch.empty((a.size(0), b.size(1)), dtype=runner_out_dtype, device=a.device)
+
+
+@torch.utils.flop_counter.register_flop_formula(torch.ops.opgen.runner_gemm, get_raw=True)
+def _runner_gemm_flops(a, b, runner, bias=None, **opgen_counter):
+    runner_out_dtype = runner.out_dtype
+    return 2 * a.size(0) * a.size(1) * b.size(1)
+
+
+def runner_gemm(a, b, runner, bias=None):
+    return torch.ops.opgen.runner_gemm.default(a, b, runner, bias)
 
 
 # opgen::scaled_masked_softmax (schemas/scaled_masked_softmax.yaml)

@@ -19,6 +19,7 @@
 #   schemas/runner_apply.yaml
 #   schemas/runner_create.yaml
 #   schemas/runner_destroy.yaml
+#   schemas/runner_gemm.yaml
 #   schemas/scaled_masked_softmax.yaml
 #   schemas/scaled_masked_softmax_backward.yaml
 #   schemas/softmax_cross_entropy.yaml
@@ -28,10 +29,11 @@ from typing import List, Optional, Sequence, Tuple, Union
 
 import torch
 
+import opgen_ops.gemm
 import opgen_ops.quantization
 import torch.distributed
 
-__all__ = ["cast_to_fp8", "compact_rows", "fp8_linear", "fp8_linear_backward", "fused_add_rms_norm_", "layer_norm", "layer_norm_backward", "multi_tensor_adam_", "multi_tensor_l2norm", "multi_tensor_scale_", "one_shot_all_reduce", "quantize_fp8", "rms_norm", "rms_norm_backward", "rotary_embedding", "rotary_embedding_backward", "runner_apply", "runner_create", "runner_destroy", "scaled_masked_softmax", "scaled_masked_softmax_backward", "softmax_cross_entropy", "softmax_cross_entropy_backward"]
+__all__ = ["cast_to_fp8", "compact_rows", "fp8_linear", "fp8_linear_backward", "fused_add_rms_norm_", "layer_norm", "layer_norm_backward", "multi_tensor_adam_", "multi_tensor_l2norm", "multi_tensor_scale_", "one_shot_all_reduce", "quantize_fp8", "rms_norm", "rms_norm_backward", "rotary_embedding", "rotary_embedding_backward", "runner_apply", "runner_create", "runner_destroy", "runner_gemm", "scaled_masked_softmax", "scaled_masked_softmax_backward", "softmax_cross_entropy", "softmax_cross_entropy_backward"]
 
 
 def cast_to_fp8(input: torch.Tensor, quantizer: opgen_ops.quantization.Float8Quantizer, amax_group: Optional[torch.distributed.ProcessGroup] = ...) -> Tuple[torch.Tensor, torch.Tensor]:
@@ -256,6 +258,17 @@ def runner_destroy(runner: int) -> None:
     copy of its state). An unknown id is an error.
 
     opgen::runner_destroy(int runner) -> ()
+    """
+    ...
+
+
+def runner_gemm(a: torch.Tensor, b: torch.Tensor, runner: opgen_ops.gemm.GemmRunner, bias: Optional[torch.Tensor] = ...) -> torch.Tensor:
+    """CuTeDSL's pattern: out = a @ b (+ bias) by a compiled runner object, in the
+    runner's out_dtype. The op takes the runner itself (carry), and its kernel
+    is Python on every device: it calls the runner. Under torch.compile the
+    runner is a graph input: runners with equal out_dtype share a graph.
+
+    opgen::runner_gemm(Tensor a, Tensor b, opgen_ops.gemm.GemmRunner runner, Tensor? bias=None) -> Tensor
     """
     ...
 

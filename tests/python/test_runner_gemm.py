@@ -1,0 +1,107 @@
+"""Host objects passed whole (`carry:`, docs/host-objects.md), through
+PyTorch itself, on CuTeDSL's pattern: opgen::runner_gemm takes a compiled
+GEMM runner object (opgen_ops.gemm.GemmRunner, `kind: symbolic` in
+schemas/_types.yaml) and its kernel is Python on every device: it calls the
+runner it is given. The package registers the class with PyTorch as an
+opaque type, guarded on the one field the fake reads (out_dtype).
+
+- eager against PyTorch (dtypes, tiles smaller and larger than the matrix,
+  a bias), the kernel calling the very object given;
+- opcheck with a runner; fake against real;
+- torch.compile(fullgraph=True), aot_eager and inductor: the runner is a
+  graph input, so two runners with other tiles share one graph and each is
+  the one called at run time; a runner with another out_dtype (the field
+  the fake reads) recompiles and gets the right dtype; a field no rule
+  reads (tile_m) changed after compiling is read at run time;
+- misuse: the spec's checks run before the runner; another object where a
+  runner belongs is a TypeError naming op, argument and class (PyTorch
+  passes any object through an opaque argument).
+"""
+
+import pytest
+import torch
+import torch._dynamo.testing
+
+import opgen_ops
+from helpers import assert_fake_matches_real
+from opgen_ops.gemm import GemmRunner
+
+OP = torch.ops.opgen.runner_gemm.default
+
+
+def reference(a, b, runner, bias=None):
+    out = a.float() @ b.float()
+    return (out if bias is None else out + bias.float()).to(runner.out_dtype)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+@pytest.mark.parametrize("tiles", [(1, 1), (2, 3), (64, 64)])
+def test_eager_calls_the_runner_given(dtype, tiles):
+    torch.manual_seed(0)
+    a, b, bias = torch.randn(7, 12, dtype=dtype), torch.randn(12, 5, dtype=dtype), torch.randn(5)
+    runner = GemmRunner(dtype, *tiles)
+    torch.testing.assert_close(opgen_ops.runner_gemm(a, b, runner), reference(a, b, runner))
+    torch.testing.assert_close(opgen_ops.runner_gemm(a, b, runner, bias), reference(a, b, runner, bias))
+    assert runner.calls == 2
+
+
+def test_the_registered_schema_takes_the_object():
+    assert [a.name for a in OP._schema.arguments] == ["a", "b", "runner", "bias"]
+    assert str(OP._schema.arguments[2].type) == "PyObject"  # how PyTorch prints an opaque type
+
+
+def test_opcheck_and_fake():
+    a, b = torch.randn(6, 4, requires_grad=False), torch.randn(4, 3)
+    for runner in (GemmRunner(torch.float32, 2, 2), GemmRunner(torch.bfloat16)):
+        torch.library.opcheck(OP, (a, b, runner))
+        assert_fake_matches_real(OP, (a, b, runner, torch.randn(3)))
+
+
+@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
+def test_one_graph_for_runners_whose_read_fields_are_equal(backend):
+    counter = torch._dynamo.testing.CompileCounterWithBackend(backend)
+    f = torch.compile(lambda a, b, r: opgen_ops.runner_gemm(a, b, r) * 2, backend=counter, fullgraph=True)
+    a, b = torch.randn(9, 8), torch.randn(8, 6)
+    runners = [GemmRunner(torch.float32, 2, 2), GemmRunner(torch.float32, 4, 3), GemmRunner(torch.float32, 64, 64)]
+    for r in runners:
+        torch.testing.assert_close(f(a, b, r), reference(a, b, r) * 2)
+    assert counter.frame_count == 1  # tiles differ: no rule reads them
+    assert [r.calls for r in runners] == [1, 1, 1]  # each call ran the runner it was given
+    # A field the fake reads (the output's dtype) is guarded: another graph.
+    half = GemmRunner(torch.bfloat16, 2, 2)
+    out = f(a, b, half)
+    assert out.dtype == torch.bfloat16 and counter.frame_count == 2
+    torch.testing.assert_close(out, reference(a, b, half) * 2)
+    # A field no rule reads is the kernel's business, read at run time.
+    runners[0].tile_m = 5
+    runners[0]._kernel = runners[0]._compile()
+    torch.testing.assert_close(f(a, b, runners[0]), reference(a, b, runners[0]) * 2)
+    assert counter.frame_count == 2 and runners[0].calls == 2
+
+
+def test_the_runner_is_a_graph_input():
+    graphs = []
+
+    def keep(gm, example_inputs):
+        graphs.append(gm)
+        return gm.forward
+
+    torch.compile(lambda a, b, r: opgen_ops.runner_gemm(a, b, r), backend=keep, fullgraph=True)(
+        torch.randn(3, 4), torch.randn(4, 2), GemmRunner())
+    (gm,) = graphs
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    calls = [n for n in gm.graph.nodes if n.op == "call_function"]
+    assert len(placeholders) == 3  # a, b and the runner
+    assert [n.target for n in calls] == [OP]
+    assert calls[0].args[2] is placeholders[2]
+
+
+def test_checks_run_before_the_runner():
+    runner = GemmRunner()
+    with pytest.raises(RuntimeError, match=r"opgen::runner_gemm: requires a.size\(1\) == b.size\(0\): 4 vs 5"):
+        opgen_ops.runner_gemm(torch.randn(3, 4), torch.randn(5, 2), runner)
+    assert runner.calls == 0
+    # PyTorch passes any object through an opaque argument: the kernel's wrapper checks it.
+    with pytest.raises(TypeError, match=r"opgen::runner_gemm: argument 'runner' must be a opgen_ops.gemm.GemmRunner, "
+                                        r"not object"):
+        opgen_ops.runner_gemm(torch.randn(3, 4), torch.randn(4, 2), object())
