@@ -314,7 +314,7 @@ def _make_runner_gemm_0(d):
     return (_tensor((d["M"], 16), torch.float32, "cpu", -1, 1), _tensor((16, 8), torch.float32, "cpu", -1, 1), GemmRunner(out_dtype=torch.float32, tile_m=64, tile_n=4)), {}
 
 
-_case_runner_gemm_0 = _Case(torch.ops.opgen.runner_gemm.default, "opgen::runner_gemm", _make_runner_gemm_0, [{"M": 3}, {"M": 70}], differentiable=False, fakes=["schemas/runner_gemm.yaml:20:7: empty([a.size(0), b.size(1)], dtype=runner.out_dtype)"], name="runner_gemm-0")
+_case_runner_gemm_0 = _Case(torch.ops.opgen.runner_gemm.default, "opgen::runner_gemm", _make_runner_gemm_0, [{"M": 3}, {"M": 70}], differentiable=False, fakes=["schemas/runner_gemm.yaml:20:7: empty([a.size(0), b.size(1)], dtype=runner.out_dtype)"], name="runner_gemm-0", eager_only=_testing.untraceable_carried_fields())
 
 
 def _make_runner_gemm_1(d):
@@ -322,7 +322,7 @@ def _make_runner_gemm_1(d):
     return (_tensor((5, 8), torch.bfloat16, "cpu", -1, 1), _tensor((8, 6), torch.bfloat16, "cpu", -1, 1), GemmRunner(out_dtype=torch.bfloat16, tile_m=2, tile_n=2), _tensor((6,), torch.float32, "cpu", -1, 1)), {}
 
 
-_case_runner_gemm_1 = _Case(torch.ops.opgen.runner_gemm.default, "opgen::runner_gemm", _make_runner_gemm_1, [{}], differentiable=False, fakes=["schemas/runner_gemm.yaml:20:7: empty([a.size(0), b.size(1)], dtype=runner.out_dtype)"], name="runner_gemm-1")
+_case_runner_gemm_1 = _Case(torch.ops.opgen.runner_gemm.default, "opgen::runner_gemm", _make_runner_gemm_1, [{}], differentiable=False, fakes=["schemas/runner_gemm.yaml:20:7: empty([a.size(0), b.size(1)], dtype=runner.out_dtype)"], name="runner_gemm-1", eager_only=_testing.untraceable_carried_fields())
 
 
 def _make_runner_gemm_2(d):
@@ -330,7 +330,7 @@ def _make_runner_gemm_2(d):
     return (_tensor((d["M"], 16), torch.float32, "cuda", -1, 1), _tensor((16, 8), torch.float32, "cuda", -1, 1), GemmRunner(out_dtype=torch.float32, tile_m=64, tile_n=4)), {}
 
 
-_case_runner_gemm_2 = _Case(torch.ops.opgen.runner_gemm.default, "opgen::runner_gemm", _make_runner_gemm_2, [{"M": 3}, {"M": 70}], differentiable=False, fakes=["schemas/runner_gemm.yaml:20:7: empty([a.size(0), b.size(1)], dtype=runner.out_dtype)"], name="runner_gemm-2")
+_case_runner_gemm_2 = _Case(torch.ops.opgen.runner_gemm.default, "opgen::runner_gemm", _make_runner_gemm_2, [{"M": 3}, {"M": 70}], differentiable=False, fakes=["schemas/runner_gemm.yaml:20:7: empty([a.size(0), b.size(1)], dtype=runner.out_dtype)"], name="runner_gemm-2", eager_only=_testing.untraceable_carried_fields())
 
 
 def _make_scaled_masked_softmax_0(d):

@@ -90,6 +90,17 @@ def _assert_same(got, expected, msg: Callable[[str], str], **tolerances) -> None
             raise AssertionError(msg(f"leaf {i}: {g!r} vs {e!r}"))
 
 
+def untraceable_carried_fields() -> str:
+    """Why this torch cannot trace an op whose fake reads a carried object's
+    fields ("" when it can): the opaque types' `members` and `guard_fn`
+    arrived in PyTorch 2.11."""
+    from torch._library import opaque_object
+
+    if hasattr(opaque_object, "MemberType"):
+        return ""
+    return f"torch {torch.__version__} cannot read a carried object's fields while tracing (PyTorch >= 2.11)"
+
+
 def _skip_if_eager_only(case: Case) -> None:
     if case.eager_only:
         pytest.skip(f"{case.qualified} works in eager calls only: {case.eager_only}")

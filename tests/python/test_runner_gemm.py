@@ -13,10 +13,17 @@ opaque type, guarded on the one field the fake reads (out_dtype).
   the one called at run time; a runner with another out_dtype (the field
   the fake reads) recompiles and gets the right dtype; a field no rule
   reads (tile_m) changed after compiling is read at run time;
+- a library of only such an op, generated and imported in a fresh
+  interpreter with nothing built: no warning as the class registers, the
+  same graph sharing, and its own generated suite (runners built from the
+  samples' fields);
 - misuse: the spec's checks run before the runner; another object where a
   runner belongs is a TypeError naming op, argument and class (PyTorch
   passes any object through an opaque argument).
 """
+
+import subprocess
+import sys
 
 import pytest
 import torch
@@ -105,3 +112,70 @@ def test_checks_run_before_the_runner():
     with pytest.raises(TypeError, match=r"opgen::runner_gemm: argument 'runner' must be a opgen_ops.gemm.GemmRunner, "
                                         r"not object"):
         opgen_ops.runner_gemm(torch.randn(3, 4), torch.randn(4, 2), object())
+
+
+# --- a library of only this op, generated and imported with nothing built ---
+
+TYPES = """\
+host_objects:
+  GemmRunner:
+    class: pyrunner.GemmRunner
+    kind: symbolic
+    fields: {out_dtype: ScalarType, tile_m: int, tile_n: int}
+"""
+
+SPEC = """\
+schema: "gemm(Tensor a, Tensor b, GemmRunner runner, Tensor? bias=None) -> Tensor"
+carry: [runner]
+dispatch: [CPU]
+kernels:
+  CPU: {python: "pyrunner:run"}
+tags: [pt2_compliant_tag]
+require: [a.size(1) == b.size(0)]
+fake: empty([a.size(0), b.size(1)], dtype=runner.out_dtype)
+samples:
+  - args:
+      a: {shape: [5, 8]}
+      b: {shape: [8, 6]}
+      runner: {fields: {out_dtype: float32, tile_m: 2, tile_n: 4}}
+"""
+
+# In a fresh interpreter: the package registers the class as it is imported,
+# before defining the op, with no warning on this torch (>= 2.11).
+CHECKS = r"""
+import warnings
+import torch
+import torch._dynamo.testing
+
+with warnings.catch_warnings():
+    warnings.simplefilter("error")
+    import pyg
+from pyrunner import GemmRunner
+
+a, b = torch.randn(9, 8), torch.randn(8, 6)
+runners = [GemmRunner(torch.float32, 2, 2), GemmRunner(torch.float32, 4, 3), GemmRunner(torch.bfloat16, 2, 2)]
+counter = torch._dynamo.testing.CompileCounterWithBackend("aot_eager")
+f = torch.compile(lambda a, b, r: pyg.gemm(a, b, r) * 2, backend=counter, fullgraph=True)
+for r in runners:
+    torch.testing.assert_close(pyg.gemm(a, b, r), (a @ b).to(r.out_dtype))
+    torch.testing.assert_close(f(a, b, r), ((a @ b) * 2).to(r.out_dtype))
+assert counter.frame_count == 2, counter.frame_count
+assert [r.calls for r in runners] == [2, 2, 2]
+print("ok")
+"""
+
+
+def test_a_python_only_library_carries_runners(tmp_path):
+    from cli_helpers import SOURCE_DIR, run_opgen
+
+    (tmp_path / "schemas").mkdir()
+    (tmp_path / "schemas" / "_types.yaml").write_text(TYPES)
+    (tmp_path / "schemas" / "gemm.yaml").write_text(SPEC)
+    (tmp_path / "pyrunner.py").write_text((SOURCE_DIR / "python" / "opgen_ops" / "gemm.py").read_text())
+    result = run_opgen("generate", "--namespace", "pyg", "-o", tmp_path / "gen", tmp_path / "schemas")
+    assert result.returncode == 0, result.stderr
+    env = {"PYTHONPATH": f"{tmp_path / 'gen' / 'python'}:{tmp_path}:{SOURCE_DIR / 'python'}", "PATH": "/usr/bin:/bin"}
+    for code in (CHECKS, "import sys, pytest; sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider', 'gen/tests']))"):
+        run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+                             timeout=600)
+        assert run.returncode == 0, run.stdout + run.stderr

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,15 @@ std::vector<std::string> cpp_check_lines(const RenderedCheck& check, const char*
 std::vector<std::string> python_check_lines(const RenderedCheck& check);
 std::vector<RenderedCheck> cpp_checks(const model::Library& lib, const model::OpSpec& op, bool stable);
 std::vector<RenderedCheck> python_checks(const model::Library& lib, const model::OpSpec& op);
+
+// The flat names the op's rules read (`require`, `let`, `fake`, `flops`,
+// `compile: when`, `result_meta`).
+std::set<std::string> names_read_by_rules(const model::OpSpec& op);
+// The fields of a carried argument the op's rules read, in the class's
+// order: fakes read them while torch.compile traces, so PyTorch must guard
+// them (members and guard_fn, PyTorch >= 2.11).
+std::vector<const model::HostField*> traced_fields(const model::Library& lib, const model::OpSpec& op,
+                                                   const model::HostArgument& host);
 // Arguments the checks read, in schema order.
 std::vector<std::string> checked_args(const model::OpSpec& op);
 

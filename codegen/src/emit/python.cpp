@@ -72,40 +72,6 @@ std::string python_params(const model::FunctionSchema& s) {
   return fmt::format("{}", fmt::join(params, ", "));
 }
 
-// The flat names the op's rules read (`require`, `let`, `fake`, `flops`,
-// `compile: when`, `result_meta`): what the Python functions around the op
-// compute with.
-std::set<std::string> names_read_by_rules(const model::OpSpec& op) {
-  std::set<std::string> names;
-  model::ExprEnv env;
-  env.schema = &op.schema;
-  for (const auto& let : op.lets) env.lets[let.name.value] = model::ValueKind::Int;
-  auto add = [&](const model::RuleText& rule) {
-    if (!rule.expr) return;
-    for (auto& name : model::referenced_names(*rule.expr, env)) names.insert(std::move(name));
-  };
-  for (const auto& rule : op.require) add(rule);
-  for (const auto& let : op.lets) add(let.rule);
-  for (const auto& rule : op.fake) add(rule);
-  if (op.flops) add(*op.flops);
-  if (op.compile)
-    for (const auto& condition : op.compile->unsupported) add(condition.when);
-  for (const auto& result : op.subclass_results)
-    for (const auto& rule : result.meta) add(rule);
-  return names;
-}
-
-// The fields of a carried argument the op's rules read, in the class's order:
-// fakes read them while torch.compile traces, so PyTorch must guard them.
-std::vector<const model::HostField*> traced_fields(const model::Library& lib, const model::OpSpec& op,
-                                                   const model::HostArgument& host) {
-  const std::set<std::string> read = names_read_by_rules(op);
-  std::vector<const model::HostField*> fields;
-  for (const auto& field : lib.host_class(host.cls)->fields)
-    if (read.count(host.field_name(field))) fields.push_back(&field);
-  return fields;
-}
-
 // The lines that open every Python function taking the op's registered
 // arguments (its fake, Python kernels, FLOP formula, result metadata): a
 // carried object's flag and the fields the rules read, as the flat locals

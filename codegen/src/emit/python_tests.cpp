@@ -305,7 +305,12 @@ void emit_op_cases(Printer& p, const model::Library& lib, const model::OpSpec& o
                        fmt::join(kwargs, ", ")));
     p.line();
     p.line();
-    const std::string eager_only = op.eager_only.empty() ? "" : ", eager_only=" + python_string_literal(op.eager_only);
+    std::string eager_only = op.eager_only.empty() ? "" : ", eager_only=" + python_string_literal(op.eager_only);
+    // A fake reading a carried object's fields needs PyTorch >= 2.11 to trace.
+    if (eager_only.empty() && std::any_of(op.host_args.begin(), op.host_args.end(), [&](const auto& host) {
+          return host.carry && !traced_fields(lib, op, host).empty();
+        }))
+      eager_only = ", eager_only=_testing.untraceable_carried_fields()";
     p.line(fmt::format("{} = _Case({}, \"{}\", {}, {}, differentiable={}, fakes=[{}], name=\"{}\"{})", case_var,
                        op_expr, qualified_name(lib, op), make, sizes, op.autograd ? "True" : "False",
                        fmt::join(fakes, ", "), case_id, eager_only));
