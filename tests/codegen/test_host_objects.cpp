@@ -290,6 +290,10 @@ TEST(TensorSubclasses, WhereASubclassResultCannotBe) {
   expect_error(check_subclass("schema: \"f(Tensor x) -> F8 out\"\nresult_meta:\n  out: {fp8_dtype: y.dtype, "
                               "orig_dtype: float32}\n" + fake),
                "unknown name 'y'");
+  expect_error(check("schema: \"f(Tensor x) -> P out\"\nresult_meta:\n  out: {n: dynamic()}\nfake: empty([])\n"
+                     "samples: []\n",
+                     "tensor_subclasses:\n  P:\n    class: m.P\n    inner: [_data]\n    meta: {n: int}\n"),
+               "error[E1105]: a meta rule cannot call dynamic()");
   expect_error(check_subclass("schema: \"f(Tensor x, F8(a!) a) -> ()\"\nsamples: []\n"),
                "a tensor subclass is read, never written or aliased");
 }

@@ -13,6 +13,7 @@ opaque type, guarded on the one field the fake reads (out_dtype).
   the one called at run time; a runner with another out_dtype (the field
   the fake reads) recompiles and gets the right dtype; a field no rule
   reads (tile_m) changed after compiling is read at run time;
+- mode="reduce-overhead" over fresh inputs (CPU: the skip is counted);
 - a library of only such an op, generated and imported in a fresh
   interpreter with nothing built: no warning as the class registers, the
   same graph sharing, and its own generated suite (runners built from the
@@ -179,3 +180,19 @@ def test_a_python_only_library_carries_runners(tmp_path):
         run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
                              timeout=600)
         assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_reduce_overhead_over_fresh_inputs():
+    """mode="reduce-overhead": right over several calls with fresh inputs. On
+    the CPU Inductor skips CUDA graphs and counts the skip; the device check
+    runs the CUDA samples."""
+    from torch._dynamo.utils import counters
+
+    counters.clear()
+    runner = GemmRunner(torch.float32, 4, 4)
+    f = torch.compile(lambda a, b, r: opgen_ops.runner_gemm(a, b, r) + 1, mode="reduce-overhead", fullgraph=True)
+    for _ in range(3):
+        a, b = torch.randn(6, 8), torch.randn(8, 5)
+        torch.testing.assert_close(f(a, b, runner), a @ b + 1)
+    assert runner.calls == 3
+    assert counters["inductor"]["cudagraph_skips"] == 1

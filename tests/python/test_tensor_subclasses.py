@@ -18,6 +18,7 @@ flatten the objects.
   results returned from the graph, Float8Tensor graph inputs, built in-graph
   and consumed; the AOT graphs hold only the flat ops (forward and backward
   one op each); equal metadata reuses a graph, other metadata recompiles;
+  mode="reduce-overhead" over fresh inputs (CPU: the skip is counted);
 - the row-parallel group (gloo, one rank).
 """
 
@@ -204,3 +205,20 @@ def test_row_parallel_group(gloo_group):
     compiled = torch.compile(lambda x, w, g: opgen_ops.fp8_linear(x, w, QX, QW, g)[0], backend="aot_eager",
                              fullgraph=True)
     torch.testing.assert_close(compiled(x, w, gloo_group), alone)
+
+
+def test_reduce_overhead_over_fresh_inputs():
+    """mode="reduce-overhead" with Float8Tensor results: right over several
+    calls with fresh inputs (on the CPU Inductor skips CUDA graphs and counts
+    the skip)."""
+    from torch._dynamo.utils import counters
+
+    counters.clear()
+    f = torch.compile(lambda x, w: opgen_ops.fp8_linear(x, w, QX, QW), mode="reduce-overhead", fullgraph=True)
+    for _ in range(3):
+        x, w = torch.randn(4, 16), torch.randn(8, 16)
+        got, want = f(x, w), opgen_ops.fp8_linear(x, w, QX, QW)
+        torch.testing.assert_close(got[0], want[0])
+        for g, e in zip(got[1:], want[1:]):
+            assert type(g) is Float8Tensor and torch.equal(g._data, e._data) and torch.equal(g._scale_inv, e._scale_inv)
+    assert counters["inductor"]["cudagraph_skips"] == 1

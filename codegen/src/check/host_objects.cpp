@@ -550,6 +550,24 @@ class Lowering {
 
   // --- subclass results' metadata -----------------------------------------
 
+  // A call of dynamic() in `e`, or nullptr: a data-dependent size exists only
+  // inside a fake.
+  static const model::Expr* find_dynamic_call(const model::Expr& e) {
+    if (e.kind == Expr::Kind::Call && !e.operands.empty() && e.operands[0]->kind == Expr::Kind::Name &&
+        e.operands[0]->text == "dynamic")
+      return &e;
+    for (const auto& child : e.operands)
+      if (child)
+        if (const auto* found = find_dynamic_call(*child)) return found;
+    for (const auto& keyword : e.keywords)
+      if (keyword.value)
+        if (const auto* found = find_dynamic_call(*keyword.value)) return found;
+    for (const auto* child : {e.index.get(), e.slice_lower.get(), e.slice_upper.get()})
+      if (child)
+        if (const auto* found = find_dynamic_call(*child)) return found;
+    return nullptr;
+  }
+
   // Whether a rule of `kind` gives a value for a field of `type`.
   static bool meta_kind_fits(const Type& type, model::ValueKind kind) {
     using model::ValueKind;
@@ -622,6 +640,11 @@ class Lowering {
             auto& d = error(p.code, text.at(p.column), p.message);
             if (!p.note.empty()) d.notes.push_back({p.note});
           }
+          continue;
+        }
+        if (const model::Expr* call = find_dynamic_call(*text.expr)) {
+          error(Code::BadSubclassResult, text.at(call->column), "a meta rule cannot call dynamic()")
+              .notes.push_back({"the binding computes the metadata from the arguments, before the kernel runs"});
           continue;
         }
         const model::ValueKind kind = std::get<model::ValueKind>(checked);
