@@ -72,7 +72,10 @@ def _register_host_class(path: str, kind: str, guarded: list) -> None:
     except ImportError as error:
         raise ImportError(f"torch {torch.__version__} has no opaque types (PyTorch >= 2.10): ops cannot take {path}") from error
     module, _, name = path.rpartition(".")
-    cls = getattr(importlib.import_module(module), name)
+    try:
+        cls = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as error:
+        raise ImportError(f"{path}, a host class ops take whole ('carry:'), cannot be imported: {error}") from error
     if f"{cls.__module__}.{cls.__qualname__}" != path:  # the type name PyTorch registers it under
         raise TypeError(f"{path} is {cls.__module__}.{cls.__qualname__}: 'class:' must name it where it is defined")
     is_registered = getattr(opaque_object, "is_custom_class", None) or opaque_object.is_opaque_type  # renamed in 2.14
