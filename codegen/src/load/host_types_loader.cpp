@@ -24,6 +24,17 @@ model::TypePtr parse_field_type(Reader& r, const YAML::Node& node, const std::st
   return fn->arguments[0].type;
 }
 
+// A class's `doc`, trailing blank space dropped: the kernel header copies it.
+std::string read_doc(Reader& r, const YAML::Node& body) {
+  const YAML::Node n = body["doc"];
+  if (!n) return "";
+  std::string doc = r.string_value(n, "doc").value_or("");
+  while (!doc.empty() && (doc.back() == '\n' || doc.back() == ' ')) doc.pop_back();
+  if (auto why = uncarriable(doc, true))
+    r.diags().error(Code::TextNotCarriable, r.loc(n), "'doc' cannot be copied into generated code: " + *why);
+  return doc;
+}
+
 model::HostField read_field(Reader& r, const YAML::Node& key, const YAML::Node& value) {
   model::HostField field;
   field.name = {key.Scalar(), r.loc(key)};
@@ -41,12 +52,7 @@ std::optional<model::HostClass> read_host_class(Reader& r, const YAML::Node& key
   cls.loc = r.loc(body);
   const size_t errors_before = r.diags().error_count();
   if (!r.check_keys(body, host_class_keys(), fmt::format("host class '{}'", key.Scalar()))) return std::nullopt;
-  if (auto n = body["doc"]) {
-    cls.doc = r.string_value(n, "doc").value_or("");
-    while (!cls.doc.empty() && (cls.doc.back() == '\n' || cls.doc.back() == ' ')) cls.doc.pop_back();
-    if (auto why = uncarriable(cls.doc, true))
-      r.diags().error(Code::TextNotCarriable, r.loc(n), "'doc' cannot be copied into generated code: " + *why);
-  }
+  cls.doc = read_doc(r, body);
   if (auto n = body["builtin"]) {
     auto builtin = r.string_value(n, "builtin");
     if (!builtin) return std::nullopt;
@@ -122,12 +128,7 @@ std::optional<model::HostClass> read_tensor_subclass(Reader& r, const YAML::Node
   const std::string what = fmt::format("tensor subclass '{}'", key.Scalar());
   const size_t errors_before = r.diags().error_count();
   if (!r.check_keys(body, tensor_subclass_keys(), what)) return std::nullopt;
-  if (auto n = body["doc"]) {
-    cls.doc = r.string_value(n, "doc").value_or("");
-    while (!cls.doc.empty() && (cls.doc.back() == '\n' || cls.doc.back() == ' ')) cls.doc.pop_back();
-    if (auto why = uncarriable(cls.doc, true))
-      r.diags().error(Code::TextNotCarriable, r.loc(n), "'doc' cannot be copied into generated code: " + *why);
-  }
+  cls.doc = read_doc(r, body);
   if (auto n = body["class"]) {
     if (auto text = r.string_value(n, "class")) cls.python_class = {*text, r.loc(n)};
   } else {
