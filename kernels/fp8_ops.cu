@@ -2,6 +2,10 @@
 // opgen::fp8_linear_backward (unstable ABI / ATen): the CPU kernels' ATen
 // ops, launched on the input's device. One TU for the three: nvcc takes
 // about 90 s over ATen's headers, however little device code a file holds.
+// Per-operator ATen headers (ATen/ops/<op>.h), not ATen/ATen.h: a third of the
+// compile time. The macro makes an all-operators header an error here.
+#define TORCH_ASSERT_ONLY_METHOD_OPERATORS
+
 #include "common/fp8_linear.h"
 
 std::tuple<at::Tensor, at::Tensor> opgen::kernels::cast_to_fp8_cuda(const at::Tensor& input,

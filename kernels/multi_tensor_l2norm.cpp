@@ -5,9 +5,15 @@
 // Sums of squares are accumulated in float32 (float64 for float64 tensors).
 // An empty list gives total = 0 and per_tensor of shape [0] (on the CPU).
 
+// Per-operator ATen headers (ATen/ops/<op>.h), not ATen/ATen.h: a third of the
+// compile time. The macro makes an all-operators header an error here.
+#define TORCH_ASSERT_ONLY_METHOD_OPERATORS
+
 #include "opgen/kernels/multi_tensor_l2norm.h"
 
-#include <ATen/ATen.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/scalar_tensor.h>
 #include <ATen/Dispatch.h>
 #include <ATen/Parallel.h>
 

@@ -5,7 +5,14 @@
 
 #include "opgen/kernels/cast_to_fp8.h"
 
-#include <ATen/ATen.h>
+#include <ATen/TensorOperators.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/ceil.h>
+#include <ATen/ops/exp2.h>
+#include <ATen/ops/log2.h>
+#include <ATen/ops/ones_like.h>
+#include <ATen/ops/where.h>
+#include <ATen/ops/zeros.h>
 
 #include <string>
 #include <tuple>

@@ -9,6 +9,9 @@
 #include "opgen/kernels/fp8_linear.h"
 #include "opgen/kernels/fp8_linear_backward.h"
 
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/matmul.h>
+
 namespace opgen::kernels::detail {
 
 inline std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor> fp8_linear(
