@@ -24,6 +24,7 @@
 //   schemas/scaled_masked_softmax_backward.yaml
 //   schemas/softmax_cross_entropy.yaml
 //   schemas/softmax_cross_entropy_backward.yaml
+//   schemas/tiled_gemm.yaml
 //
 // Owns the 'opgen' namespace. set_python_module names the module that holds
 // the fakes, so PyTorch can tell a user to import it when one is missing.

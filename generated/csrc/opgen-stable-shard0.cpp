@@ -14,6 +14,7 @@
 //   schemas/scaled_masked_softmax_backward.yaml
 //   schemas/softmax_cross_entropy.yaml
 //   schemas/softmax_cross_entropy_backward.yaml
+//   schemas/tiled_gemm.yaml
 //
 // Unity TU 0 of 1 for the stable-ABI ops: the build compiles this file
 // instead of the TUs it includes.
@@ -32,3 +33,4 @@
 #include "scaled_masked_softmax_backward.cpp"
 #include "softmax_cross_entropy.cpp"
 #include "softmax_cross_entropy_backward.cpp"
+#include "tiled_gemm.cpp"

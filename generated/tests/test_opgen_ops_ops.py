@@ -24,6 +24,7 @@
 #   schemas/scaled_masked_softmax_backward.yaml
 #   schemas/softmax_cross_entropy.yaml
 #   schemas/softmax_cross_entropy_backward.yaml
+#   schemas/tiled_gemm.yaml
 
 """Generated tests of the opgen ops, from the `samples` of their specs.
 
@@ -396,6 +397,22 @@ def _make_softmax_cross_entropy_backward_1(d):
 _case_softmax_cross_entropy_backward_1 = _Case(torch.ops.opgen.softmax_cross_entropy_backward.default, "opgen::softmax_cross_entropy_backward", _make_softmax_cross_entropy_backward_1, [{"N": 3}, {"N": 8}], differentiable=False, fakes=["schemas/softmax_cross_entropy_backward.yaml:20:5: like(logits)"], name="softmax_cross_entropy_backward-1")
 
 
+def _make_tiled_gemm_0(d):
+    from opgen_ops.gemm import GemmRunner
+    return (_tensor((d["M"], 16), torch.float32, "cpu", -1, 1), _tensor((16, 8), torch.float32, "cpu", -1, 1), GemmRunner(out_dtype=torch.float32, tile_m=64, tile_n=4)), {}
+
+
+_case_tiled_gemm_0 = _Case(torch.ops.opgen.tiled_gemm.default, "opgen::tiled_gemm", _make_tiled_gemm_0, [{"M": 3}, {"M": 70}], differentiable=False, fakes=["schemas/tiled_gemm.yaml:22:7: empty([a.size(0), b.size(1)], dtype=runner.out_dtype)"], name="tiled_gemm-0", eager_only=_testing.untraceable_carried_fields())
+
+
+def _make_tiled_gemm_1(d):
+    from opgen_ops.gemm import GemmRunner
+    return (_tensor((5, 8), torch.bfloat16, "cpu", -1, 1), _tensor((8, 6), torch.bfloat16, "cpu", -1, 1), GemmRunner(out_dtype=torch.bfloat16, tile_m=2, tile_n=2), _tensor((6,), torch.float32, "cpu", -1, 1)), {}
+
+
+_case_tiled_gemm_1 = _Case(torch.ops.opgen.tiled_gemm.default, "opgen::tiled_gemm", _make_tiled_gemm_1, [{}], differentiable=False, fakes=["schemas/tiled_gemm.yaml:22:7: empty([a.size(0), b.size(1)], dtype=runner.out_dtype)"], name="tiled_gemm-1", eager_only=_testing.untraceable_carried_fields())
+
+
 _CASES = [
     pytest.param(_case_cast_to_fp8_0, id="cast_to_fp8-0"),
     pytest.param(_case_cast_to_fp8_1, id="cast_to_fp8-1"),
@@ -447,6 +464,8 @@ _CASES = [
     pytest.param(_case_softmax_cross_entropy_1, id="softmax_cross_entropy-1"),
     pytest.param(_case_softmax_cross_entropy_backward_0, id="softmax_cross_entropy_backward-0"),
     pytest.param(_case_softmax_cross_entropy_backward_1, id="softmax_cross_entropy_backward-1"),
+    pytest.param(_case_tiled_gemm_0, id="tiled_gemm-0"),
+    pytest.param(_case_tiled_gemm_1, id="tiled_gemm-1"),
 ]
 
 
@@ -692,6 +711,18 @@ _INPUT_CHECKS = [
     pytest.param(_case_softmax_cross_entropy_backward_1, 3, "labels", "dtype", ["int64"], id="softmax_cross_entropy_backward-1-labels-dtype"),
     pytest.param(_case_softmax_cross_entropy_backward_1, 3, "labels", "dim", [], id="softmax_cross_entropy_backward-1-labels-dim"),
     pytest.param(_case_softmax_cross_entropy_backward_1, 3, "labels", "same_device", [], id="softmax_cross_entropy_backward-1-labels-same_device"),
+    pytest.param(_case_tiled_gemm_0, 0, "a", "dtype", ["float32", "float16", "bfloat16"], id="tiled_gemm-0-a-dtype"),
+    pytest.param(_case_tiled_gemm_0, 0, "a", "dim", [], id="tiled_gemm-0-a-dim"),
+    pytest.param(_case_tiled_gemm_0, 1, "b", "dim", [], id="tiled_gemm-0-b-dim"),
+    pytest.param(_case_tiled_gemm_0, 1, "b", "same_dtype", [], id="tiled_gemm-0-b-same_dtype"),
+    pytest.param(_case_tiled_gemm_0, 1, "b", "same_device", [], id="tiled_gemm-0-b-same_device"),
+    pytest.param(_case_tiled_gemm_1, 0, "a", "dtype", ["float32", "float16", "bfloat16"], id="tiled_gemm-1-a-dtype"),
+    pytest.param(_case_tiled_gemm_1, 0, "a", "dim", [], id="tiled_gemm-1-a-dim"),
+    pytest.param(_case_tiled_gemm_1, 1, "b", "dim", [], id="tiled_gemm-1-b-dim"),
+    pytest.param(_case_tiled_gemm_1, 1, "b", "same_dtype", [], id="tiled_gemm-1-b-same_dtype"),
+    pytest.param(_case_tiled_gemm_1, 1, "b", "same_device", [], id="tiled_gemm-1-b-same_device"),
+    pytest.param(_case_tiled_gemm_1, 3, "bias", "dim", [], id="tiled_gemm-1-bias-dim"),
+    pytest.param(_case_tiled_gemm_1, 3, "bias", "same_device", [], id="tiled_gemm-1-bias-same_device"),
 ]
 
 
@@ -750,6 +781,8 @@ _FLOPS = [
     pytest.param(_case_runner_gemm_2, [768, 17920], id="runner_gemm-2"),
     pytest.param(_case_softmax_cross_entropy_0, [150, 400], id="softmax_cross_entropy-0"),
     pytest.param(_case_softmax_cross_entropy_1, [150, 400], id="softmax_cross_entropy-1"),
+    pytest.param(_case_tiled_gemm_0, [768, 17920], id="tiled_gemm-0"),
+    pytest.param(_case_tiled_gemm_1, [480], id="tiled_gemm-1"),
 ]
 
 

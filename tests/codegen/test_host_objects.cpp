@@ -384,6 +384,46 @@ TEST(CarriedHostObjects, RegisteredSchemaTakesTheObject) {
       << tests;
 }
 
+// C++ kernels take the fields: C++ registers the flat op f_flat, and the
+// package defines f in Python around it, reading the fields as it runs.
+TEST(CarriedHostObjects, ToCppKernelsThroughTheFlatOp) {
+  auto r = check("schema: \"f(Tensor x, Runner r) -> Tensor\"\ncarry: [r]\ndispatch: [CPU]\ntags: [pt2_compliant_tag]\n"
+                 "fake: empty(x.shape, dtype=r.out_dtype)\nsamples: []\n",
+                 kCarryTypes);
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  const auto& op = r.library.ops.at(0);
+  EXPECT_TRUE(op.wraps_flat_op());
+  EXPECT_EQ(op.cpp_op_name(), "f_flat");
+  const std::string cpp = generated(r.library, "f.cpp");
+  // The 2.10 stable target has no tags on def: the op (Python) has them, the flat op none.
+  EXPECT_NE(cpp.find("m.def(\"f_flat(Tensor x, ScalarType r_out_dtype, int r_tile) -> Tensor\");"), std::string::npos)
+      << cpp;
+  EXPECT_NE(cpp.find("m.impl(\"f_flat\", &f_cpu_boxed);"), std::string::npos) << cpp;
+  const std::string module = generated(r.library, "_ops.py");
+  EXPECT_NE(module.find("_PYTHON_LIBRARY.define(\"f(Tensor x, m.gemm.Runner r) -> Tensor\", "
+                        "tags=(torch.Tag.pt2_compliant_tag,))"),
+            std::string::npos)
+      << module;
+  // Every field read when the op runs, after the class check; then the flat op.
+  EXPECT_NE(module.find("def _f_wrapper(x, r):\n    torch._check_type(isinstance(r, _CARRIED_CLASSES[\"m.gemm.Runner\"])"),
+            std::string::npos)
+      << module;
+  EXPECT_NE(module.find("    r_out_dtype, r_tile = _host_fields(\"Runner\", r, \"testns::f\", \"r\")\n"
+                        "    return torch.ops.testns.f_flat.default(x, r_out_dtype, r_tile)\n"),
+            std::string::npos)
+      << module;
+  EXPECT_NE(module.find("_PYTHON_LIBRARY.impl(\"f\", _f_wrapper, \"CompositeExplicitAutograd\")"), std::string::npos)
+      << module;
+  // Two fakes from the same rule: the op's reads the field it needs, the flat op's takes it.
+  EXPECT_NE(module.find("@torch.library.register_fake(\"testns::f\")\ndef _f_fake(x, r):\n    r_out_dtype = r.out_dtype\n"),
+            std::string::npos)
+      << module;
+  EXPECT_NE(module.find("@torch.library.register_fake(\"testns::f_flat\")\ndef _f_flat_fake(x, r_out_dtype, r_tile):\n"
+                        "    return torch.empty("),
+            std::string::npos)
+      << module;
+}
+
 TEST(CarriedHostObjects, WhereAnObjectCannotBeCarried) {
   const std::string body = "dispatch: [CPU]\nkernels:\n  CPU: {python: \"m.gemm:run\"}\nfake: like(x)\nsamples: []\n";
   expect_error(check("schema: \"f(Tensor x, Runner r) -> Tensor\"\ncarry: [q]\n" + body, kCarryTypes),
@@ -392,13 +432,13 @@ TEST(CarriedHostObjects, WhereAnObjectCannotBeCarried) {
                "'p' is carried, but its class Plain is not registered with PyTorch");
   expect_error(check("schema: \"f(Tensor x, G g) -> Tensor\"\ncarry: [g]\n" + body, kCarryTypes),
                "opgen cannot carry a built-in class yet");
-  expect_error(check("schema: \"f(Tensor x, Runner r) -> Tensor\"\ncarry: [r]\nfake: like(x)\nsamples: []\n",
-                     kCarryTypes),
-               "'r' is carried, but the op has C++ kernels (CPU, CUDA)");
   expect_error(check("schema: \"f(Tensor x, Runner r) -> Tensor\"\ncarry: [r]\nkernels:\n  CPU: {python: \"m:k\"}\n"
                      "fake: like(x)\nsamples: []\n",
                      kCarryTypes),
-               "'r' is carried, but the op has C++ kernels (CUDA)");
+               "'r' is carried, but the op has both Python kernels and C++ kernels (CUDA)");
+  expect_error(check("schema: \"f(Tensor x, Runner r) -> Tensor\"\ncarry: [r]\nfake: {python: \"m:fake\"}\nsamples: []\n",
+                     kCarryTypes),
+               "'r' is carried to C++ kernels, but the op's fake is handwritten");
   expect_error(check("schema: \"f(Tensor x) -> Tensor\"\nfake: like(x)\nsamples: []\n",
                      "host_objects:\n  R:\n    class: m.R\n    kind: value\n    fields: {a: int}\n"),
                "'kind' is constant or symbolic, not 'value'");

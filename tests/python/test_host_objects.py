@@ -191,7 +191,8 @@ def test_the_page_shows_the_files_tested_here():
     """docs/host-objects.md's YAML is the in-tree files it names, verbatim."""
     page = (ROOT / "docs" / "host-objects.md").read_text()
     blocks = re.findall(r"```yaml\n(.*?)```", page, re.S)
-    assert blocks == [(ROOT / "schemas" / name).read_text() for name in ("_types.yaml", "cast_to_fp8.yaml", "fp8_linear.yaml", "runner_gemm.yaml")]
+    assert blocks == [(ROOT / "schemas" / name).read_text() for name in ("_types.yaml", "cast_to_fp8.yaml", "fp8_linear.yaml", "runner_gemm.yaml",
+                                                                          "tiled_gemm.yaml")]
 
 
 @pytest.mark.parametrize("plant", ["fifo", "dev_zero", "sparse"])

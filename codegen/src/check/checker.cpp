@@ -868,8 +868,22 @@ void check_generated_names(const model::Library& library, Diagnostics& diags) {
   for (const std::string& name : emit::fixed_module_names()) claimed.emplace(name, Owner{nullptr, nullptr});
   for (const std::string& module : emit::host_class_modules(library))  // the .pyi imports them
     claimed.emplace(module.substr(0, module.find('.')), Owner{nullptr, nullptr});
+  // An op carrying objects to C++ kernels registers its flat op in C++, whose
+  // name another op may have (one error: the Python names collide too).
+  std::set<const OpSpec*> reported;
+  for (const OpSpec& op : library.ops) {
+    if (!op.wraps_flat_op()) continue;
+    const OpSpec* other = library.find(op.cpp_op_name());
+    if (!other) continue;
+    diags.error(Code::GeneratedNameCollision, op.schema_at(0),
+                fmt::format("op '{}' carries objects to C++ kernels through the flat op '{}', which {} defines too",
+                            op.op_name(), op.cpp_op_name(), other->display_path))
+        .notes.push_back({"rename one of the ops"});
+    reported.insert({&op, other});
+  }
   std::set<std::string> op_names;
   for (const OpSpec& op : library.ops) {
+    if (reported.count(&op)) continue;
     // Reported already: an op defined twice (E0312), a reserved op name (E0302;
     // which includes every __dunder__, reserved in C++ as in Python).
     const auto& name = op.schema.name;

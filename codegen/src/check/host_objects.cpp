@@ -264,10 +264,10 @@ class Lowering {
           .notes.push_back({"opgen passes host objects to kernels it declares, as a generated struct"});
   }
 
-  // `carry:`: host arguments the op takes whole. Only an op whose kernels are
-  // all Python can: the object reaches the kernel itself, while a C++ kernel
-  // takes fields (the Python-defined op around a flat C++ op that would carry
-  // objects to C++ kernels is not generated yet).
+  // `carry:`: host arguments the op takes whole. A Python kernel gets the
+  // object; an op with C++ kernels is defined in Python around its flat C++
+  // op (OpSpec::wraps_flat_op), which takes the fields. Not both: one
+  // kernel per key, either way.
   void find_carried_arguments() {
     for (const auto& name : op_.carry) {
       auto it = hosts_.find(name.value);
@@ -299,17 +299,24 @@ class Lowering {
                                           c.name.value, lib_.types_path)});
         continue;
       }
-      if (!op_.defined_in_python()) {
+      if (!op_.python_kernels.empty() && !op_.defined_in_python()) {
         std::vector<std::string> cpp_keys;
         for (const auto& key : op_.dispatch)
           if (std::none_of(op_.python_kernels.begin(), op_.python_kernels.end(),
                            [&](const model::PythonKernel& k) { return k.dispatch_key.value == key.value; }))
             cpp_keys.push_back(key.value);
         error(Code::BadCarry, name.loc,
-              fmt::format("'{}' is carried, but the op has C++ kernels ({})", name.value, fmt::join(cpp_keys, ", ")))
-            .notes.push_back({"a carried object reaches Python kernels only ('kernels: {KEY: {python: ...}}' for every "
-                              "key of 'dispatch', which is CPU and CUDA when not given); a C++ kernel takes its "
-                              "fields: leave it out of 'carry'"});
+              fmt::format("'{}' is carried, but the op has both Python kernels and C++ kernels ({})", name.value,
+                          fmt::join(cpp_keys, ", ")))
+            .notes.push_back({"an op carrying objects has Python kernels for every key of 'dispatch' (they get the "
+                              "object), or C++ kernels only (they get its fields, read when the op runs)"});
+        continue;
+      }
+      if (op_.python_kernels.empty() && op_.fake_python) {
+        error(Code::BadCarry, name.loc,
+              fmt::format("'{}' is carried to C++ kernels, but the op's fake is handwritten", name.value))
+            .notes.push_back({"an op carrying objects to C++ kernels has two fakes, its own and its flat C++ op's, "
+                              "both from the 'fake' rules: write them as rules"});
         continue;
       }
       if (op_.autograd) {

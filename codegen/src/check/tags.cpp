@@ -92,9 +92,10 @@ void check_tags(const model::Library& lib, model::OpSpec& op, Diagnostics& diags
       layout = &tag;
     }
   }
-  // An op defined in Python (every kernel Python) gets its tags from torch.library.
+  // An op defined in Python (every kernel Python, or around its flat C++ op)
+  // gets its tags from torch.library; a flat op on such a target gets none.
   const bool stable_without_tags = op.abi.value == model::Abi::Stable && lib.torch_target_version < kStableTagsSince &&
-                                   !op.defined_in_python();
+                                   !op.defined_in_python() && !op.wraps_flat_op();
   if (!op.tags.empty() && stable_without_tags) {
     auto& d = diags.error(Code::TagsNeedNewerStableAbi, op.tags.front().loc,
                           fmt::format("tags need the stable ABI of PyTorch {} or newer; the target is {}",

@@ -109,6 +109,12 @@ std::string def_schema(const model::OpSpec& op) {
   return s.to_string(model::SchemaForm::Registration);
 }
 
+std::string cpp_def_schema(const model::OpSpec& op) {
+  model::FunctionSchema s = op.cpp_schema();
+  s.name.ns.clear();
+  return s.to_string(model::SchemaForm::Registration);
+}
+
 std::optional<size_t> gradient_of_output(const model::FunctionSchema& fwd, const std::string& name) {
   if (name == "grad" && fwd.returns.size() == 1) return 0;
   for (size_t i = 0; i < fwd.returns.size(); ++i) {

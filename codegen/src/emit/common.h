@@ -19,6 +19,9 @@ std::string generated_header(const std::string& comment, const model::Library& l
 std::string qualified_name(const model::Library& lib, const model::OpSpec& op);
 // The schema as registered (no namespace; annotations filled in).
 std::string def_schema(const model::OpSpec& op);
+// The schema the C++ library registers (OpSpec::cpp_schema): def_schema's,
+// or the flat op's when the op wraps one.
+std::string cpp_def_schema(const model::OpSpec& op);
 
 // Where each result of an op comes from: a result bound to an argument
 // (`-> Tensor(a!)` of `Tensor(a!) out`) is that argument, which the kernel

@@ -105,11 +105,11 @@ std::string kernel_header(const model::Library& lib, const model::OpSpec& op) {
     model::FunctionSchema declared = *op.declared_schema;
     declared.name.ns.clear();
     p.line("// " + declared.to_string(model::SchemaForm::Registration));
-    p.line(fmt::format("//   registered with each {}: {}",
+    p.line(fmt::format("//   registered {}with each {}: {}", op.wraps_flat_op() ? "in C++ (the op wraps it in Python) " : "",
                        op.subclass_results.empty() ? "host object's fields"
                        : op.host_args.empty()      ? "tensor-subclass result's inner tensors"
                                                    : "object's fields and each subclass result's inner tensors",
-                       def_schema(op)));
+                       cpp_def_schema(op)));
   } else {
     p.line("// " + def_schema(op));
   }

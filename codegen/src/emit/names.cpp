@@ -32,6 +32,10 @@ std::string kernel_name(const model::OpSpec& op, const std::string& dispatch_key
 }
 
 std::string fake_function(const model::OpSpec& op) { return fmt::format("_{}_fake", op_identifier(op)); }
+std::string flat_fake_function(const model::OpSpec& op) { return fmt::format("_{}_flat_fake", op_identifier(op)); }
+std::string flat_op_wrapper_function(const model::OpSpec& op) {
+  return fmt::format("_{}_wrapper", op_identifier(op));
+}
 std::string setup_context_function(const model::OpSpec& op) {
   return fmt::format("_{}_setup_context", op_identifier(op));
 }
@@ -105,6 +109,10 @@ std::vector<BoundName> names_bound_by(const model::OpSpec& op) {
       names.push_back({compile_fallback_function(op), "its compile fallback"});
       names.push_back({compile_islands(op), "its compile fallback islands"});
     }
+  }
+  if (op.wraps_flat_op()) {
+    names.push_back({flat_fake_function(op), "its flat C++ op's fake"});
+    names.push_back({flat_op_wrapper_function(op), "the kernel that calls its flat C++ op"});
   }
   for (const auto& key : op.dispatch) names.push_back({"kernels::" + kernel_name(op, key.value), "a kernel function"});
   for (const auto& kernel : op.python_kernels)

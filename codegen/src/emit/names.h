@@ -19,6 +19,10 @@ std::string kernel_name(const model::OpSpec& op, const std::string& dispatch_key
 // "_rms_norm_fake", "_rms_norm_setup_context", "_rms_norm_backward": the
 // module-level functions of the generated Python module.
 std::string fake_function(const model::OpSpec& op);
+// An op that wraps its flat C++ op (OpSpec::wraps_flat_op): "_<op>_flat_fake",
+// the flat op's fake, and "_<op>_wrapper", the op's kernel that calls it.
+std::string flat_fake_function(const model::OpSpec& op);
+std::string flat_op_wrapper_function(const model::OpSpec& op);
 std::string setup_context_function(const model::OpSpec& op);
 std::string backward_function(const model::OpSpec& op);
 // "_rms_norm_flops": the FLOP formula FlopCounterMode calls (`flops:`).

@@ -47,6 +47,12 @@ std::string python_op(const model::Library& lib, const model::OpSpec& op) {
                      op.schema.name.overload.empty() ? "default" : op.schema.name.overload);
 }
 
+std::string python_flat_op(const model::Library& lib, const model::OpSpec& op) {
+  const model::FunctionSchema schema = op.cpp_schema();
+  return fmt::format("torch.ops.{}.{}.{}", lib.ns, schema.name.name,
+                     schema.name.overload.empty() ? "default" : schema.name.overload);
+}
+
 // "input, weight, eps=1e-06, *, out": the schema's parameters as a Python
 // signature. PyTorch leaves out arguments equal to their defaults, so the
 // defaults must be there; a positional default is kept only where no
@@ -90,8 +96,11 @@ std::vector<std::string> carried_unpack_lines(const model::Library& lib, const m
   return lines;
 }
 
-void emit_fake(Printer& p, const model::Library& lib, const model::OpSpec& op) {
-  const std::string qualified = qualified_name(lib, op);
+// The op's fake, over its registered arguments; with `flat`, the fake of the
+// flat C++ op an op carrying objects wraps (OpSpec::wraps_flat_op), over the
+// fields, which the same rules are written over.
+void emit_fake(Printer& p, const model::Library& lib, const model::OpSpec& op, bool flat = false) {
+  const std::string qualified = flat ? lib.ns + "::" + op.cpp_op_name() : qualified_name(lib, op);
   if (op.fake_python) {
     const std::string& target = op.fake_python->value;
     auto colon = target.find(':');
@@ -105,9 +114,11 @@ void emit_fake(Printer& p, const model::Library& lib, const model::OpSpec& op) {
   env.schema = &op.schema;
   const std::string device = default_device_arg(op);
   p.line(fmt::format("@torch.library.register_fake(\"{}\")", qualified));
-  p.line(fmt::format("def {}({}):", fake_function(op), python_params(op.registered_schema())));
+  p.line(fmt::format("def {}({}):", flat ? flat_fake_function(op) : fake_function(op),
+                     python_params(flat ? op.schema : op.registered_schema())));
   auto indent = p.indent(4);
-  for (const auto& line : carried_unpack_lines(lib, op)) p.line(line);
+  if (!flat)
+    for (const auto& line : carried_unpack_lines(lib, op)) p.line(line);
   for (const auto& check : python_checks(lib, op))
     for (const auto& line : python_check_lines(check)) p.line(line);
   for (const auto& let : op.lets) {
@@ -397,6 +408,23 @@ else:
 
 std::string flat_call_args(const model::OpSpec& op);
 
+// The lines that make a host argument's flat arguments locals: its flag when
+// optional, then every field, read by _host_fields.
+std::vector<std::string> host_field_lines(const model::Library& lib, const model::OpSpec& op,
+                                          const model::HostArgument& host) {
+  const model::HostClass& cls = *lib.host_class(host.cls);
+  std::vector<std::string> names;
+  for (const auto& f : cls.fields) names.push_back(host.field_name(f));
+  const std::string targets = fmt::format("{}{}", fmt::join(names, ", "), names.size() == 1 ? "," : "");
+  const std::string read = fmt::format("_host_fields({}, {}, {}, {})", python_string_literal(host.cls), host.name,
+                                       python_string_literal(qualified_name(lib, op)), python_string_literal(host.name));
+  if (!host.optional) return {fmt::format("{} = {}", targets, read)};
+  std::vector<std::string> nones(names.size(), "None");
+  return {fmt::format("{} = {} is not None", host.given_name(), host.name),
+          fmt::format("{} = {} if {} else ({}{})", targets, read, host.given_name(), fmt::join(nones, ", "),
+                      nones.size() == 1 ? "," : "")};
+}
+
 // A Python kernel's first lines: each carried object is of its class
 // (PyTorch passes any object through an opaque argument).
 std::vector<std::string> carried_type_checks(const model::Library& lib, const model::OpSpec& op) {
@@ -483,18 +511,44 @@ def _register_host_class(path: str, kind: str, guarded: list) -> None:
   }
 }
 
+// The kernel of an op that carries objects to C++ kernels, on every device
+// (CompositeExplicitAutograd): it reads each carried object's fields when the
+// op runs, not when torch.compile traces it, and calls the flat C++ op.
+void emit_flat_op_wrapper(Printer& p, const model::Library& lib, const model::OpSpec& op) {
+  const std::string name = flat_op_wrapper_function(op);
+  p.line();
+  p.line();
+  p.line(fmt::format("def {}({}):", name, python_params(op.registered_schema())));
+  {
+    auto indent = p.indent(4);
+    for (const auto& line : carried_type_checks(lib, op)) p.line(line);
+    for (const auto& host : op.host_args)
+      if (host.carry)
+        for (const auto& line : host_field_lines(lib, op, host)) p.line(line);
+    std::vector<std::string> passed;
+    for (const auto& a : op.schema.arguments) passed.push_back(a.kwarg_only ? a.name + "=" + a.name : a.name);
+    p.line(fmt::format("return {}({})", python_flat_op(lib, op), fmt::join(passed, ", ")));
+  }
+  p.line();
+  p.line();
+  p.line(fmt::format("_PYTHON_LIBRARY.impl({}, {}, \"CompositeExplicitAutograd\")", python_string_literal(op.op_name()),
+                     name));
+}
+
 // Ops whose kernels are all Python are defined here (nothing of them is
-// C++); every Python kernel is registered for its dispatch key. Each kernel
-// is imported when first called, so its module may import this package.
+// C++), and so are ops that carry objects to C++ kernels (around their flat
+// C++ op); every Python kernel is registered for its dispatch key. Each
+// kernel is imported when first called, so its module may import this package.
 void emit_python_kernels(Printer& p, const model::Library& lib) {
-  const bool any = std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) { return !op.python_kernels.empty(); });
+  const bool any = std::any_of(lib.ops.begin(), lib.ops.end(),
+                               [](const auto& op) { return !op.python_kernels.empty() || op.wraps_flat_op(); });
   if (!any) return;
   p.line();
   p.line();
   p.line("# Python kernels (the specs' `kernels: {KEY: {python: ...}}`), and the ops that have no other.");
   p.line(fmt::format("_PYTHON_LIBRARY = torch.library.Library(\"{}\", \"FRAGMENT\")", lib.ns));
   for (const auto& op : lib.ops) {
-    if (!op.defined_in_python()) continue;
+    if (!op.defined_in_python() && !op.wraps_flat_op()) continue;
     std::vector<std::string> tags;
     for (const auto& tag : op.tags) tags.push_back("torch.Tag." + tag.value);
     p.line(fmt::format("_PYTHON_LIBRARY.define({}{})", python_string_literal(def_schema(op)),
@@ -523,6 +577,7 @@ void emit_python_kernels(Printer& p, const model::Library& lib) {
       p.line(fmt::format("_PYTHON_LIBRARY.impl({}, {}, \"{}\")", python_string_literal(op.op_name()), name,
                          kernel.dispatch_key.value));
     }
+    if (op.wraps_flat_op()) emit_flat_op_wrapper(p, lib, op);
   }
 }
 
@@ -532,7 +587,8 @@ void emit_host_classes(Printer& p, const model::Library& lib) {
   std::vector<std::string> used;
   for (const auto& op : lib.ops)
     for (const auto& host : op.host_args)
-      if (!host.carry && std::find(used.begin(), used.end(), host.cls) == used.end()) used.push_back(host.cls);
+      if ((!host.carry || op.wraps_flat_op()) && std::find(used.begin(), used.end(), host.cls) == used.end())
+        used.push_back(host.cls);
   if (used.empty()) return;
   std::sort(used.begin(), used.end());
   p.line();
@@ -575,20 +631,7 @@ std::vector<std::string> host_flatten_lines(const model::Library& lib, const mod
   if (unpack_carried) lines = carried_unpack_lines(lib, op);
   for (const auto& host : op.host_args) {
     if (host.carry) continue;
-    const model::HostClass& cls = *lib.host_class(host.cls);
-    std::vector<std::string> names;
-    for (const auto& f : cls.fields) names.push_back(host.field_name(f));
-    const std::string targets = fmt::format("{}{}", fmt::join(names, ", "), names.size() == 1 ? "," : "");
-    const std::string read = fmt::format("_host_fields({}, {}, {}, {})", python_string_literal(host.cls), host.name,
-                                         python_string_literal(qualified_name(lib, op)), python_string_literal(host.name));
-    if (!host.optional) {
-      lines.push_back(fmt::format("{} = {}", targets, read));
-      continue;
-    }
-    lines.push_back(fmt::format("{} = {} is not None", host.given_name(), host.name));
-    std::vector<std::string> nones(names.size(), "None");
-    lines.push_back(fmt::format("{} = {} if {} else ({}{})", targets, read, host.given_name(), fmt::join(nones, ", "),
-                                nones.size() == 1 ? "," : ""));
+    for (auto& line : host_field_lines(lib, op, host)) lines.push_back(std::move(line));
   }
   return lines;
 }
@@ -794,6 +837,11 @@ std::string python_module(const model::Library& lib) {
     p.line(fmt::format("# {} ({})", qualified_name(lib, op), op.display_path));
     p.line();
     emit_fake(p, lib, op);
+    if (op.wraps_flat_op()) {
+      p.line();
+      p.line();
+      emit_fake(p, lib, op, /*flat=*/true);
+    }
     if (op.autograd) {
       p.line();
       p.line();

@@ -3,6 +3,7 @@
 // the results, registered with STABLE_TORCH_LIBRARY_FRAGMENT / _IMPL.
 #include <fmt/format.h>
 
+#include "check/checker.h"
 #include "emit/common.h"
 #include "emit/emit.h"
 #include "emit/host_objects.h"
@@ -44,12 +45,18 @@ std::string stable_op_source(const model::Library& lib, const model::OpSpec& op)
   const std::vector<std::string> param_types = kernel_param_types(lib, op, true);
   const std::string ret = model::kernel_return_type(s, true);
 
+  // The checker allows tags from the 2.12 stable ABI on; before, an op that
+  // wraps its flat op has them on the op itself (Python), the flat op none.
+  std::vector<std::string> tags;
+  if (!op.wraps_flat_op() || lib.torch_target_version >= check::kStableTagsSince)
+    for (const auto& tag : op.tags) tags.push_back("at::Tag::" + tag.value);
+
   Printer p;
   p.emit(generated_header("//", op.display_path));
   p.emit(kPrologue, {{"qualified", qualified_name(lib, op)},
                      {"version", model::format_torch_version(lib.torch_target_version)},
                      {"header", kernel_header_path(lib, op).substr(std::string("include/").size())},
-                     {"tag_include", op.tags.empty() ? "" : "\n#include <torch/headeronly/core/enum_tag.h>"},
+                     {"tag_include", tags.empty() ? "" : "\n#include <torch/headeronly/core/enum_tag.h>"},
                      {"ret", ret},
                      {"param_types", fmt::format("{}", fmt::join(param_types, ", "))},
                      {"id", op_identifier(op)}});
@@ -101,14 +108,12 @@ std::string stable_op_source(const model::Library& lib, const model::OpSpec& op)
   p.line();
   p.line("}  // namespace");
   p.line();
-  std::vector<std::string> tags;  // the checker allows them from the 2.12 stable ABI on
-  for (const auto& tag : op.tags) tags.push_back("at::Tag::" + tag.value);
   p.emit(R"cc(STABLE_TORCH_LIBRARY_FRAGMENT($ns$, m) {
   m.def($schema$$tags$);
 }
 )cc",
          {{"ns", lib.ns},
-          {"schema", cpp_string_literal(def_schema(op))},
+          {"schema", cpp_string_literal(cpp_def_schema(op))},
           {"tags", tags.empty() ? "" : fmt::format(", {{{}}}", fmt::join(tags, ", "))}});
   for (const auto& key : op.dispatch) {
     p.line();
@@ -118,7 +123,7 @@ std::string stable_op_source(const model::Library& lib, const model::OpSpec& op)
 )cc",
            {{"ns", lib.ns},
             {"key", key.value},
-            {"name", cpp_string_literal(op.op_name())},
+            {"name", cpp_string_literal(op.cpp_op_name())},
             {"kernel", kernel_name(op, key.value)}});
   }
   return p.str();

@@ -86,7 +86,7 @@ namespace {
 }
 )cc",
          {{"ns", lib.ns},
-          {"schema", cpp_string_literal(def_schema(op))},
+          {"schema", cpp_string_literal(cpp_def_schema(op))},
           {"tags", tags.empty() ? "" : fmt::format(", {{{}}}", fmt::join(tags, ", "))}});
   for (const auto& key : op.dispatch) {
     p.line();
@@ -96,7 +96,7 @@ namespace {
 )cc",
            {{"ns", lib.ns},
             {"key", key.value},
-            {"name", cpp_string_literal(op.op_name())},
+            {"name", cpp_string_literal(op.cpp_op_name())},
             {"kernel", kernel_name(op, key.value)}});
   }
   return p.str();

@@ -37,6 +37,21 @@ FunctionSchema OpSpec::registered_schema() const {
   return out;
 }
 
+bool OpSpec::wraps_flat_op() const {
+  return !defined_in_python() && std::any_of(host_args.begin(), host_args.end(), [](const HostArgument& h) { return h.carry; });
+}
+
+FunctionSchema OpSpec::cpp_schema() const {
+  FunctionSchema out = schema;
+  if (wraps_flat_op()) out.name.name += "_flat";
+  return out;
+}
+
+std::string OpSpec::cpp_op_name() const {
+  const OperatorName name = cpp_schema().name;
+  return name.overload.empty() ? name.name : name.name + "." + name.overload;
+}
+
 std::string OpSpec::op_name() const {
   return schema.name.overload.empty() ? schema.name.name : schema.name.name + "." + schema.name.overload;
 }

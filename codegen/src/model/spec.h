@@ -285,6 +285,16 @@ struct OpSpec {
   // argument's flat arguments folded back into the object (`<module.Class>[?]
   // <arg>`). `schema` itself when nothing is carried.
   FunctionSchema registered_schema() const;
+  // The op carries an object and has C++ kernels: the C++ library registers
+  // `schema` (the objects' fields, which the kernels take) as the flat op
+  // `<name>_flat`, and the package defines the op itself in Python, its
+  // CompositeExplicitAutograd kernel reading the fields when the op runs
+  // and calling the flat op.
+  bool wraps_flat_op() const;
+  // The op's C++ registration: `schema`, named `<name>_flat` when the op
+  // wraps a flat op.
+  FunctionSchema cpp_schema() const;
+  std::string cpp_op_name() const;  // "name" or "name.overload", of cpp_schema()
   // Every kernel is Python: the package defines the op (torch.library), and
   // nothing of it is C++. (Holds before the checker moves the Python keys
   // out of `dispatch` and after.)

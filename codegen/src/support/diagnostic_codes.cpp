@@ -1955,10 +1955,12 @@ fields: under torch.compile a `kind: symbolic` object is a graph input (one
 graph serves every object whose fields the fakes read are equal) and a
 `kind: constant` one a guarded constant. The class must declare `kind` (the
 package registers it with PyTorch as an opaque type), must be neither a
-tensor subclass nor a built-in class, and every kernel of the op must be
-Python (`kernels: {KEY: {python: ...}}`), which receives the object; a C++
-kernel takes fields. Autograd around a carried object is not generated
-yet.)md",
+tensor subclass nor a built-in class. The op's kernels are either all
+Python (`kernels: {KEY: {python: ...}}`), which receive the object, or all
+C++, which receive its fields: the C++ library registers the flat op
+`<op>_flat` and the package defines the op in Python around it, reading
+the fields each call (so a C++ op with a handwritten fake cannot carry).
+Autograd around a carried object is not generated yet.)md",
      R"md(# _types.yaml
 host_objects:
   GemmRunner:

@@ -24,6 +24,7 @@
 #   schemas/scaled_masked_softmax_backward.yaml
 #   schemas/softmax_cross_entropy.yaml
 #   schemas/softmax_cross_entropy_backward.yaml
+#   schemas/tiled_gemm.yaml
 
 """Registrations for the torch.ops.opgen operators.
 
@@ -54,7 +55,7 @@ def _load_library() -> None:
 
 _load_library()
 
-__all__ = ["cast_to_fp8", "compact_rows", "fp8_linear", "fp8_linear_backward", "fused_add_rms_norm_", "layer_norm", "layer_norm_backward", "multi_tensor_adam_", "multi_tensor_l2norm", "multi_tensor_scale_", "one_shot_all_reduce", "quantize_fp8", "rms_norm", "rms_norm_backward", "rotary_embedding", "rotary_embedding_backward", "runner_apply", "runner_create", "runner_destroy", "runner_gemm", "scaled_masked_softmax", "scaled_masked_softmax_backward", "softmax_cross_entropy", "softmax_cross_entropy_backward"]
+__all__ = ["cast_to_fp8", "compact_rows", "fp8_linear", "fp8_linear_backward", "fused_add_rms_norm_", "layer_norm", "layer_norm_backward", "multi_tensor_adam_", "multi_tensor_l2norm", "multi_tensor_scale_", "one_shot_all_reduce", "quantize_fp8", "rms_norm", "rms_norm_backward", "rotary_embedding", "rotary_embedding_backward", "runner_apply", "runner_create", "runner_destroy", "runner_gemm", "scaled_masked_softmax", "scaled_masked_softmax_backward", "softmax_cross_entropy", "softmax_cross_entropy_backward", "tiled_gemm"]
 
 
 _CARRIED_CLASSES = {}  # module.Class -> the class
@@ -107,6 +108,7 @@ _register_host_class("opgen_ops.gemm.GemmRunner", "symbolic", ["out_dtype"])
 # Python kernels (the specs' `kernels: {KEY: {python: ...}}`), and the ops that have no other.
 _PYTHON_LIBRARY = torch.library.Library("opgen", "FRAGMENT")
 _PYTHON_LIBRARY.define("runner_gemm(Tensor a, Tensor b, opgen_ops.gemm.GemmRunner runner, Tensor? bias=None) -> Tensor", tags=(torch.Tag.pt2_compliant_tag,))
+_PYTHON_LIBRARY.define("tiled_gemm(Tensor a, Tensor b, opgen_ops.gemm.GemmRunner runner, Tensor? bias=None) -> Tensor", tags=(torch.Tag.pt2_compliant_tag,))
 
 
 def _runner_gemm_cpu_kernel(a, b, runner, bias=None):
@@ -145,6 +147,15 @@ def _runner_gemm_cuda_kernel(a, b, runner, bias=None):
 
 
 _PYTHON_LIBRARY.impl("runner_gemm", _runner_gemm_cuda_kernel, "CUDA")
+
+
+def _tiled_gemm_wrapper(a, b, runner, bias=None):
+    torch._check_type(isinstance(runner, _CARRIED_CLASSES["opgen_ops.gemm.GemmRunner"]), lambda: f"opgen::tiled_gemm: argument 'runner' must be a opgen_ops.gemm.GemmRunner, not {type(runner).__name__}")
+    runner_out_dtype, runner_tile_m, runner_tile_n = _host_fields("GemmRunner", runner, "opgen::tiled_gemm", "runner")
+    return torch.ops.opgen.tiled_gemm_flat.default(a, b, runner_out_dtype, runner_tile_m, runner_tile_n, bias)
+
+
+_PYTHON_LIBRARY.impl("tiled_gemm", _tiled_gemm_wrapper, "CompositeExplicitAutograd")
 
 
 # Arguments Inductor must allocate in symmetric memory (PyTorch >= 2.13).
@@ -236,6 +247,7 @@ def _register_autocast(qualname: str, rules: list[tuple[str, torch.dtype]]) -> N
 _HOST_CLASSES = {
     "Float8Quantizer": ("opgen_ops.quantization.Float8Quantizer", "fp8_dtype, amax_epsilon, force_pow_2_scales", lambda obj: (obj.fp8_dtype, obj.amax_epsilon, obj.force_pow_2_scales)),
     "Float8Tensor": ("opgen_ops.quantization.Float8Tensor", "_data, _scale_inv, fp8_dtype, orig_dtype", lambda obj: (obj._data, obj._scale_inv, obj.fp8_dtype, obj.orig_dtype)),
+    "GemmRunner": ("opgen_ops.gemm.GemmRunner", "out_dtype, tile_m, tile_n", lambda obj: (obj.out_dtype, obj.tile_m, obj.tile_n)),
     "ProcessGroup": ("torch.distributed.ProcessGroup", "group_name, size, rank", lambda obj: (obj.group_name, obj.size(), obj.rank())),
 }
 
@@ -848,3 +860,44 @@ def _softmax_cross_entropy_backward_fake(grad_losses, logits, max_log_sum_exp, l
 
 
 softmax_cross_entropy_backward = torch.ops.opgen.softmax_cross_entropy_backward.default
+
+
+# opgen::tiled_gemm (schemas/tiled_gemm.yaml)
+
+@torch.library.register_fake("opgen::tiled_gemm")
+def _tiled_gemm_fake(a, b, runner, bias=None):
+    runner_out_dtype = runner.out_dtype
+    torch._check(a.dtype in (torch.float32, torch.float16, torch.bfloat16), lambda: f"opgen::tiled_gemm: expected 'a' to have dtype float32, float16 or bfloat16, but got {a.dtype}")
+    torch._check(a.dim() == 2, lambda: f"opgen::tiled_gemm: expected 'a' to have 2 dimensions, but got {a.dim()}")
+    torch._check(b.dtype == a.dtype, lambda: f"opgen::tiled_gemm: expected 'b' to have the same dtype as 'a', but got {b.dtype} and {a.dtype}")
+    torch._check(b.device == a.device, lambda: f"opgen::tiled_gemm: expected 'b' to be on the same device as 'a', but got {b.device} and {a.device}")
+    torch._check(b.dim() == 2, lambda: f"opgen::tiled_gemm: expected 'b' to have 2 dimensions, but got {b.dim()}")
+    torch._check(bias is None or bias.device == a.device, lambda: f"opgen::tiled_gemm: expected 'bias' to be on the same device as 'a', but got {bias.device} and {a.device}")
+    torch._check(bias is None or bias.dim() == 1, lambda: f"opgen::tiled_gemm: expected 'bias' to have 1 dimension, but got {bias.dim()}")
+    torch._check(a.size(1) == b.size(0), lambda: f"opgen::tiled_gemm: requires a.size(1) == b.size(0): {a.size(1)} vs {b.size(0)}")
+    torch._check(bias is None or bias.size(0) == b.size(1), lambda: f"opgen::tiled_gemm: requires bias is None or bias.size(0) == b.size(1)")
+    return torch.empty((a.size(0), b.size(1)), dtype=runner_out_dtype, device=a.device)
+
+
+@torch.library.register_fake("opgen::tiled_gemm_flat")
+def _tiled_gemm_flat_fake(a, b, runner_out_dtype, runner_tile_m, runner_tile_n, bias=None):
+    torch._check(a.dtype in (torch.float32, torch.float16, torch.bfloat16), lambda: f"opgen::tiled_gemm: expected 'a' to have dtype float32, float16 or bfloat16, but got {a.dtype}")
+    torch._check(a.dim() == 2, lambda: f"opgen::tiled_gemm: expected 'a' to have 2 dimensions, but got {a.dim()}")
+    torch._check(b.dtype == a.dtype, lambda: f"opgen::tiled_gemm: expected 'b' to have the same dtype as 'a', but got {b.dtype} and {a.dtype}")
+    torch._check(b.device == a.device, lambda: f"opgen::tiled_gemm: expected 'b' to be on the same device as 'a', but got {b.device} and {a.device}")
+    torch._check(b.dim() == 2, lambda: f"opgen::tiled_gemm: expected 'b' to have 2 dimensions, but got {b.dim()}")
+    torch._check(bias is None or bias.device == a.device, lambda: f"opgen::tiled_gemm: expected 'bias' to be on the same device as 'a', but got {bias.device} and {a.device}")
+    torch._check(bias is None or bias.dim() == 1, lambda: f"opgen::tiled_gemm: expected 'bias' to have 1 dimension, but got {bias.dim()}")
+    torch._check(a.size(1) == b.size(0), lambda: f"opgen::tiled_gemm: requires a.size(1) == b.size(0): {a.size(1)} vs {b.size(0)}")
+    torch._check(bias is None or bias.size(0) == b.size(1), lambda: f"opgen::tiled_gemm: requires bias is None or bias.size(0) == b.size(1)")
+    return torch.empty((a.size(0), b.size(1)), dtype=runner_out_dtype, device=a.device)
+
+
+@torch.utils.flop_counter.register_flop_formula(torch.ops.opgen.tiled_gemm, get_raw=True)
+def _tiled_gemm_flops(a, b, runner, bias=None, **opgen_counter):
+    runner_out_dtype = runner.out_dtype
+    return 2 * a.size(0) * a.size(1) * b.size(1)
+
+
+def tiled_gemm(a, b, runner, bias=None):
+    return torch.ops.opgen.tiled_gemm.default(a, b, runner, bias)

@@ -24,6 +24,7 @@
 #   schemas/scaled_masked_softmax_backward.yaml
 #   schemas/softmax_cross_entropy.yaml
 #   schemas/softmax_cross_entropy_backward.yaml
+#   schemas/tiled_gemm.yaml
 
 from typing import List, Optional, Sequence, Tuple, Union
 
@@ -33,7 +34,7 @@ import opgen_ops.gemm
 import opgen_ops.quantization
 import torch.distributed
 
-__all__ = ["cast_to_fp8", "compact_rows", "fp8_linear", "fp8_linear_backward", "fused_add_rms_norm_", "layer_norm", "layer_norm_backward", "multi_tensor_adam_", "multi_tensor_l2norm", "multi_tensor_scale_", "one_shot_all_reduce", "quantize_fp8", "rms_norm", "rms_norm_backward", "rotary_embedding", "rotary_embedding_backward", "runner_apply", "runner_create", "runner_destroy", "runner_gemm", "scaled_masked_softmax", "scaled_masked_softmax_backward", "softmax_cross_entropy", "softmax_cross_entropy_backward"]
+__all__ = ["cast_to_fp8", "compact_rows", "fp8_linear", "fp8_linear_backward", "fused_add_rms_norm_", "layer_norm", "layer_norm_backward", "multi_tensor_adam_", "multi_tensor_l2norm", "multi_tensor_scale_", "one_shot_all_reduce", "quantize_fp8", "rms_norm", "rms_norm_backward", "rotary_embedding", "rotary_embedding_backward", "runner_apply", "runner_create", "runner_destroy", "runner_gemm", "scaled_masked_softmax", "scaled_masked_softmax_backward", "softmax_cross_entropy", "softmax_cross_entropy_backward", "tiled_gemm"]
 
 
 def cast_to_fp8(input: torch.Tensor, quantizer: opgen_ops.quantization.Float8Quantizer, amax_group: Optional[torch.distributed.ProcessGroup] = ...) -> Tuple[torch.Tensor, torch.Tensor]:
@@ -318,5 +319,20 @@ def softmax_cross_entropy_backward(grad_losses: torch.Tensor, logits: torch.Tens
     0 for ignored rows.
 
     opgen::softmax_cross_entropy_backward(Tensor grad_losses, Tensor logits, Tensor max_log_sum_exp, Tensor labels, float smoothing, int ignore_index) -> Tensor
+    """
+    ...
+
+
+def tiled_gemm(a: torch.Tensor, b: torch.Tensor, runner: opgen_ops.gemm.GemmRunner, bias: Optional[torch.Tensor] = ...) -> torch.Tensor:
+    """runner_gemm's runner object driving a C++ kernel: out = a @ b (+ bias) in
+    runner.out_dtype, computed by tiles of runner.tile_m x runner.tile_n with
+    float32 accumulation. The op takes the runner itself (carry); the C++
+    kernel takes its fields. The package defines the op in Python around the
+    flat C++ op opgen::tiled_gemm_flat, reading the fields when the op runs:
+    under torch.compile the runner is a graph input, and runners with equal
+    out_dtype (what the fake reads) share a graph whose kernel sees each
+    runner's tiles.
+
+    opgen::tiled_gemm(Tensor a, Tensor b, opgen_ops.gemm.GemmRunner runner, Tensor? bias=None) -> Tensor
     """
     ...
