@@ -20,6 +20,7 @@
 //   schemas/runner_create.yaml
 //   schemas/runner_destroy.yaml
 //   schemas/runner_gemm.yaml
+//   schemas/runner_gemm_backward.yaml
 //   schemas/scaled_masked_softmax.yaml
 //   schemas/scaled_masked_softmax_backward.yaml
 //   schemas/softmax_cross_entropy.yaml

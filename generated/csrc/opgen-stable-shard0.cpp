@@ -10,6 +10,7 @@
 //   schemas/rotary_embedding.yaml
 //   schemas/rotary_embedding_backward.yaml
 //   schemas/runner_gemm.yaml
+//   schemas/runner_gemm_backward.yaml
 //   schemas/scaled_masked_softmax.yaml
 //   schemas/scaled_masked_softmax_backward.yaml
 //   schemas/softmax_cross_entropy.yaml
@@ -29,6 +30,7 @@
 #include "rotary_embedding.cpp"
 #include "rotary_embedding_backward.cpp"
 #include "runner_gemm.cpp"
+#include "runner_gemm_backward.cpp"
 #include "scaled_masked_softmax.cpp"
 #include "scaled_masked_softmax_backward.cpp"
 #include "softmax_cross_entropy.cpp"

@@ -20,6 +20,7 @@
 #   schemas/runner_create.yaml
 #   schemas/runner_destroy.yaml
 #   schemas/runner_gemm.yaml
+#   schemas/runner_gemm_backward.yaml
 #   schemas/scaled_masked_softmax.yaml
 #   schemas/scaled_masked_softmax_backward.yaml
 #   schemas/softmax_cross_entropy.yaml
@@ -315,7 +316,7 @@ def _make_runner_gemm_0(d):
     return (_tensor((d["M"], 16), torch.float32, "cpu", -1, 1), _tensor((16, 8), torch.float32, "cpu", -1, 1), GemmRunner(out_dtype=torch.float32, tile_m=64, tile_n=4)), {}
 
 
-_case_runner_gemm_0 = _Case(torch.ops.opgen.runner_gemm.default, "opgen::runner_gemm", _make_runner_gemm_0, [{"M": 3}, {"M": 70}], differentiable=False, fakes=["schemas/runner_gemm.yaml:20:7: empty([a.size(0), b.size(1)], dtype=runner.out_dtype)"], name="runner_gemm-0", eager_only=_testing.untraceable_carried_fields())
+_case_runner_gemm_0 = _Case(torch.ops.opgen.runner_gemm.default, "opgen::runner_gemm", _make_runner_gemm_0, [{"M": 3}, {"M": 70}], differentiable=True, fakes=["schemas/runner_gemm.yaml:21:7: empty([a.size(0), b.size(1)], dtype=runner.out_dtype)"], name="runner_gemm-0", eager_only=_testing.untraceable_carried_fields())
 
 
 def _make_runner_gemm_1(d):
@@ -323,7 +324,7 @@ def _make_runner_gemm_1(d):
     return (_tensor((5, 8), torch.bfloat16, "cpu", -1, 1), _tensor((8, 6), torch.bfloat16, "cpu", -1, 1), GemmRunner(out_dtype=torch.bfloat16, tile_m=2, tile_n=2), _tensor((6,), torch.float32, "cpu", -1, 1)), {}
 
 
-_case_runner_gemm_1 = _Case(torch.ops.opgen.runner_gemm.default, "opgen::runner_gemm", _make_runner_gemm_1, [{}], differentiable=False, fakes=["schemas/runner_gemm.yaml:20:7: empty([a.size(0), b.size(1)], dtype=runner.out_dtype)"], name="runner_gemm-1", eager_only=_testing.untraceable_carried_fields())
+_case_runner_gemm_1 = _Case(torch.ops.opgen.runner_gemm.default, "opgen::runner_gemm", _make_runner_gemm_1, [{}], differentiable=True, fakes=["schemas/runner_gemm.yaml:21:7: empty([a.size(0), b.size(1)], dtype=runner.out_dtype)"], name="runner_gemm-1", eager_only=_testing.untraceable_carried_fields())
 
 
 def _make_runner_gemm_2(d):
@@ -331,7 +332,31 @@ def _make_runner_gemm_2(d):
     return (_tensor((d["M"], 16), torch.float32, "cuda", -1, 1), _tensor((16, 8), torch.float32, "cuda", -1, 1), GemmRunner(out_dtype=torch.float32, tile_m=64, tile_n=4)), {}
 
 
-_case_runner_gemm_2 = _Case(torch.ops.opgen.runner_gemm.default, "opgen::runner_gemm", _make_runner_gemm_2, [{"M": 3}, {"M": 70}], differentiable=False, fakes=["schemas/runner_gemm.yaml:20:7: empty([a.size(0), b.size(1)], dtype=runner.out_dtype)"], name="runner_gemm-2", eager_only=_testing.untraceable_carried_fields())
+_case_runner_gemm_2 = _Case(torch.ops.opgen.runner_gemm.default, "opgen::runner_gemm", _make_runner_gemm_2, [{"M": 3}, {"M": 70}], differentiable=True, fakes=["schemas/runner_gemm.yaml:21:7: empty([a.size(0), b.size(1)], dtype=runner.out_dtype)"], name="runner_gemm-2", eager_only=_testing.untraceable_carried_fields())
+
+
+def _make_runner_gemm_backward_0(d):
+    from opgen_ops.gemm import GemmRunner
+    return (_tensor((5, 8), torch.float32, "cpu", -1, 1), _tensor((5, 16), torch.float32, "cpu", -1, 1), _tensor((16, 8), torch.float32, "cpu", -1, 1), GemmRunner(out_dtype=torch.float32, tile_m=2, tile_n=4)), {}
+
+
+_case_runner_gemm_backward_0 = _Case(torch.ops.opgen.runner_gemm_backward.default, "opgen::runner_gemm_backward", _make_runner_gemm_backward_0, [{}], differentiable=False, fakes=["schemas/runner_gemm_backward.yaml:21:5: empty(a.shape, dtype=a.dtype)", "schemas/runner_gemm_backward.yaml:22:5: empty(b.shape, dtype=b.dtype)", "schemas/runner_gemm_backward.yaml:23:5: empty([grad.size(1)], dtype=float32)"], name="runner_gemm_backward-0")
+
+
+def _make_runner_gemm_backward_1(d):
+    from opgen_ops.gemm import GemmRunner
+    return (_tensor((3, 6), torch.bfloat16, "cpu", -1, 1), _tensor((3, 8), torch.bfloat16, "cpu", -1, 1), _tensor((8, 6), torch.bfloat16, "cpu", -1, 1), GemmRunner(out_dtype=torch.bfloat16, tile_m=64, tile_n=64)), {}
+
+
+_case_runner_gemm_backward_1 = _Case(torch.ops.opgen.runner_gemm_backward.default, "opgen::runner_gemm_backward", _make_runner_gemm_backward_1, [{}], differentiable=False, fakes=["schemas/runner_gemm_backward.yaml:21:5: empty(a.shape, dtype=a.dtype)", "schemas/runner_gemm_backward.yaml:22:5: empty(b.shape, dtype=b.dtype)", "schemas/runner_gemm_backward.yaml:23:5: empty([grad.size(1)], dtype=float32)"], name="runner_gemm_backward-1")
+
+
+def _make_runner_gemm_backward_2(d):
+    from opgen_ops.gemm import GemmRunner
+    return (_tensor((5, 8), torch.float32, "cuda", -1, 1), _tensor((5, 16), torch.float32, "cuda", -1, 1), _tensor((16, 8), torch.float32, "cuda", -1, 1), GemmRunner(out_dtype=torch.float32, tile_m=2, tile_n=4)), {}
+
+
+_case_runner_gemm_backward_2 = _Case(torch.ops.opgen.runner_gemm_backward.default, "opgen::runner_gemm_backward", _make_runner_gemm_backward_2, [{}], differentiable=False, fakes=["schemas/runner_gemm_backward.yaml:21:5: empty(a.shape, dtype=a.dtype)", "schemas/runner_gemm_backward.yaml:22:5: empty(b.shape, dtype=b.dtype)", "schemas/runner_gemm_backward.yaml:23:5: empty([grad.size(1)], dtype=float32)"], name="runner_gemm_backward-2")
 
 
 def _make_scaled_masked_softmax_0(d):
@@ -455,6 +480,9 @@ _CASES = [
     pytest.param(_case_runner_gemm_0, id="runner_gemm-0"),
     pytest.param(_case_runner_gemm_1, id="runner_gemm-1"),
     pytest.param(_case_runner_gemm_2, id="runner_gemm-2"),
+    pytest.param(_case_runner_gemm_backward_0, id="runner_gemm_backward-0"),
+    pytest.param(_case_runner_gemm_backward_1, id="runner_gemm_backward-1"),
+    pytest.param(_case_runner_gemm_backward_2, id="runner_gemm_backward-2"),
     pytest.param(_case_scaled_masked_softmax_0, id="scaled_masked_softmax-0"),
     pytest.param(_case_scaled_masked_softmax_1, id="scaled_masked_softmax-1"),
     pytest.param(_case_scaled_masked_softmax_2, id="scaled_masked_softmax-2"),
@@ -660,6 +688,27 @@ _INPUT_CHECKS = [
     pytest.param(_case_runner_gemm_2, 1, "b", "dim", [], id="runner_gemm-2-b-dim"),
     pytest.param(_case_runner_gemm_2, 1, "b", "same_dtype", [], id="runner_gemm-2-b-same_dtype"),
     pytest.param(_case_runner_gemm_2, 1, "b", "same_device", [], id="runner_gemm-2-b-same_device"),
+    pytest.param(_case_runner_gemm_backward_0, 0, "grad", "dim", [], id="runner_gemm_backward-0-grad-dim"),
+    pytest.param(_case_runner_gemm_backward_0, 1, "a", "dtype", ["float32", "float16", "bfloat16"], id="runner_gemm_backward-0-a-dtype"),
+    pytest.param(_case_runner_gemm_backward_0, 1, "a", "dim", [], id="runner_gemm_backward-0-a-dim"),
+    pytest.param(_case_runner_gemm_backward_0, 1, "a", "same_device", [], id="runner_gemm_backward-0-a-same_device"),
+    pytest.param(_case_runner_gemm_backward_0, 2, "b", "dim", [], id="runner_gemm_backward-0-b-dim"),
+    pytest.param(_case_runner_gemm_backward_0, 2, "b", "same_dtype", [], id="runner_gemm_backward-0-b-same_dtype"),
+    pytest.param(_case_runner_gemm_backward_0, 2, "b", "same_device", [], id="runner_gemm_backward-0-b-same_device"),
+    pytest.param(_case_runner_gemm_backward_1, 0, "grad", "dim", [], id="runner_gemm_backward-1-grad-dim"),
+    pytest.param(_case_runner_gemm_backward_1, 1, "a", "dtype", ["float32", "float16", "bfloat16"], id="runner_gemm_backward-1-a-dtype"),
+    pytest.param(_case_runner_gemm_backward_1, 1, "a", "dim", [], id="runner_gemm_backward-1-a-dim"),
+    pytest.param(_case_runner_gemm_backward_1, 1, "a", "same_device", [], id="runner_gemm_backward-1-a-same_device"),
+    pytest.param(_case_runner_gemm_backward_1, 2, "b", "dim", [], id="runner_gemm_backward-1-b-dim"),
+    pytest.param(_case_runner_gemm_backward_1, 2, "b", "same_dtype", [], id="runner_gemm_backward-1-b-same_dtype"),
+    pytest.param(_case_runner_gemm_backward_1, 2, "b", "same_device", [], id="runner_gemm_backward-1-b-same_device"),
+    pytest.param(_case_runner_gemm_backward_2, 0, "grad", "dim", [], id="runner_gemm_backward-2-grad-dim"),
+    pytest.param(_case_runner_gemm_backward_2, 1, "a", "dtype", ["float32", "float16", "bfloat16"], id="runner_gemm_backward-2-a-dtype"),
+    pytest.param(_case_runner_gemm_backward_2, 1, "a", "dim", [], id="runner_gemm_backward-2-a-dim"),
+    pytest.param(_case_runner_gemm_backward_2, 1, "a", "same_device", [], id="runner_gemm_backward-2-a-same_device"),
+    pytest.param(_case_runner_gemm_backward_2, 2, "b", "dim", [], id="runner_gemm_backward-2-b-dim"),
+    pytest.param(_case_runner_gemm_backward_2, 2, "b", "same_dtype", [], id="runner_gemm_backward-2-b-same_dtype"),
+    pytest.param(_case_runner_gemm_backward_2, 2, "b", "same_device", [], id="runner_gemm_backward-2-b-same_device"),
     pytest.param(_case_scaled_masked_softmax_0, 0, "input", "dtype", ["float32", "float16", "bfloat16", "float64"], id="scaled_masked_softmax-0-input-dtype"),
     pytest.param(_case_scaled_masked_softmax_0, 1, "mask", "dtype", ["bool", "uint8"], id="scaled_masked_softmax-0-mask-dtype"),
     pytest.param(_case_scaled_masked_softmax_0, 1, "mask", "dim", [], id="scaled_masked_softmax-0-mask-dim"),

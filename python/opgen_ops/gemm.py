@@ -61,7 +61,22 @@ class GemmRunner(_SymbolicBase):
             acc += bias.float()
         return acc.to(self.out_dtype)
 
+    def backward(self, grad: torch.Tensor, a: torch.Tensor, b: torch.Tensor):
+        """The gradients of out = a @ b + bias by the same kernel: grad @ b.T
+        in a's dtype, a.T @ grad in b's, and grad summed over rows (float32)."""
+        self.calls += 1
+        grad_a = torch.empty(a.shape, dtype=torch.float32, device=a.device)
+        grad_b = torch.empty(b.shape, dtype=torch.float32, device=b.device)
+        self._kernel(grad, b.t(), grad_a)
+        self._kernel(a.t(), grad, grad_b)
+        return grad_a.to(a.dtype), grad_b.to(b.dtype), grad.float().sum(0)
+
 
 def run(a: torch.Tensor, b: torch.Tensor, runner: GemmRunner, bias: torch.Tensor | None = None) -> torch.Tensor:
     """The op's kernel on every device: the runner it was given."""
     return runner(a, b, bias)
+
+
+def run_backward(grad: torch.Tensor, a: torch.Tensor, b: torch.Tensor, runner: GemmRunner):
+    """runner_gemm_backward's kernel on every device: the forward's runner."""
+    return runner.backward(grad, a, b)

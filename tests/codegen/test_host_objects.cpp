@@ -424,6 +424,42 @@ TEST(CarriedHostObjects, ToCppKernelsThroughTheFlatOp) {
       << module;
 }
 
+// Autograd over the registered op's inputs: a backward carrying the object
+// gets it whole from ctx; one taking its fields gets them read from it.
+TEST(CarriedHostObjects, AutogradPassesTheObjectOn) {
+  const std::string fwd = "schema: \"f(Tensor x, Runner r) -> Tensor\"\ncarry: [r]\ndispatch: [CPU]\n"
+                          "fake: like(x)\nautograd: {backward: f_backward, grads: [x]}\nsamples: []\n";
+  for (const bool whole : {true, false}) {
+    const std::string bwd = fmt::format("schema: \"f_backward(Tensor grad, Tensor x, Runner r) -> Tensor\"\n{}"
+                                        "dispatch: [CPU]\nfake: like(x)\nsamples: []\n",
+                                        whole ? "carry: [r]\n" : "");
+    auto r = load_and_check(std::vector<SpecFile>{
+        {"schemas/_types.yaml", kCarryTypes}, {"schemas/f.yaml", fwd}, {"schemas/f_backward.yaml", bwd}});
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    const std::string module = generated(r.library, "_ops.py");
+    const std::string expected =
+        whole ? "def _f_setup_context(ctx, inputs, output):\n    ctx.save_for_backward(inputs[0])\n"
+                "    ctx.opgen_r = inputs[1]\n"
+              : "def _f_setup_context(ctx, inputs, output):\n    ctx.save_for_backward(inputs[0])\n"
+                "    ctx.opgen_r_out_dtype = inputs[1].out_dtype\n    ctx.opgen_r_tile = inputs[1].tile\n";
+    EXPECT_NE(module.find(expected), std::string::npos) << module;
+    // One gradient per registered input: the object is one input, and gets none.
+    EXPECT_NE(module.find("    return (result, None)\n"), std::string::npos) << module;
+  }
+  // The other way round a forward taking fields cannot give the object.
+  auto r = load_and_check(std::vector<SpecFile>{
+      {"schemas/_types.yaml", kCarryTypes},
+      {"schemas/f.yaml", "schema: \"f(Tensor x, Runner r) -> Tensor\"\ndispatch: [CPU]\nfake: like(x)\n"
+                         "autograd: {backward: f_backward, grads: [x]}\nsamples: []\n"},
+      {"schemas/f_backward.yaml", "schema: \"f_backward(Tensor grad, Tensor x, Runner r) -> Tensor\"\ncarry: [r]\n"
+                                  "dispatch: [CPU]\nfake: like(x)\nsamples: []\n"}});
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.diagnostics.find("error[E1106]: backward op 'f_backward' takes 'r' whole, but f does not carry a Runner "
+                               "named so"),
+            std::string::npos)
+      << r.diagnostics;
+}
+
 TEST(CarriedHostObjects, WhereAnObjectCannotBeCarried) {
   const std::string body = "dispatch: [CPU]\nkernels:\n  CPU: {python: \"m.gemm:run\"}\nfake: like(x)\nsamples: []\n";
   expect_error(check("schema: \"f(Tensor x, Runner r) -> Tensor\"\ncarry: [q]\n" + body, kCarryTypes),

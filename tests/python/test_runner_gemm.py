@@ -20,7 +20,11 @@ opaque type, guarded on the one field the fake reads (out_dtype).
   samples' fields);
 - misuse: the spec's checks run before the runner; another object where a
   runner belongs is a TypeError naming op, argument and class (PyTorch
-  passes any object through an opaque argument).
+  passes any object through an opaque argument);
+- autograd (runner_gemm_backward takes the forward's runner whole): the
+  gradients against PyTorch's, by the same runner; opcheck with gradients;
+  compiled forward and backward, one graph for two runners, each running
+  both; the AOT backward graph holds the backward op with the runner.
 """
 
 import subprocess
@@ -113,6 +117,81 @@ def test_checks_run_before_the_runner():
     with pytest.raises(TypeError, match=r"opgen::runner_gemm: argument 'runner' must be a opgen_ops.gemm.GemmRunner, "
                                         r"not object"):
         opgen_ops.runner_gemm(torch.randn(3, 4), torch.randn(4, 2), object())
+
+
+# --- autograd: the backward op takes the forward's runner whole ---
+
+BACKWARD = torch.ops.opgen.runner_gemm_backward.default
+
+
+def reference_grads(a, b, bias, grad):
+    a, b, bias = (t.detach().clone().requires_grad_() for t in (a, b, bias))
+    ((a.float() @ b.float() + bias.float()) * grad).sum().backward()
+    return a.grad, b.grad, bias.grad
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_gradients_by_the_same_runner(dtype):
+    torch.manual_seed(0)
+    a = torch.randn(7, 12, dtype=dtype, requires_grad=True)
+    b = torch.randn(12, 5, dtype=dtype, requires_grad=True)
+    bias = torch.randn(5, requires_grad=True)
+    runner = GemmRunner(torch.float32, 2, 3)
+    grad = torch.randn(7, 5)
+    opgen_ops.runner_gemm(a, b, runner, bias).backward(grad)
+    assert runner.calls == 2  # the forward, then the backward
+    for got, want in zip((a.grad, b.grad, bias.grad), reference_grads(a, b, bias, grad)):
+        assert got.dtype == want.dtype
+        torch.testing.assert_close(got, want, **({} if dtype == torch.float32 else {"atol": 2e-2, "rtol": 2e-2}))
+    # Without a bias, its gradient is not asked for.
+    a.grad = b.grad = None
+    opgen_ops.runner_gemm(a, b, runner).sum().backward()
+    assert a.grad is not None and b.grad is not None
+
+
+def test_opcheck_with_gradients():
+    a, b = torch.randn(6, 4, requires_grad=True), torch.randn(4, 3, requires_grad=True)
+    torch.library.opcheck(OP, (a, b, GemmRunner(torch.float32, 2, 2), torch.randn(3, requires_grad=True)))
+    torch.library.opcheck(BACKWARD, (torch.randn(6, 3), a.detach(), b.detach(), GemmRunner()))
+
+
+@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
+def test_compiled_forward_and_backward_share_a_graph_across_runners(backend):
+    counter = torch._dynamo.testing.CompileCounterWithBackend(backend)
+    f = torch.compile(lambda a, b, r: opgen_ops.runner_gemm(a, b, r).square().sum(), backend=counter, fullgraph=True)
+    a, b = torch.randn(9, 8, requires_grad=True), torch.randn(8, 6, requires_grad=True)
+    runners = [GemmRunner(torch.float32, 2, 2), GemmRunner(torch.float32, 4, 3)]
+    for r in runners:
+        a.grad = b.grad = None
+        f(a, b, r).backward()
+        a2, b2 = a.detach().clone().requires_grad_(), b.detach().clone().requires_grad_()
+        (a2 @ b2).square().sum().backward()
+        torch.testing.assert_close(a.grad, a2.grad)
+        torch.testing.assert_close(b.grad, b2.grad)
+    assert counter.frame_count == 1
+    assert [r.calls for r in runners] == [2, 2]  # each runner ran its forward and its backward
+
+
+def test_the_backward_graph_passes_the_runner_on():
+    from functorch.compile import make_boxed_func
+    from torch._functorch.aot_autograd import aot_module_simplified
+
+    graphs = {}
+
+    def aot(gm, example_inputs):
+        def keep(name):
+            def compiler(inner, _):
+                graphs[name] = inner
+                return make_boxed_func(inner.forward)
+            return compiler
+
+        return aot_module_simplified(gm, example_inputs, fw_compiler=keep("forward"), bw_compiler=keep("backward"))
+
+    f = torch.compile(lambda a, b, r: opgen_ops.runner_gemm(a, b, r).sum(), backend=aot, fullgraph=True)
+    f(torch.randn(3, 4, requires_grad=True), torch.randn(4, 2, requires_grad=True), GemmRunner()).backward()
+    calls = {name: [n.target for n in g.graph.nodes if n.op == "call_function"] for name, g in graphs.items()}
+    assert OP in calls["forward"] and BACKWARD not in calls["forward"], calls
+    assert BACKWARD in calls["backward"] and OP not in calls["backward"], calls
 
 
 # --- a library of only this op, generated and imported with nothing built ---

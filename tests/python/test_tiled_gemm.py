@@ -114,6 +114,7 @@ def test_the_graph_holds_the_op_and_the_runner_is_an_input():
     assert calls[0].args[2] is placeholders[2]
 
     # AOTAutograd keeps it too: CompositeExplicitAutograd is not decomposed.
+    from functorch.compile import make_boxed_func
     from torch._functorch.aot_autograd import aot_module_simplified
 
     aot_graphs = []
@@ -121,7 +122,7 @@ def test_the_graph_holds_the_op_and_the_runner_is_an_input():
     def aot(gm, example_inputs):
         def compiler(inner, _):
             aot_graphs.append(inner)
-            return inner.forward
+            return make_boxed_func(inner.forward)
 
         return aot_module_simplified(gm, example_inputs, fw_compiler=compiler)
 

@@ -77,6 +77,21 @@ void check_autograd(const model::Library& lib, const OpSpec& op, Diagnostics& di
   for (const auto& result : op.subclass_results)
     for (const auto& field : lib.host_class(result.cls)->meta())
       bindable.insert(model::flat_field_name(result.name, field.name.value));
+  // A backward taking an object whole gets it from the forward, which must
+  // take it whole too (a forward taking fields cannot give the object).
+  for (const auto& name : bwd->carry) {
+    const auto host = std::find_if(bwd->host_args.begin(), bwd->host_args.end(),
+                                   [&](const model::HostArgument& h) { return h.name == name.value; });
+    if (host == bwd->host_args.end() || !host->carry) continue;  // reported with the backward op
+    const auto given = std::find_if(op.host_args.begin(), op.host_args.end(),
+                                    [&](const model::HostArgument& h) { return h.name == host->name; });
+    if (given != op.host_args.end() && given->carry && given->cls == host->cls) continue;
+    diags.error(Code::BadCarry, name.loc,
+                fmt::format("backward op '{}' takes '{}' whole, but {} does not carry a {} named so", ag.backward.value,
+                            name.value, op.op_name(), host->cls))
+        .notes.push_back({fmt::format("carry it in {} too ('carry: [{}]' in {}), or take its fields in the backward",
+                                      op.op_name(), name.value, op.display_path)});
+  }
   for (const Argument& a : bwd->schema.arguments) {
     if (bindable.count(a.name)) continue;
     auto& d = diags.error(Code::UnbindableBackwardArgument, bwd->schema_at(a.column),

@@ -147,7 +147,19 @@ class OpChecker {
     const model::TypeMapping* mapping = model::find_type_mapping(type);
     const std::string key = model::type_key(type);
     if (!mapping) {
-      error(Code::UnsupportedType, op_.schema_at(column), fmt::format("type '{}' is not supported by opgen", key));
+      auto& d = error(Code::UnsupportedType, op_.schema_at(column), fmt::format("type '{}' is not supported by opgen", key));
+      // A class name: an undeclared host class (or a misspelt one).
+      const std::string name = type.kind == model::Type::Kind::Optional ? model::type_key(*type.elements.at(0)) : key;
+      if (!name.empty() && std::isupper(static_cast<unsigned char>(name[0])) &&
+          name.find_first_of("[]?(") == std::string::npos) {
+        std::vector<std::string> declared;
+        for (const auto& cls : lib_.host_classes) declared.push_back(cls.name.value);
+        if (std::string guess = closest_match(name, declared); !guess.empty())
+          d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
+        d.notes.push_back({fmt::format("a Python object an op takes is declared in {} ('host_objects:' or "
+                                       "'tensor_subclasses:', docs/host-objects.md)",
+                                       lib_.types_path.empty() ? "_types.yaml beside the specs" : lib_.types_path)});
+      }
       return;
     }
     if (op_.defined_in_python()) return;  // no ABI: torch.library carries every type

@@ -319,11 +319,6 @@ class Lowering {
                               "both from the 'fake' rules: write them as rules"});
         continue;
       }
-      if (op_.autograd) {
-        error(Code::BadCarry, name.loc, fmt::format("'{}' is carried, but the op has autograd", name.value))
-            .notes.push_back({"opgen does not generate autograd around carried objects yet"});
-        continue;
-      }
       host.carry = true;
       host.carried_type = c.python_class.value;
     }

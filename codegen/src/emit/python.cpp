@@ -171,19 +171,42 @@ std::optional<std::string> result_meta_source(const model::Library& lib, const m
 // an index) is marked non-differentiable: a gradient flowing into it would be
 // dropped silently otherwise. A `Tensor?` input gets its gradient only when it
 // was given (autograd rejects a gradient for a None input).
+// A flat argument of the forward op that a carried object stands for (its
+// flag or a field): the expression reading it from the object, which is
+// inputs[<index>] of the registered op; nullopt for any other name.
+std::optional<std::string> carried_field_source(const model::Library& lib, const model::OpSpec& op,
+                                                const model::FunctionSchema& registered, const std::string& name) {
+  for (const auto& host : op.host_args) {
+    if (!host.carry) continue;
+    size_t index = 0;
+    while (registered.arguments[index].name != host.name) ++index;
+    const std::string object = fmt::format("inputs[{}]", index);
+    if (host.optional && name == host.given_name()) return object + " is not None";
+    for (const auto& field : lib.host_class(host.cls)->fields)
+      if (host.field_name(field) == name)
+        return host.optional ? fmt::format("{}{} if {} is not None else None", object, field.read, object)
+                             : object + field.read;
+  }
+  return std::nullopt;
+}
+
+// register_autograd calls setup_context and the backward with the registered
+// op's arguments: a carried object is one input (kept on ctx whole, or read
+// for the fields a backward taking them flat needs).
 void emit_autograd(Printer& p, const model::Library& lib, const model::OpSpec& op) {
   const auto& fwd = op.schema;
+  const model::FunctionSchema inputs = op.registered_schema();
   const model::OpSpec* bwd = lib.find(op.autograd->backward.value);
   std::vector<std::string> saved;  // tensors, in save order
   std::vector<std::string> call_args;
   std::vector<std::pair<std::string, std::string>> ctx_attrs;  // ctx.<name> = <expr>
   auto input_index = [&](const std::string& name) -> std::optional<size_t> {
-    for (size_t i = 0; i < fwd.arguments.size(); ++i)
-      if (fwd.arguments[i].name == name) return i;
+    for (size_t i = 0; i < inputs.arguments.size(); ++i)
+      if (inputs.arguments[i].name == name) return i;
     return std::nullopt;
   };
   std::vector<bool> grad_bound(fwd.returns.size(), false);
-  for (const auto& a : bwd->schema.arguments) {
+  for (const auto& a : bwd->registered_schema().arguments) {
     if (auto grad_of = gradient_of_output(fwd, a.name)) {
       grad_bound[*grad_of] = true;
       call_args.push_back(fmt::format("grads[{}]", *grad_of));
@@ -193,7 +216,11 @@ void emit_autograd(Printer& p, const model::Library& lib, const model::OpSpec& o
     bool tensor = false;
     if (auto i = input_index(a.name)) {
       source = fmt::format("inputs[{}]", *i);
-      auto key = model::type_key(*fwd.arguments[*i].type);
+      auto key = model::type_key(*inputs.arguments[*i].type);
+      tensor = key == "Tensor" || key == "Tensor?";
+    } else if (auto field = carried_field_source(lib, op, inputs, a.name)) {
+      source = *field;
+      auto key = model::type_key(*a.type);
       tensor = key == "Tensor" || key == "Tensor?";
     } else if (auto meta = result_meta_source(lib, op, a.name)) {
       source = *meta;  // a tensor-subclass result's metadata field
@@ -237,8 +264,8 @@ void emit_autograd(Printer& p, const model::Library& lib, const model::OpSpec& o
     if (!saved.empty()) p.line("saved = ctx.saved_tensors");
     p.line(fmt::format("result = {}({})", python_op(lib, *bwd), fmt::join(call_args, ", ")));
     std::vector<std::string> per_input;
-    for (size_t i = 0; i < fwd.arguments.size(); ++i) {
-      const auto& a = fwd.arguments[i];
+    for (size_t i = 0; i < inputs.arguments.size(); ++i) {
+      const auto& a = inputs.arguments[i];
       std::string value = "None";
       for (size_t j = 0; j < op.autograd->grads.size(); ++j) {
         if (op.autograd->grads[j].value != a.name) continue;

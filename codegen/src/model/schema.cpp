@@ -11,6 +11,7 @@
 // The input is untrusted: every path either succeeds or throws a
 // ParseFailure that parse_schema() turns into a SchemaError.
 #include "model/schema.h"
+#include "support/diagnostics.h"
 
 #include <algorithm>
 #include <array>
@@ -393,6 +394,18 @@ class Parser {
       fail(tok.pos, "unknown type 'double': use 'float', which is a C++ double", Code::SchemaUnknownType);
     } else if (text == "int64_t") {
       fail(tok.pos, "unknown type 'int64_t': use 'int' (int64_t in C++) or 'SymInt'", Code::SchemaUnknownType);
+    } else if (std::isupper(static_cast<unsigned char>(text[0]))) {
+      // A misspelt host class or type, or an undeclared Python class.
+      std::vector<std::string> types;
+      for (const auto& info : kBaseTypes) types.emplace_back(info.spelling);
+      std::string why;
+      if (std::string guess = closest_match(text, host_classes_); !guess.empty())
+        why = "did you mean the host class '" + guess + "'?";
+      else if (guess = closest_match(text, types); !guess.empty())
+        why = "did you mean '" + guess + "'?";
+      else
+        why = "a Python class an op takes is declared in _types.yaml (host_objects: or tensor_subclasses:)";
+      fail(tok.pos, "unknown type '" + text + "': " + why, Code::SchemaUnknownType);
     } else {
       fail(tok.pos,
            "unknown type '" + text + "': expected a schema type such as Tensor, int, SymInt, float, bool, str, Scalar",

@@ -1960,7 +1960,8 @@ Python (`kernels: {KEY: {python: ...}}`), which receive the object, or all
 C++, which receive its fields: the C++ library registers the flat op
 `<op>_flat` and the package defines the op in Python around it, reading
 the fields each call (so a C++ op with a handwritten fake cannot carry).
-Autograd around a carried object is not generated yet.)md",
+A backward op may take the object whole only from a forward that carries
+it.)md",
      R"md(# _types.yaml
 host_objects:
   GemmRunner:

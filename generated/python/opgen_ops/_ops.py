@@ -20,6 +20,7 @@
 #   schemas/runner_create.yaml
 #   schemas/runner_destroy.yaml
 #   schemas/runner_gemm.yaml
+#   schemas/runner_gemm_backward.yaml
 #   schemas/scaled_masked_softmax.yaml
 #   schemas/scaled_masked_softmax_backward.yaml
 #   schemas/softmax_cross_entropy.yaml
@@ -55,7 +56,7 @@ def _load_library() -> None:
 
 _load_library()
 
-__all__ = ["cast_to_fp8", "compact_rows", "fp8_linear", "fp8_linear_backward", "fused_add_rms_norm_", "layer_norm", "layer_norm_backward", "multi_tensor_adam_", "multi_tensor_l2norm", "multi_tensor_scale_", "one_shot_all_reduce", "quantize_fp8", "rms_norm", "rms_norm_backward", "rotary_embedding", "rotary_embedding_backward", "runner_apply", "runner_create", "runner_destroy", "runner_gemm", "scaled_masked_softmax", "scaled_masked_softmax_backward", "softmax_cross_entropy", "softmax_cross_entropy_backward", "tiled_gemm"]
+__all__ = ["cast_to_fp8", "compact_rows", "fp8_linear", "fp8_linear_backward", "fused_add_rms_norm_", "layer_norm", "layer_norm_backward", "multi_tensor_adam_", "multi_tensor_l2norm", "multi_tensor_scale_", "one_shot_all_reduce", "quantize_fp8", "rms_norm", "rms_norm_backward", "rotary_embedding", "rotary_embedding_backward", "runner_apply", "runner_create", "runner_destroy", "runner_gemm", "runner_gemm_backward", "scaled_masked_softmax", "scaled_masked_softmax_backward", "softmax_cross_entropy", "softmax_cross_entropy_backward", "tiled_gemm"]
 
 
 _CARRIED_CLASSES = {}  # module.Class -> the class
@@ -108,6 +109,7 @@ _register_host_class("opgen_ops.gemm.GemmRunner", "symbolic", ["out_dtype"])
 # Python kernels (the specs' `kernels: {KEY: {python: ...}}`), and the ops that have no other.
 _PYTHON_LIBRARY = torch.library.Library("opgen", "FRAGMENT")
 _PYTHON_LIBRARY.define("runner_gemm(Tensor a, Tensor b, opgen_ops.gemm.GemmRunner runner, Tensor? bias=None) -> Tensor", tags=(torch.Tag.pt2_compliant_tag,))
+_PYTHON_LIBRARY.define("runner_gemm_backward(Tensor grad, Tensor a, Tensor b, opgen_ops.gemm.GemmRunner runner) -> (Tensor grad_a, Tensor grad_b, Tensor grad_bias)", tags=(torch.Tag.pt2_compliant_tag,))
 _PYTHON_LIBRARY.define("tiled_gemm(Tensor a, Tensor b, opgen_ops.gemm.GemmRunner runner, Tensor? bias=None) -> Tensor", tags=(torch.Tag.pt2_compliant_tag,))
 
 
@@ -147,6 +149,44 @@ def _runner_gemm_cuda_kernel(a, b, runner, bias=None):
 
 
 _PYTHON_LIBRARY.impl("runner_gemm", _runner_gemm_cuda_kernel, "CUDA")
+
+
+def _runner_gemm_backward_cpu_kernel(grad, a, b, runner):
+    torch._check_type(isinstance(runner, _CARRIED_CLASSES["opgen_ops.gemm.GemmRunner"]), lambda: f"opgen::runner_gemm_backward: argument 'runner' must be a opgen_ops.gemm.GemmRunner, not {type(runner).__name__}")
+    torch._check(grad.dim() == 2, lambda: f"opgen::runner_gemm_backward: expected 'grad' to have 2 dimensions, but got {grad.dim()}")
+    torch._check(a.dtype in (torch.float32, torch.float16, torch.bfloat16), lambda: f"opgen::runner_gemm_backward: expected 'a' to have dtype float32, float16 or bfloat16, but got {a.dtype}")
+    torch._check(a.device == grad.device, lambda: f"opgen::runner_gemm_backward: expected 'a' to be on the same device as 'grad', but got {a.device} and {grad.device}")
+    torch._check(a.dim() == 2, lambda: f"opgen::runner_gemm_backward: expected 'a' to have 2 dimensions, but got {a.dim()}")
+    torch._check(b.dtype == a.dtype, lambda: f"opgen::runner_gemm_backward: expected 'b' to have the same dtype as 'a', but got {b.dtype} and {a.dtype}")
+    torch._check(b.device == grad.device, lambda: f"opgen::runner_gemm_backward: expected 'b' to be on the same device as 'grad', but got {b.device} and {grad.device}")
+    torch._check(b.dim() == 2, lambda: f"opgen::runner_gemm_backward: expected 'b' to have 2 dimensions, but got {b.dim()}")
+    torch._check(grad.size(0) == a.size(0), lambda: f"opgen::runner_gemm_backward: requires grad.size(0) == a.size(0): {grad.size(0)} vs {a.size(0)}")
+    torch._check(grad.size(1) == b.size(1), lambda: f"opgen::runner_gemm_backward: requires grad.size(1) == b.size(1): {grad.size(1)} vs {b.size(1)}")
+    torch._check(a.size(1) == b.size(0), lambda: f"opgen::runner_gemm_backward: requires a.size(1) == b.size(0): {a.size(1)} vs {b.size(0)}")
+    from opgen_ops.gemm import run_backward as kernel
+    return kernel(grad, a, b, runner)
+
+
+_PYTHON_LIBRARY.impl("runner_gemm_backward", _runner_gemm_backward_cpu_kernel, "CPU")
+
+
+def _runner_gemm_backward_cuda_kernel(grad, a, b, runner):
+    torch._check_type(isinstance(runner, _CARRIED_CLASSES["opgen_ops.gemm.GemmRunner"]), lambda: f"opgen::runner_gemm_backward: argument 'runner' must be a opgen_ops.gemm.GemmRunner, not {type(runner).__name__}")
+    torch._check(grad.dim() == 2, lambda: f"opgen::runner_gemm_backward: expected 'grad' to have 2 dimensions, but got {grad.dim()}")
+    torch._check(a.dtype in (torch.float32, torch.float16, torch.bfloat16), lambda: f"opgen::runner_gemm_backward: expected 'a' to have dtype float32, float16 or bfloat16, but got {a.dtype}")
+    torch._check(a.device == grad.device, lambda: f"opgen::runner_gemm_backward: expected 'a' to be on the same device as 'grad', but got {a.device} and {grad.device}")
+    torch._check(a.dim() == 2, lambda: f"opgen::runner_gemm_backward: expected 'a' to have 2 dimensions, but got {a.dim()}")
+    torch._check(b.dtype == a.dtype, lambda: f"opgen::runner_gemm_backward: expected 'b' to have the same dtype as 'a', but got {b.dtype} and {a.dtype}")
+    torch._check(b.device == grad.device, lambda: f"opgen::runner_gemm_backward: expected 'b' to be on the same device as 'grad', but got {b.device} and {grad.device}")
+    torch._check(b.dim() == 2, lambda: f"opgen::runner_gemm_backward: expected 'b' to have 2 dimensions, but got {b.dim()}")
+    torch._check(grad.size(0) == a.size(0), lambda: f"opgen::runner_gemm_backward: requires grad.size(0) == a.size(0): {grad.size(0)} vs {a.size(0)}")
+    torch._check(grad.size(1) == b.size(1), lambda: f"opgen::runner_gemm_backward: requires grad.size(1) == b.size(1): {grad.size(1)} vs {b.size(1)}")
+    torch._check(a.size(1) == b.size(0), lambda: f"opgen::runner_gemm_backward: requires a.size(1) == b.size(0): {a.size(1)} vs {b.size(0)}")
+    from opgen_ops.gemm import run_backward as kernel
+    return kernel(grad, a, b, runner)
+
+
+_PYTHON_LIBRARY.impl("runner_gemm_backward", _runner_gemm_backward_cuda_kernel, "CUDA")
 
 
 def _tiled_gemm_wrapper(a, b, runner, bias=None):
@@ -732,6 +772,20 @@ def _runner_gemm_fake(a, b, runner, bias=None):
     return torch.empty((a.size(0), b.size(1)), dtype=runner_out_dtype, device=a.device)
 
 
+def _runner_gemm_setup_context(ctx, inputs, output):
+    ctx.save_for_backward(inputs[0], inputs[1])
+    ctx.opgen_runner = inputs[2]
+
+
+def _runner_gemm_backward(ctx, *grads):
+    saved = ctx.saved_tensors
+    result = torch.ops.opgen.runner_gemm_backward.default(grads[0], saved[0], saved[1], ctx.opgen_runner)
+    return (result[0], result[1], None, result[2] if len(ctx.needs_input_grad) > 3 and ctx.needs_input_grad[3] else None)
+
+
+torch.library.register_autograd("opgen::runner_gemm", _runner_gemm_backward, setup_context=_runner_gemm_setup_context)
+
+
 @torch.utils.flop_counter.register_flop_formula(torch.ops.opgen.runner_gemm, get_raw=True)
 def _runner_gemm_flops(a, b, runner, bias=None, **opgen_counter):
     runner_out_dtype = runner.out_dtype
@@ -740,6 +794,27 @@ def _runner_gemm_flops(a, b, runner, bias=None, **opgen_counter):
 
 def runner_gemm(a, b, runner, bias=None):
     return torch.ops.opgen.runner_gemm.default(a, b, runner, bias)
+
+
+# opgen::runner_gemm_backward (schemas/runner_gemm_backward.yaml)
+
+@torch.library.register_fake("opgen::runner_gemm_backward")
+def _runner_gemm_backward_fake(grad, a, b, runner):
+    torch._check(grad.dim() == 2, lambda: f"opgen::runner_gemm_backward: expected 'grad' to have 2 dimensions, but got {grad.dim()}")
+    torch._check(a.dtype in (torch.float32, torch.float16, torch.bfloat16), lambda: f"opgen::runner_gemm_backward: expected 'a' to have dtype float32, float16 or bfloat16, but got {a.dtype}")
+    torch._check(a.device == grad.device, lambda: f"opgen::runner_gemm_backward: expected 'a' to be on the same device as 'grad', but got {a.device} and {grad.device}")
+    torch._check(a.dim() == 2, lambda: f"opgen::runner_gemm_backward: expected 'a' to have 2 dimensions, but got {a.dim()}")
+    torch._check(b.dtype == a.dtype, lambda: f"opgen::runner_gemm_backward: expected 'b' to have the same dtype as 'a', but got {b.dtype} and {a.dtype}")
+    torch._check(b.device == grad.device, lambda: f"opgen::runner_gemm_backward: expected 'b' to be on the same device as 'grad', but got {b.device} and {grad.device}")
+    torch._check(b.dim() == 2, lambda: f"opgen::runner_gemm_backward: expected 'b' to have 2 dimensions, but got {b.dim()}")
+    torch._check(grad.size(0) == a.size(0), lambda: f"opgen::runner_gemm_backward: requires grad.size(0) == a.size(0): {grad.size(0)} vs {a.size(0)}")
+    torch._check(grad.size(1) == b.size(1), lambda: f"opgen::runner_gemm_backward: requires grad.size(1) == b.size(1): {grad.size(1)} vs {b.size(1)}")
+    torch._check(a.size(1) == b.size(0), lambda: f"opgen::runner_gemm_backward: requires a.size(1) == b.size(0): {a.size(1)} vs {b.size(0)}")
+    return (torch.empty(a.shape, dtype=a.dtype, device=grad.device), torch.empty(b.shape, dtype=b.dtype, device=grad.device), torch.empty((grad.size(1),), dtype=torch.float32, device=grad.device))
+
+
+def runner_gemm_backward(grad, a, b, runner):
+    return torch.ops.opgen.runner_gemm_backward.default(grad, a, b, runner)
 
 
 # opgen::scaled_masked_softmax (schemas/scaled_masked_softmax.yaml)

@@ -20,6 +20,7 @@
 #   schemas/runner_create.yaml
 #   schemas/runner_destroy.yaml
 #   schemas/runner_gemm.yaml
+#   schemas/runner_gemm_backward.yaml
 #   schemas/scaled_masked_softmax.yaml
 #   schemas/scaled_masked_softmax_backward.yaml
 #   schemas/softmax_cross_entropy.yaml
@@ -34,7 +35,7 @@ import opgen_ops.gemm
 import opgen_ops.quantization
 import torch.distributed
 
-__all__ = ["cast_to_fp8", "compact_rows", "fp8_linear", "fp8_linear_backward", "fused_add_rms_norm_", "layer_norm", "layer_norm_backward", "multi_tensor_adam_", "multi_tensor_l2norm", "multi_tensor_scale_", "one_shot_all_reduce", "quantize_fp8", "rms_norm", "rms_norm_backward", "rotary_embedding", "rotary_embedding_backward", "runner_apply", "runner_create", "runner_destroy", "runner_gemm", "scaled_masked_softmax", "scaled_masked_softmax_backward", "softmax_cross_entropy", "softmax_cross_entropy_backward", "tiled_gemm"]
+__all__ = ["cast_to_fp8", "compact_rows", "fp8_linear", "fp8_linear_backward", "fused_add_rms_norm_", "layer_norm", "layer_norm_backward", "multi_tensor_adam_", "multi_tensor_l2norm", "multi_tensor_scale_", "one_shot_all_reduce", "quantize_fp8", "rms_norm", "rms_norm_backward", "rotary_embedding", "rotary_embedding_backward", "runner_apply", "runner_create", "runner_destroy", "runner_gemm", "runner_gemm_backward", "scaled_masked_softmax", "scaled_masked_softmax_backward", "softmax_cross_entropy", "softmax_cross_entropy_backward", "tiled_gemm"]
 
 
 def cast_to_fp8(input: torch.Tensor, quantizer: opgen_ops.quantization.Float8Quantizer, amax_group: Optional[torch.distributed.ProcessGroup] = ...) -> Tuple[torch.Tensor, torch.Tensor]:
@@ -267,9 +268,20 @@ def runner_gemm(a: torch.Tensor, b: torch.Tensor, runner: opgen_ops.gemm.GemmRun
     """CuTeDSL's pattern: out = a @ b (+ bias) by a compiled runner object, in the
     runner's out_dtype. The op takes the runner itself (carry), and its kernel
     is Python on every device: it calls the runner. Under torch.compile the
-    runner is a graph input: runners with equal out_dtype share a graph.
+    runner is a graph input: runners with equal out_dtype share a graph. Its
+    gradients are runner_gemm_backward's, by the same runner.
 
     opgen::runner_gemm(Tensor a, Tensor b, opgen_ops.gemm.GemmRunner runner, Tensor? bias=None) -> Tensor
+    """
+    ...
+
+
+def runner_gemm_backward(grad: torch.Tensor, a: torch.Tensor, b: torch.Tensor, runner: opgen_ops.gemm.GemmRunner) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """runner_gemm's gradients by the forward's own runner, which the autograd
+    formula passes on whole: grad @ b.T in a's dtype, a.T @ grad in b's, and
+    grad summed over its rows (float32) for the bias.
+
+    opgen::runner_gemm_backward(Tensor grad, Tensor a, Tensor b, opgen_ops.gemm.GemmRunner runner) -> (Tensor grad_a, Tensor grad_b, Tensor grad_bias)
     """
     ...
 
