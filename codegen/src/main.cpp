@@ -25,6 +25,7 @@
 #include "import/import_specs.h"
 #include "import/kernel_headers.h"
 #include "import/registrations.h"
+#include "load/host_types_loader.h"
 #include "load/library_loader.h"
 #include "load/spec_loader.h"
 #include "load/spec_sources.h"
@@ -230,35 +231,6 @@ struct NewOptions {
   std::string torch_target = "2.10";
 };
 
-// The default fake rule for each output, to be refined by the author: a
-// tensor shaped like the first tensor argument (or list), `dynamic()` for an
-// int only the kernel knows. Nothing where some output has no honest default
-// (a bool, a str, an int[]; a tensor with no tensor argument to place it):
-// the scaffold names a Python fake then.
-std::optional<std::vector<std::string>> default_fake_rules(const opgen::model::FunctionSchema& s) {
-  auto first = [&](const char* key) -> std::string {
-    for (const auto& a : s.arguments)
-      if (opgen::model::type_key(*a.type) == key) return a.name;
-    return "";
-  };
-  std::vector<std::string> rules;
-  for (const auto& r : s.returns) {
-    if (r.type->alias) continue;
-    const auto key = opgen::model::type_key(*r.type);
-    if (key == "Tensor" && !first("Tensor").empty())
-      rules.push_back("like(" + first("Tensor") + ")");
-    else if (key == "Tensor" && !first("Tensor[]").empty())
-      rules.push_back("like(" + first("Tensor[]") + "[0])");
-    else if (key == "Tensor[]" && !first("Tensor[]").empty())
-      rules.push_back("like_each(" + first("Tensor[]") + ")");
-    else if (key == "int" || key == "SymInt")
-      rules.push_back("dynamic()");
-    else
-      return std::nullopt;
-  }
-  return rules;
-}
-
 // Writes files that must not exist yet (`opgen new`, `opgen init`): all of
 // them, or none (support/new_files.h).
 int write_new_files(const std::vector<opgen::NewFile>& files, std::string_view command, bool list = true) {
@@ -359,7 +331,23 @@ int run_new(const NewOptions& o) {
   const std::string spec_path = (fs::path(o.schemas_dir) / (op_name + ".yaml")).string();
 
   opgen::Diagnostics diags;
-  auto parsed = opgen::model::parse_schema(o.schema);
+  // The library's types file, when the schemas directory has one: the schema
+  // may name its classes, and the kernels take them as structs.
+  std::vector<std::string> class_names;
+  if (const fs::path types = fs::path(o.schemas_dir) / opgen::load::kTypesFileName; fs::is_regular_file(types)) {
+    const auto sources = opgen::load::read_spec_sources({types.string()}, "", diags);
+    opgen::load::load_library(lib, sources, diags);
+    for (const auto& cls : lib.host_classes) class_names.push_back(cls.name.value);
+    if (diags.has_errors()) {
+      diags.print(std::cerr);
+      std::cerr << "opgen new: nothing was written\n";
+      print_explain_hint(diags, "opgen new");
+      return 1;
+    }
+  }
+  opgen::model::ParseOptions parse_options;
+  parse_options.host_classes = class_names;
+  auto parsed = opgen::model::parse_schema(o.schema, parse_options);
   if (auto* err = std::get_if<opgen::model::SchemaError>(&parsed)) {
     diags.error(err->code, {"<--schema>", 1, err->column + 1}, "invalid schema: " + err->message);
     diags.print(std::cerr);
@@ -373,37 +361,13 @@ int run_new(const NewOptions& o) {
     schema.name.name = op_name.substr(0, dot);
     schema.name.overload = dot == std::string::npos ? "" : op_name.substr(dot + 1);
   }
-  bool stable = o.abi != "unstable";
-  if (o.abi.empty()) {
-    for (const auto& a : schema.arguments) {
-      const auto* m = opgen::model::find_type_mapping(*a.type);
-      if (m && (m->stable_since == 0 || m->stable_since > lib.torch_target_version)) stable = false;
-    }
-  }
-  opgen::model::OpSpec draft;
-  draft.schema = schema;
-  // As written: a nameless schema takes the op's name in front, spacing kept.
-  draft.schema_text.value = o.schema;
-  if (const size_t start = o.schema.find_first_not_of(" \t"); start != std::string::npos && o.schema[start] == '(')
-    draft.schema_text.value = op_name + o.schema.substr(start);
-  draft.abi.value = stable ? opgen::model::Abi::Stable : opgen::model::Abi::Unstable;
-  // PyTorch reaches a CPU or CUDA kernel only through a tensor argument (E0813).
-  const bool takes_tensors = std::any_of(schema.arguments.begin(), schema.arguments.end(), [](const auto& a) {
-    return opgen::model::type_key(*a.type).find("Tensor") != std::string::npos;
-  });
   const NewOptions defaults;
-  const auto dispatch = !takes_tensors && o.dispatch == defaults.dispatch
-                            ? std::vector<std::string>{"CompositeExplicitAutograd"} : o.dispatch;
-  for (const auto& key : dispatch) draft.dispatch.push_back({key, {}});
-  if (auto rules = default_fake_rules(schema)) {
-    for (const auto& rule : *rules) draft.fake.push_back({rule, {}, nullptr});
-  } else {
-    draft.fake_python = {fmt::format("{}._fakes:{}", lib.python_package, schema.name.name), {}};
-  }
+  const opgen::model::OpSpec draft = opgen::emit::draft_new_op(
+      lib, schema, o.schema, o.abi, o.dispatch == defaults.dispatch ? std::vector<std::string>{} : o.dispatch);
   const std::string spec_text = opgen::emit::scaffold_spec(lib, draft, o.json_schema);
 
   // The scaffold goes through the same loader and checker as any spec.
-  auto spec = opgen::load::load_spec_text(spec_text, spec_path, diags);
+  auto spec = opgen::load::load_spec_text(spec_text, spec_path, diags, class_names);
   if (spec) {
     lib.ops.push_back(std::move(*spec));
     opgen::check::check_library(lib, diags);

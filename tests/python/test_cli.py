@@ -9,6 +9,7 @@ Needs the built tool: OPGEN_BIN=build/codegen/opgen pytest tests/python/test_cli
 import os
 import re
 import shutil
+import subprocess
 
 import pytest
 
@@ -390,3 +391,30 @@ def test_new_accepts_its_own_scaffold_for_every_kind_of_output(tmp_path, schema,
     for line in wanted:
         assert line in spec.splitlines(), spec
     assert run_opgen("check", "--namespace", "proj", tmp_path / "s").returncode == 0
+
+
+def test_new_reads_the_types_file_beside_the_specs(tmp_path):
+    """A schema naming a host class of the schemas directory's _types.yaml:
+    the scaffolded kernel takes the generated struct, and its source compiles
+    against the generated header."""
+    schemas = tmp_path / "s"
+    schemas.mkdir()
+    (schemas / "_types.yaml").write_text(
+        "host_objects:\n  Scaling:\n    class: proj.Scaling\n    fields: {factor: float, dtype: ScalarType}\n")
+    proc = run_opgen("new", "proj::scale", "--schema", "(Tensor x, Scaling? s=None) -> Tensor", "--dispatch", "CPU",
+                     "--schemas-dir", schemas, "--kernels-dir", tmp_path / "k")
+    assert proc.returncode == 0, proc.stderr
+    kernel = (tmp_path / "k" / "scale.cpp").read_text()
+    assert "[[maybe_unused]] const std::optional<Scaling>& s)" in kernel, kernel
+    assert run_opgen("generate", "--namespace", "proj", "-o", tmp_path / "gen", schemas).returncode == 0
+    import torch.utils.cpp_extension as cpp
+
+    include = cpp.include_paths()
+    compile = subprocess.run(["c++", "-std=c++20", "-fsyntax-only", f"-I{tmp_path / 'gen' / 'include'}",
+                              *(f"-isystem{p}" for p in include), tmp_path / "k" / "scale.cpp"],
+                             capture_output=True, text=True)
+    assert compile.returncode == 0, compile.stderr
+    # A misspelt class is named.
+    proc = run_opgen("new", "proj::other", "--schema", "(Tensor x, Scalng s) -> Tensor", "--schemas-dir", schemas,
+                     "--kernels-dir", tmp_path / "k")
+    assert proc.returncode == 1 and "did you mean the host class 'Scaling'?" in proc.stderr, proc.stderr

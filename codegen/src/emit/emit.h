@@ -48,6 +48,14 @@ std::string python_tests_path(const model::Library& lib);
 
 OutputTree emit_library(const model::Library& lib);
 
+// `opgen new`: the spec drafted for a new op of `schema` (named), written as
+// `schema_text`: `abi` "stable", "unstable" or "" (stable when the library's
+// target carries every type), `dispatch` the keys ("": CPU and CUDA, or
+// CompositeExplicitAutograd for an op without tensor arguments, which no
+// device key reaches), and a default fake rule per output or a Python fake.
+model::OpSpec draft_new_op(const model::Library& lib, const model::FunctionSchema& schema,
+                           const std::string& schema_text, const std::string& abi, std::vector<std::string> dispatch);
+
 // `opgen new`: the spec text of a new op, and one kernel source per dispatch
 // key (path under `kernels_dir`, contents) whose body throws "not implemented".
 std::string scaffold_spec(const model::Library& lib, const model::OpSpec& op, const std::string& json_schema_ref);

@@ -3,8 +3,12 @@
 // kernel body throws "not implemented" until it is written.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <optional>
+
 #include "emit/common.h"
 #include "emit/emit.h"
+#include "emit/host_objects.h"
 #include "model/types.h"
 #include "support/printer.h"
 
@@ -15,8 +19,7 @@ std::string kernel_source(const model::Library& lib, const model::OpSpec& op, co
                           const std::string& file) {
   const bool stable = op.abi.value == model::Abi::Stable;
   std::vector<std::string> params;
-  for (const auto& a : op.schema.arguments)
-    params.push_back(fmt::format("[[maybe_unused]] {} {}", model::kernel_param_type(a, stable), a.name));
+  for (const auto& param : kernel_params(lib, op, stable)) params.push_back("[[maybe_unused]] " + param);
   Printer p;
   p.emit(R"cc(// The $key$ kernel of $qualified$ (scaffolded by `opgen new`: replace the body).
 #include "$header$"
@@ -38,7 +41,67 @@ $ret$ $ns$::kernels::$kernel$($params$) {
   return p.str();
 }
 
+// The default fake rule for each output, to be refined by the author: a
+// tensor shaped like the first tensor argument (or list), `dynamic()` for an
+// int only the kernel knows. Nothing where some output has no honest default
+// (a bool, a str, an int[]; a tensor with no tensor argument to place it):
+// the scaffold names a Python fake then.
+std::optional<std::vector<std::string>> default_fake_rules(const model::FunctionSchema& s) {
+  auto first = [&](const char* key) -> std::string {
+    for (const auto& a : s.arguments)
+      if (model::type_key(*a.type) == key) return a.name;
+    return "";
+  };
+  std::vector<std::string> rules;
+  for (const auto& r : s.returns) {
+    if (r.type->alias) continue;
+    const auto key = model::type_key(*r.type);
+    if (key == "Tensor" && !first("Tensor").empty())
+      rules.push_back("like(" + first("Tensor") + ")");
+    else if (key == "Tensor" && !first("Tensor[]").empty())
+      rules.push_back("like(" + first("Tensor[]") + "[0])");
+    else if (key == "Tensor[]" && !first("Tensor[]").empty())
+      rules.push_back("like_each(" + first("Tensor[]") + ")");
+    else if (key == "int" || key == "SymInt")
+      rules.push_back("dynamic()");
+    else
+      return std::nullopt;
+  }
+  return rules;
+}
+
 }  // namespace
+
+model::OpSpec draft_new_op(const model::Library& lib, const model::FunctionSchema& schema,
+                           const std::string& schema_text, const std::string& abi, std::vector<std::string> dispatch) {
+  bool stable = abi != "unstable";
+  if (abi.empty()) {
+    for (const auto& a : schema.arguments) {
+      const auto* m = model::find_type_mapping(*a.type);
+      if (m && (m->stable_since == 0 || m->stable_since > lib.torch_target_version)) stable = false;
+    }
+  }
+  model::OpSpec draft;
+  draft.schema = schema;
+  // As written: a nameless schema takes the op's name in front, spacing kept.
+  draft.schema_text.value = schema_text;
+  if (const size_t start = schema_text.find_first_not_of(" \t"); start != std::string::npos && schema_text[start] == '(')
+    draft.schema_text.value = draft.op_name() + schema_text.substr(start);
+  draft.abi.value = stable ? model::Abi::Stable : model::Abi::Unstable;
+  // PyTorch reaches a CPU or CUDA kernel only through a tensor argument (E0813).
+  const bool takes_tensors = std::any_of(schema.arguments.begin(), schema.arguments.end(), [](const auto& a) {
+    return model::type_key(*a.type).find("Tensor") != std::string::npos;
+  });
+  if (dispatch.empty())
+    dispatch = takes_tensors ? std::vector<std::string>{"CPU", "CUDA"} : std::vector<std::string>{"CompositeExplicitAutograd"};
+  for (const auto& key : dispatch) draft.dispatch.push_back({key, {}});
+  if (auto rules = default_fake_rules(schema)) {
+    for (const auto& rule : *rules) draft.fake.push_back({rule, {}, nullptr});
+  } else {
+    draft.fake_python = {fmt::format("{}._fakes:{}", lib.python_package, schema.name.name), {}};
+  }
+  return draft;
+}
 
 std::string scaffold_spec(const model::Library& lib, const model::OpSpec& op, const std::string& json_schema_ref) {
   Printer p;
