@@ -26,5 +26,29 @@ def compile_fullgraph(fn, dynamic):
     return torch.compile(fn, fullgraph=True, dynamic=dynamic, backend="aot_eager")
 
 
+def aot_call_targets(fn, *args, backward=False):
+    """What the graphs AOTAutograd makes of fn(*args) under
+    torch.compile(fullgraph=True) call: {"forward": [targets], "backward":
+    [targets]}, the backward's after fn(*args).backward() (fn returns a scalar)."""
+    from functorch.compile import make_boxed_func
+    from torch._functorch.aot_autograd import aot_module_simplified
+
+    graphs = {}
+
+    def backend(gm, example_inputs):
+        def keep(name):
+            def compiler(inner, _):
+                graphs[name] = [n.target for n in inner.graph.nodes if n.op == "call_function"]
+                return make_boxed_func(inner.forward)
+            return compiler
+
+        return aot_module_simplified(gm, example_inputs, fw_compiler=keep("forward"), bw_compiler=keep("backward"))
+
+    out = torch.compile(fn, backend=backend, fullgraph=True)(*args)
+    if backward:
+        out.backward()
+    return graphs
+
+
 def clone_args(args):
     return torch.utils._pytree.tree_map_only(torch.Tensor, lambda t: t.detach().clone(), args)

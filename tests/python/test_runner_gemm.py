@@ -35,7 +35,7 @@ import torch
 import torch._dynamo.testing
 
 import opgen_ops
-from helpers import assert_fake_matches_real
+from helpers import aot_call_targets, assert_fake_matches_real
 from opgen_ops.gemm import GemmRunner
 
 OP = torch.ops.opgen.runner_gemm.default
@@ -173,23 +173,8 @@ def test_compiled_forward_and_backward_share_a_graph_across_runners(backend):
 
 
 def test_the_backward_graph_passes_the_runner_on():
-    from functorch.compile import make_boxed_func
-    from torch._functorch.aot_autograd import aot_module_simplified
-
-    graphs = {}
-
-    def aot(gm, example_inputs):
-        def keep(name):
-            def compiler(inner, _):
-                graphs[name] = inner
-                return make_boxed_func(inner.forward)
-            return compiler
-
-        return aot_module_simplified(gm, example_inputs, fw_compiler=keep("forward"), bw_compiler=keep("backward"))
-
-    f = torch.compile(lambda a, b, r: opgen_ops.runner_gemm(a, b, r).sum(), backend=aot, fullgraph=True)
-    f(torch.randn(3, 4, requires_grad=True), torch.randn(4, 2, requires_grad=True), GemmRunner()).backward()
-    calls = {name: [n.target for n in g.graph.nodes if n.op == "call_function"] for name, g in graphs.items()}
+    calls = aot_call_targets(lambda a, b, r: opgen_ops.runner_gemm(a, b, r).sum(), torch.randn(3, 4, requires_grad=True),
+                             torch.randn(4, 2, requires_grad=True), GemmRunner(), backward=True)
     assert OP in calls["forward"] and BACKWARD not in calls["forward"], calls
     assert BACKWARD in calls["backward"] and OP not in calls["backward"], calls
 

@@ -24,7 +24,7 @@ import torch
 import torch._dynamo.testing
 
 import opgen_ops
-from helpers import assert_fake_matches_real
+from helpers import aot_call_targets, assert_fake_matches_real
 from opgen_ops.gemm import GemmRunner
 
 OP = torch.ops.opgen.tiled_gemm.default
@@ -114,22 +114,8 @@ def test_the_graph_holds_the_op_and_the_runner_is_an_input():
     assert calls[0].args[2] is placeholders[2]
 
     # AOTAutograd keeps it too: CompositeExplicitAutograd is not decomposed.
-    from functorch.compile import make_boxed_func
-    from torch._functorch.aot_autograd import aot_module_simplified
-
-    aot_graphs = []
-
-    def aot(gm, example_inputs):
-        def compiler(inner, _):
-            aot_graphs.append(inner)
-            return make_boxed_func(inner.forward)
-
-        return aot_module_simplified(gm, example_inputs, fw_compiler=compiler)
-
-    torch.compile(lambda a, b, r: opgen_ops.tiled_gemm(a, b, r), backend=aot, fullgraph=True)(
-        torch.randn(3, 4), torch.randn(4, 2), GemmRunner())
-    (inner,) = aot_graphs
-    targets = [n.target for n in inner.graph.nodes if n.op == "call_function"]
+    targets = aot_call_targets(lambda a, b, r: opgen_ops.tiled_gemm(a, b, r), torch.randn(3, 4), torch.randn(4, 2),
+                               GemmRunner())["forward"]
     assert OP in targets and FLAT not in targets, targets
 
 
