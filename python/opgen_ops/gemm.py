@@ -40,6 +40,15 @@ class GemmRunner(_SymbolicBase):
         self.calls = 0
         self._kernel = self._compile()
 
+    # Inductor's FX graph cache pickles a graph's inputs into its key: the
+    # state is the configuration; the compiled kernel is rebuilt from it.
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_kernel"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._kernel = self._compile()
+
     def __repr__(self) -> str:
         return f"GemmRunner(out_dtype={self.out_dtype}, tile_m={self.tile_m}, tile_n={self.tile_n})"
 

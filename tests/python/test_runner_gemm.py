@@ -57,6 +57,17 @@ def test_eager_calls_the_runner_given(dtype, tiles):
     assert runner.calls == 2
 
 
+def test_a_runner_pickles_as_its_configuration():
+    """Inductor's FX graph cache pickles graph inputs into its key."""
+    import pickle
+
+    runner = GemmRunner(torch.bfloat16, 3, 5)
+    copy = pickle.loads(pickle.dumps(runner))
+    assert (copy.out_dtype, copy.tile_m, copy.tile_n) == (torch.bfloat16, 3, 5)
+    a, b = torch.randn(7, 4), torch.randn(4, 6)
+    torch.testing.assert_close(copy(a, b), reference(a, b, runner))
+
+
 def test_the_registered_schema_takes_the_object():
     assert [a.name for a in OP._schema.arguments] == ["a", "b", "runner", "bias"]
     assert str(OP._schema.arguments[2].type) == "PyObject"  # how PyTorch prints an opaque type
