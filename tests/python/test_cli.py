@@ -418,3 +418,19 @@ def test_new_reads_the_types_file_beside_the_specs(tmp_path):
     proc = run_opgen("new", "proj::other", "--schema", "(Tensor x, Scalng s) -> Tensor", "--schemas-dir", schemas,
                      "--kernels-dir", tmp_path / "k")
     assert proc.returncode == 1 and "did you mean the host class 'Scaling'?" in proc.stderr, proc.stderr
+
+
+def test_new_survives_a_hostile_types_file(tmp_path):
+    """A FIFO where _types.yaml belongs is not read (no hang); a huge sparse
+    one is a clean error that writes nothing."""
+    schemas = tmp_path / "s"
+    schemas.mkdir()
+    os.mkfifo(schemas / "_types.yaml")
+    args = ("--schema", "(Tensor x) -> Tensor", "--schemas-dir", schemas, "--kernels-dir", tmp_path / "k")
+    assert run_opgen("new", "p::f", *args).returncode == 0
+    (schemas / "_types.yaml").unlink()
+    with open(schemas / "_types.yaml", "wb") as f:
+        f.truncate(4 << 30)
+    proc = run_opgen("new", "p::g", *args)
+    assert proc.returncode == 1 and "nothing was written" in proc.stderr, proc.stderr
+    assert not (schemas / "g.yaml").exists()
