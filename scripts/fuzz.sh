@@ -10,6 +10,7 @@
 # Reproduce a crash with build-fuzz/tests/fuzz/fuzz_<target> <artifact>.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/cache-env.sh
 BUILD_DIR=${FUZZ_BUILD_DIR:-build-fuzz}
 
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then

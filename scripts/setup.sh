@@ -5,8 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # clang and libclang-rt-14-dev (libFuzzer, ASan, UBSan) build the fuzz targets of tests/fuzz/;
+# ccache caches every compile of the builds and the tests (scripts/cache-env.sh);
 # libxxhash-dev hashes the inputs of `opgen generate` (header-only: no run-time dependency).
-APT_PACKAGES=(cmake ninja-build g++ clang libclang-rt-14-dev libyaml-cpp-dev libfmt-dev libgtest-dev libcli11-dev
+APT_PACKAGES=(cmake ninja-build ccache g++ clang libclang-rt-14-dev libyaml-cpp-dev libfmt-dev libgtest-dev libcli11-dev
               libxxhash-dev python3-pip)
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
