@@ -434,3 +434,21 @@ def test_new_survives_a_hostile_types_file(tmp_path):
     proc = run_opgen("new", "p::g", *args)
     assert proc.returncode == 1 and "nothing was written" in proc.stderr, proc.stderr
     assert not (schemas / "g.yaml").exists()
+
+
+def test_no_command_writes_an_op_spec_named_like_the_types_file(tmp_path):
+    """schemas/_types.yaml is the types file: an op named `_types` (which
+    PyTorch accepts) would have it for its spec. `new` refuses it, `import`
+    leaves it out with the reason, and neither writes a file."""
+    proc = run_opgen("new", "myns::_types", "--schema", "(Tensor x) -> Tensor", "--schemas-dir", "schemas",
+                     "--kernels-dir", "kernels", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    assert "error[E0302]: '_types' cannot name an op: its spec would be _types.yaml" in proc.stderr, proc.stderr
+    (tmp_path / "binding.cpp").write_text(
+        '#include <torch/library.h>\nTORCH_LIBRARY(myns, m) {\n  m.def("_types(Tensor x) -> Tensor");\n'
+        '  m.def("scale(Tensor x) -> Tensor");\n}\n')
+    proc = run_opgen("import", "binding.cpp", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "'_types' (binding.cpp:3): its spec would be _types.yaml, the types file" in proc.stdout, proc.stdout
+    assert sorted(p.name for p in (tmp_path / "schemas").iterdir()) == ["scale.yaml.todo"]
+    assert not (tmp_path / "kernels").exists()

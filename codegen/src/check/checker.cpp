@@ -113,6 +113,10 @@ class OpChecker {
               fmt::format("'{}...' cannot name an op: it is longer than {} characters, and names files",
                           part.substr(0, 20), kMaxNameLength));
     }
+    if (op_.op_name() == model::kTypesFileStem)
+      error(Code::ReservedOpName, op_.schema_at(0),
+            fmt::format("'{}' cannot name an op: its spec would be {}.yaml, which opgen reads as the library's "
+                        "types file", op_.op_name(), model::kTypesFileStem));
     if (!s.name.ns.empty() && s.name.ns != lib_.ns) {
       error(Code::NamespaceMismatch, op_.schema_at(0),
             fmt::format("the schema's namespace '{}' differs from the library's '{}'", s.name.ns, lib_.ns))
@@ -634,7 +638,9 @@ class OpChecker {
       else if (!is_python_target(op_.compile->fallback_python->value))
         error(Code::BadCompileFallback, op_.compile->fallback_python->loc,
               fmt::format("'python' must read 'module:function', not '{}'", op_.compile->fallback_python->value))
-            .notes.push_back({"a traceable function of the op's arguments, e.g. 'my_pkg.compiled:rms_norm_composite'"});
+            .notes.push_back({python_keyword_note(op_.compile->fallback_python->value)
+                                  .value_or("a traceable function of the op's arguments, e.g. "
+                                            "'my_pkg.compiled:rms_norm_composite'")});
     } else if (fallback.value != "eager" && fallback.value != "error") {
       auto& d = error(Code::BadCompileFallback, fallback.loc,
                       fmt::format("'fallback' is eager, error or {{python: \"module:function\"}}, not '{}'",
@@ -803,7 +809,8 @@ class OpChecker {
       if (!is_python_target(target))
         error(Code::BadFakePythonTarget, op_.fake_python->loc,
               fmt::format("'python' must read 'module:function', not '{}'", target))
-            .notes.push_back({"a dotted module path and a function name, e.g. 'my_pkg.fakes:rms_norm_fake'"});
+            .notes.push_back({python_keyword_note(target).value_or(
+                "a dotted module path and a function name, e.g. 'my_pkg.fakes:rms_norm_fake'")});
       return;
     }
     // Results bound to an argument need no rule: the fake returns the argument.

@@ -37,18 +37,6 @@ const model::HostField* find_field(const HostClass& cls, const std::string& name
 }
 
 // `a.b.c`: each part an identifier that is no Python keyword.
-bool is_python_path(const std::string& text) {
-  size_t start = 0, parts = 0;
-  while (true) {
-    const size_t dot = text.find('.', start);
-    const std::string part = text.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (!is_identifier(part) || is_python_keyword(part)) return false;
-    ++parts;
-    if (dot == std::string::npos) return parts >= 2;
-    start = dot + 1;
-  }
-}
-
 // The identifiers the generated C++ spells in its types (`at`, `torch`,
 // `std`, `int64_t`, ...), from the type tables, and the struct's inline
 // namespaces: a struct or member of that name would shadow them there.
@@ -99,18 +87,22 @@ void check_class(const HostClass& cls, const std::string& ns, Diagnostics& diags
     diags.error(Code::BadHostClass, cls.kind->loc, fmt::format("'kind' is constant or symbolic, not '{}'", cls.kind->value))
         .notes.push_back({"constant: compared by value, a graph per distinct object; symbolic: a graph input, one "
                           "graph for every object whose read fields are equal"});
-  if (cls.builtin.empty() && !is_python_path(cls.python_class.value))
+  if (cls.builtin.empty() && python_path_problem(cls.python_class.value, 2))
     diags.error(Code::BadHostClass, cls.python_class.loc,
                 fmt::format("'class' must name a Python class as module.Qualname, not '{}'", cls.python_class.value))
-        .notes.push_back({"each part is an identifier, as in 'mylib.quant.Float8Quantizer'"});
+        .notes.push_back({python_keyword_note(cls.python_class.value)
+                              .value_or("each part is an identifier, as in 'mylib.quant.Float8Quantizer'")});
   if (cls.tensor_subclass && cls.inner_count == 0)
     diags.error(Code::BadHostClass, cls.loc, fmt::format("tensor subclass '{}' declares no inner tensor", name))
         .notes.push_back({"'inner' lists the attributes __tensor_flatten__ names, in its order"});
   else if (cls.fields.empty())
     diags.error(Code::BadHostClass, cls.loc, fmt::format("host class '{}' declares no field", name))
         .notes.push_back({"the fields are what kernels, fakes and rules read of its objects"});
-  if (cls.build && !is_python_target(cls.build->value))
-    diags.error(Code::BadHostClass, cls.build->loc, fmt::format("'build' must read 'module:function', not '{}'", cls.build->value));
+  if (cls.build && !is_python_target(cls.build->value)) {
+    auto& d = diags.error(Code::BadHostClass, cls.build->loc,
+                          fmt::format("'build' must read 'module:function', not '{}'", cls.build->value));
+    if (auto note = python_keyword_note(cls.build->value)) d.notes.push_back({*note});
+  }
   std::map<std::string, const model::HostField*> flat_names;  // a field's flat name -> the field
   for (const auto& field : cls.fields) {
     const std::string& f = field.name.value;

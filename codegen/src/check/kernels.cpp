@@ -91,7 +91,8 @@ void check_existing_kernels(const model::OpSpec& op, Diagnostics& diags) {
     if (!is_python_target(kernel.function.value))
       diags.error(Code::BadExistingKernel, kernel.function.loc,
                   fmt::format("'python' must read 'module:function', not '{}'", kernel.function.value))
-          .notes.push_back({"a dotted module path and a function name, e.g. 'my_pkg.kernels:rms_norm_cpu'"});
+          .notes.push_back({python_keyword_note(kernel.function.value)
+                                .value_or("a dotted module path and a function name, e.g. 'my_pkg.kernels:rms_norm_cpu'")});
   }
   for (const auto& include : op.kernel_includes) {
     if (auto why = include_problem(include.value))

@@ -124,16 +124,41 @@ void check_library_names(const model::Library& lib, Diagnostics& diags) {
             fmt::format("it is longer than {} characters, and names files", kMaxNameLength + 10));
 }
 
-bool is_python_target(const std::string& target) {
-  auto colon = target.find(':');
-  if (colon == std::string::npos || !is_identifier(target.substr(colon + 1))) return false;
-  std::string_view module(target.data(), colon);
-  for (size_t start = 0;;) {
-    size_t dot = module.find('.', start);
-    if (!is_identifier(module.substr(start, dot == std::string_view::npos ? dot : dot - start))) return false;
-    if (dot == std::string_view::npos) return true;
+namespace {
+std::optional<std::string> python_name_problem(std::string_view name) {
+  if (name.empty()) return std::string("it has an empty part");
+  if (!is_identifier(std::string(name))) return fmt::format("'{}' is not an identifier", name);
+  if (is_python_keyword(name))
+    return fmt::format("'{}' is a Python keyword, which cannot name a module, class or function", name);
+  return std::nullopt;
+}
+}  // namespace
+
+std::optional<std::string> python_path_problem(std::string_view path, size_t min_parts) {
+  size_t parts = 0;
+  for (size_t start = 0;; ++parts) {
+    const size_t dot = path.find('.', start);
+    if (auto why = python_name_problem(path.substr(start, dot == std::string_view::npos ? dot : dot - start)))
+      return why;
+    if (dot == std::string_view::npos) break;
     start = dot + 1;
   }
+  if (parts + 1 < min_parts) return fmt::format("it needs at least {} dotted parts", min_parts);
+  return std::nullopt;
+}
+
+std::optional<std::string> python_target_problem(std::string_view target) {
+  const size_t colon = target.find(':');
+  if (colon == std::string_view::npos) return std::string("it has no ':' between the module and the function");
+  if (auto why = python_path_problem(target.substr(0, colon))) return why;
+  return python_name_problem(target.substr(colon + 1));
+}
+
+std::optional<std::string> python_keyword_note(std::string_view target_or_path) {
+  const bool target = target_or_path.find(':') != std::string_view::npos;
+  auto why = target ? python_target_problem(target_or_path) : python_path_problem(target_or_path);
+  if (!why || why->find("Python keyword") == std::string::npos) return std::nullopt;
+  return *why + ": the generated Python would not compile";
 }
 
 }  // namespace opgen::check

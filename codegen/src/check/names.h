@@ -19,8 +19,17 @@ inline constexpr size_t kMaxNameLength = 100;
 
 using model::is_identifier;
 bool is_python_keyword(std::string_view name);
-// "pkg.module:function", each part a Python identifier.
-bool is_python_target(const std::string& target);
+// Why `path` cannot be spelled in Python as a dotted name (`import a.b`,
+// `a.b.C`): a part that is not an identifier, or is a keyword (`class`,
+// `None`, `import`), which makes the generated module a SyntaxError; nullopt
+// when it can. min_parts: 2 for a class's module.Qualname.
+std::optional<std::string> python_path_problem(std::string_view path, size_t min_parts = 1);
+// The same for a target, "pkg.module:function": a dotted module path, ':', a function.
+std::optional<std::string> python_target_problem(std::string_view target);
+inline bool is_python_target(std::string_view target) { return !python_target_problem(target); }
+// A note for a target or path that is refused because a part is a keyword
+// ("'class' is a Python keyword: ..."); nullopt for any other reason.
+std::optional<std::string> python_keyword_note(std::string_view target_or_path);
 bool is_cpp_keyword(std::string_view name);  // keywords and alternative tokens
 inline bool is_keyword(std::string_view name) { return is_python_keyword(name) || is_cpp_keyword(name); }
 

@@ -184,9 +184,12 @@ ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) 
       skipped.push_back(fmt::format("{}::{} ({}): another namespace", op.ns, op.name, op.where));
       continue;
     }
-    if (!model::is_op_name(op.name) || !stems.insert(op.name).second) {
+    if (!model::is_op_name(op.name) || op.name == model::kTypesFileStem || !stems.insert(op.name).second) {
       skipped.push_back(fmt::format("'{}' ({}): {}", op.name, op.where,
-                                    model::is_op_name(op.name) ? "registered twice" : "not an op name a file can carry"));
+                                    !model::is_op_name(op.name)     ? "not an op name a file can carry"
+                                    : op.name == model::kTypesFileStem ? "its spec would be _types.yaml, the types file "
+                                                                       "(opgen explain E0302): rename the op"
+                                                                     : "registered twice"));
       continue;
     }
     Draft d;

@@ -15,8 +15,9 @@
 namespace opgen::load {
 
 // The file name that holds a library's types: `_types.yaml`, beside the
-// specs (no op can be named `_types`).
+// specs (model::kTypesFileStem: no op can be named `_types`).
 inline constexpr std::string_view kTypesFileName = "_types.yaml";
+static_assert(kTypesFileName.substr(0, kTypesFileName.size() - 5) == model::kTypesFileStem);
 bool is_types_file(std::string_view path);
 
 // The classes `text` declares, host classes then tensor subclasses, each in

@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/expr.h"
@@ -13,6 +14,10 @@
 #include "support/diagnostics.h"
 
 namespace opgen::model {
+
+// The library's types file is `_types.yaml`, beside the specs; an op of this
+// name would have that file for its spec, so no op may take it (E0302).
+inline constexpr std::string_view kTypesFileStem = "_types";
 
 template <typename T>
 struct Located {

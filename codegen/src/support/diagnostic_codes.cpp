@@ -252,7 +252,9 @@ an uppercase letter, as every `__dunder__`), or a macro that GNU C++, the C
 library, PyTorch or CUDA defines (`errno`, `linux`, `EOF`, `stdin`, ...: the
 preprocessor would replace the name and the generated C++ would not
 compile; `scripts/name_tables.py` lists them from the compilers themselves).
-No name may be longer than 100 characters: names become file names.)md",
+No name may be longer than 100 characters: names become file names. An op
+cannot be named `_types`: its spec would be `_types.yaml`, the library's
+types file (`opgen new` refuses it, `opgen import` leaves it out).)md",
      R"md(# lambda.yaml
 schema: "lambda(Tensor x) -> Tensor"
 fake: like(x)
