@@ -363,9 +363,13 @@ class Lowering {
     std::vector<std::string> parts;
     std::vector<size_t> origin;  // the declared argument of each flat one
     bool keyword_only = false;
+    // Every name the op's functions bind: the declared arguments, host ones
+    // included (the binding takes the object under its name, then binds its
+    // fields), and each flat name. One set, so no two of any origin can be
+    // equal: `A q` with a field `t` beside an argument `q_t` would bind q.t
+    // over the argument q_t.
     std::set<std::string> names;
-    for (const auto& a : declared.arguments)
-      if (!hosts_.count(a.name)) names.insert(a.name);
+    for (const auto& a : declared.arguments) names.insert(a.name);
     for (size_t i = 0; i < declared.arguments.size(); ++i) {
       const Argument& a = declared.arguments[i];
       if (a.kwarg_only && !keyword_only) {
@@ -384,7 +388,8 @@ class Lowering {
       auto add = [&](const std::string& name, const std::string& text) {
         if (!names.insert(name).second) {
           error(Code::BadHostArgument, op_.schema_at(a.column),
-                fmt::format("host argument '{}' flattens into '{}', which the schema names already", a.name, name))
+                fmt::format("host argument '{}' flattens into '{}', which the schema or another flattened field "
+                            "names already", a.name, name))
               .notes.push_back({fmt::format("rename '{}' or the other argument", a.name)});
         }
         parts.push_back(text);

@@ -1870,7 +1870,10 @@ that type optional (`Float8Quantizer? q=None`, whose only default is None); not
 a list element, a return, written (`(a!)`, `mutates:`), symmetric memory, a
 gradient, or an argument of an existing kernel (`kernels:`), whose
 signature opgen does not write. The flattened names (`q_<field>`, and
-`q_given` for an optional one) must not be the names of other arguments.)md",
+`q_given` for an optional one) must differ from every declared argument's
+name, host objects' included, and from each other: the binding binds them
+all, and `A q` with a field `t` beside an argument `q_t` would bind `q.t`
+over `q_t`.)md",
      R"md(# _types.yaml
 host_objects:
   Float8Quantizer:
