@@ -95,7 +95,7 @@ TEST(HostObjects, WhereAHostObjectCannotBe) {
   expect_error(check("schema: \"f_(Tensor(a!) x, Scaling s) -> ()\"\nmutates: [x, s]\n", kTypes, "f_"),
                "'s' in 'mutates': a host object is read, never written");
   expect_error(check("schema: \"f(Tensor x, Scaling s, float s_factor) -> Tensor\"\nfake: like(x)\n"),
-               "host argument 's' flattens into 's_factor', which the schema names already");
+               "host argument 's' flattens into 's_factor', which the schema or another flattened field names already");
   expect_error(check("schema: \"f(Tensor x, Scaling s) -> Tensor\"\nfake: like(x)\nkernels: {CPU: mylib::f}\n"),
                "an existing kernel ('kernels:') cannot take a host object");
   expect_error(check("schema: \"f(Tensor x, Scaling s) -> Tensor\"\nchecks: {s: {dim: 1}}\nfake: like(x)\n"),

@@ -1,11 +1,16 @@
 // Lookups over a schema's arguments that several checks share.
 #pragma once
 
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "model/schema.h"
 #include "model/types.h"
+#include "support/diagnostics.h"
 
 namespace opgen::check {
 
@@ -24,6 +29,17 @@ inline std::vector<std::string> arg_names(const model::FunctionSchema& s) {
 inline bool is_tensor_or_optional(const model::Type& t) {
   const std::string key = model::type_key(t);
   return key == "Tensor" || key == "Tensor?";
+}
+
+// A spec key that lists arguments (`mutates`, `symm_mem`, `carry`) names each
+// once: a second mention is a mistake the generated code would hide (E0316).
+template <typename Located>
+void check_listed_once(const std::vector<Located>& names, std::string_view key, Diagnostics& diags) {
+  std::set<std::string> seen;
+  for (const auto& name : names)
+    if (!seen.insert(name.value).second)
+      diags.error(Code::ArgumentListedTwice, name.loc, fmt::format("'{}' names '{}' twice", key, name.value))
+          .notes.push_back({"list each argument once"});
 }
 
 }  // namespace opgen::check

@@ -227,6 +227,7 @@ class OpChecker {
       }
     }
     if (!op_.mutates) return;
+    check_listed_once(*op_.mutates, "mutates", diags_);
     std::set<std::string> listed;
     for (const auto& name : *op_.mutates) {
       const Argument* arg = find_arg(s, name.value);
@@ -382,6 +383,7 @@ class OpChecker {
 
   void check_symm_mem() {
     if (op_.symm_mem.empty()) return;
+    check_listed_once(op_.symm_mem, "symm_mem", diags_);
     for (const auto& name : op_.symm_mem) {
       const Argument* arg = find_arg(op_.schema, name.value);
       if (!arg) {
@@ -899,6 +901,23 @@ void check_generated_names(const model::Library& library, Diagnostics& diags) {
                             op.op_name(), op.cpp_op_name(), other->display_path))
         .notes.push_back({"rename one of the ops"});
     reported.insert({&op, other});
+  }
+  // Each op names files (its spec, kernels, headers, generated sources): two
+  // names that differ only in case are one file where file systems ignore
+  // case (macOS, Windows), and each build would overwrite the other's.
+  std::map<std::string, const OpSpec*> folded;
+  for (const OpSpec& op : library.ops) {
+    std::string key = op.op_name();
+    std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return std::tolower(c); });
+    auto [it, inserted] = folded.emplace(key, &op);
+    if (inserted || it->second->op_name() == op.op_name()) continue;
+    diags.error(Code::GeneratedNameCollision, op.schema_at(0),
+                fmt::format("ops '{}' and '{}' differ only in case: their files ({}.yaml and {}.yaml, and the "
+                            "generated ones) are one file where file systems ignore case (macOS, Windows)",
+                            it->second->op_name(), op.op_name(), it->second->op_name(), op.op_name()))
+        .notes.push_back({fmt::format("'{}' is defined in {}; rename one of the ops", it->second->op_name(),
+                                      it->second->display_path)});
+    reported.insert(&op);
   }
   std::set<std::string> op_names;
   for (const OpSpec& op : library.ops) {

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "check/arguments.h"
 #include "check/names.h"
 #include "model/host_types.h"
 #include "model/types.h"
@@ -261,6 +262,7 @@ class Lowering {
   // op (OpSpec::wraps_flat_op), which takes the fields. Not both: one
   // kernel per key, either way.
   void find_carried_arguments() {
+    check_listed_once(op_.carry, "carry", diags_);
     for (const auto& name : op_.carry) {
       auto it = hosts_.find(name.value);
       if (it == hosts_.end()) {

@@ -450,9 +450,6 @@ require:
 fake: like(x)
 )md"},
 
-    // -----------------------------------------------------------------------
-    // E04xx: mutation and aliasing
-    // -----------------------------------------------------------------------
     {Code::GeneratedNameCollision, "E0315", "two ops bind the same generated name",
      R"md(Each op binds names in the generated code: its Python binding (the op name
 with `.` as `_`: `foo.Tensor` binds `foo_Tensor`), its fake (`_foo_fake`),
@@ -460,7 +457,9 @@ its autograd functions (`_foo_backward`, `_foo_setup_context`) and its
 kernel functions (`foo_cpu`, ...). Two ops that would bind the same name, or
 an op whose binding is one of the module's own names (`torch`, `os`,
 `__all__`, any `__dunder__`), would shadow each other or break the module.
-The error names both specs; rename one of the ops.)md",
+Nor may two op names differ only in case (`foo`, `Foo`): their spec,
+kernel and generated files would be one file where file systems ignore
+case (macOS, Windows). The error names both specs; rename one of the ops.)md",
      R"md(# foo.Tensor.yaml
 schema: "foo.Tensor(Tensor x) -> Tensor"
 fake: like(x)
@@ -476,6 +475,23 @@ schema: "foo_tensor(Tensor x) -> Tensor"
 fake: like(x)
 )md"},
 
+    {Code::ArgumentListedTwice, "E0316", "names an argument twice",
+     R"md(The spec keys that list arguments, `mutates`, `symm_mem` and `carry`,
+name each argument once. A second mention changes nothing in the generated
+code, so it is almost always another name mistyped or a list merged by
+hand.)md",
+     R"md(# foo_.yaml
+schema: "foo_(Tensor(a!) x, Tensor(b!) y) -> ()"
+mutates: [x, y, x]
+)md",
+     R"md(# foo_.yaml
+schema: "foo_(Tensor(a!) x, Tensor(b!) y) -> ()"
+mutates: [x, y]
+)md"},
+
+    // -----------------------------------------------------------------------
+    // E04xx: mutation and aliasing
+    // -----------------------------------------------------------------------
     {Code::AliasWithoutWrite, "E0401", "an alias annotation without '!'",
      R"md(`Tensor(a)` (without `!`) says the op returns a view of the argument.
 Custom ops cannot return views of their inputs: PyTorch's functionalization

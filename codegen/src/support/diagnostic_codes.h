@@ -59,6 +59,7 @@ enum class Code : uint16_t {
   UnknownArgument,
   ArgumentNotATensor,
   GeneratedNameCollision,
+  ArgumentListedTwice,
   // E04xx: mutation and aliasing
   AliasWithoutWrite,
   MutationNotListed,
