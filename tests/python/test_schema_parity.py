@@ -172,3 +172,22 @@ def test_registration_form_of_forms_pytorch_prints_unreadably():
             if torch._C.parse_schema(printed) != torch._C.parse_schema(s):
                 raise RuntimeError("reads back as another schema")
     check_registration_form("unreadable when printed", schemas)
+
+
+@pytest.mark.parametrize("count", [64, 65])
+def test_the_argument_limit_is_pytorchs(tmp_path, count):
+    """PyTorch registers at most 64 arguments (its dispatcher's bitset); opgen's
+    check (E0317) draws the line at the same place, so a spec it accepts loads."""
+    schema = f"wide(Tensor x, {', '.join(f'int a{i}' for i in range(count - 1))}) -> Tensor"
+    lib = torch.library.Library(f"opgen_limit_{count}", "DEF")
+    try:
+        lib.define(schema)
+        torch_accepts = True
+    except RuntimeError as e:
+        assert "arguments but this PyTorch build only supports" in str(e)
+        torch_accepts = False
+    (tmp_path / "wide.yaml").write_text(f'schema: "{schema}"\nfake: like(x)\nsamples: []\n')
+    proc = subprocess.run([OPGEN_BIN, "check", tmp_path / "wide.yaml"], capture_output=True, text=True)
+    assert (proc.returncode == 0) == torch_accepts == (count <= 64), proc.stderr
+    if not torch_accepts:
+        assert "error[E0317]" in proc.stderr

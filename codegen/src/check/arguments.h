@@ -33,8 +33,8 @@ inline bool is_tensor_or_optional(const model::Type& t) {
 
 // A spec key that lists arguments (`mutates`, `symm_mem`, `carry`) names each
 // once: a second mention is a mistake the generated code would hide (E0316).
-template <typename Located>
-void check_listed_once(const std::vector<Located>& names, std::string_view key, Diagnostics& diags) {
+template <typename LocatedName>
+void check_listed_once(const std::vector<LocatedName>& names, std::string_view key, Diagnostics& diags) {
   std::set<std::string> seen;
   for (const auto& name : names)
     if (!seen.insert(name.value).second)

@@ -132,6 +132,16 @@ class OpChecker {
   }
 
   void check_arguments() {
+    // c10::utils::bitset, which DispatchKeyExtractor fills with one bit per argument.
+    constexpr size_t kTorchMaxArguments = 64;
+    if (const size_t n = op_.schema.arguments.size(); n > kTorchMaxArguments) {
+      auto& d = error(Code::TooManyArguments, op_.schema_at(0),
+                      fmt::format("{} registers {} arguments; PyTorch registers at most {}", op_.op_name(), n,
+                                  kTorchMaxArguments));
+      if (op_.declared_schema)
+        d.notes.push_back({fmt::format("{} as declared, each host object's fields counted one each",
+                                       op_.declared_schema->arguments.size())});
+    }
     std::set<std::string> seen;
     for (const Argument& a : op_.schema.arguments) {
       if (!seen.insert(a.name).second)

@@ -489,6 +489,23 @@ schema: "foo_(Tensor(a!) x, Tensor(b!) y) -> ()"
 mutates: [x, y]
 )md"},
 
+    {Code::TooManyArguments, "E0317", "more arguments than PyTorch can register",
+     R"md(PyTorch's dispatcher records which arguments dispatch in a 64-bit set, and
+refuses a schema of more than 64 arguments when the library registers it
+(`DispatchKeyExtractor::makeBitsetForDispatchArgs`): the library would
+fail to load. The count is the registered schema's: each host object's or
+tensor subclass's fields count one each (and an optional object's
+`<arg>_given`). Pass related values together, as a tensor or a list
+(`int[]`), or as fewer host-object fields.)md",
+     R"md(# many.yaml
+schema: "many(Tensor x, int a0, int a1, int a2, int a3, int a4, int a5, int a6, int a7, int a8, int a9, int a10, int a11, int a12, int a13, int a14, int a15, int a16, int a17, int a18, int a19, int a20, int a21, int a22, int a23, int a24, int a25, int a26, int a27, int a28, int a29, int a30, int a31, int a32, int a33, int a34, int a35, int a36, int a37, int a38, int a39, int a40, int a41, int a42, int a43, int a44, int a45, int a46, int a47, int a48, int a49, int a50, int a51, int a52, int a53, int a54, int a55, int a56, int a57, int a58, int a59, int a60, int a61, int a62, int a63) -> Tensor"
+fake: like(x)
+)md",
+     R"md(# many.yaml
+schema: "many(Tensor x, int[] a) -> Tensor"
+fake: like(x)
+)md"},
+
     // -----------------------------------------------------------------------
     // E04xx: mutation and aliasing
     // -----------------------------------------------------------------------

@@ -60,6 +60,7 @@ enum class Code : uint16_t {
   ArgumentNotATensor,
   GeneratedNameCollision,
   ArgumentListedTwice,
+  TooManyArguments,
   // E04xx: mutation and aliasing
   AliasWithoutWrite,
   MutationNotListed,
