@@ -97,5 +97,33 @@ TEST_F(ExprBoundsTest, ACountThatCanGoNegativeLies) {
   EXPECT_EQ(problems("n * x.numel() + (n - 1) * 0"), Codes{});
 }
 
+TEST_F(ExprBoundsTest, WhatAGuardTestsHoldsWhereItGuards) {
+  // `c and e` evaluates e only where c holds; `a if c else b` evaluates a only there.
+  EXPECT_EQ(problems("x.size(2) if x.dim() > 2 else 0"), Codes{});
+  EXPECT_EQ(problems("x.size(2) if x.dim() > 1 else 0"), Codes{"raise"});
+  EXPECT_EQ(problems("0 if x.dim() > 2 else x.size(2)"), Codes{"raise"});  // the other branch: not guarded
+  EXPECT_EQ(problems("x.numel() // n if n >= 1 else 0"), Codes{});
+  EXPECT_EQ(problems("x.numel() // len(xs) if len(xs) > 0 and n > 0 else 0"), Codes{});
+}
+
+TEST_F(ExprBoundsTest, AConditionIsCheckedForWhatItRaisesAlone) {
+  auto codes = [&](std::string_view condition) {
+    std::vector<std::string> out;
+    for (const auto& d : check_cannot_raise(*parse(condition), env_, facts_, "torch.compile",
+                                            Code::CompileConditionMayRaise)) {
+      EXPECT_EQ(d.message.rfind("torch.compile would raise ", 0), 0u) << d.message;
+      out.push_back(d.code == Code::CompileConditionMayRaise ? "raise" : "?");
+    }
+    return out;
+  };
+  EXPECT_EQ(codes("x.size(1) > 4096"), Codes{"raise"});
+  EXPECT_EQ(codes("x.dim() > 1 and x.size(1) > 4096"), Codes{});
+  EXPECT_EQ(codes("x.dim() > 1 or x.size(1) > 4096"), Codes{"raise"});  // the right side runs where the left fails
+  EXPECT_EQ(codes("x.numel() // n > 2"), Codes{"raise"});
+  EXPECT_EQ(codes("x.numel() - 5 < 0"), Codes{});  // a sign is no problem here
+  require("x.dim() >= 2");
+  EXPECT_EQ(codes("x.size(1) > 4096 and x.shape[-2] > 2"), Codes{});
+}
+
 }  // namespace
 }  // namespace opgen::model

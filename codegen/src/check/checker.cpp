@@ -638,7 +638,15 @@ class OpChecker {
     model::ExprEnv env;
     env.schema = &op_.schema;
     for (const auto& condition : policy.unsupported) {
+      const size_t errors_before = diags_.error_count();
       expect_kind(Code::CompileWhenNotBool, condition.when, env, ValueKind::Bool, "a 'compile: unsupported' condition");
+      // Defined on every input the op accepts (E0525), asked of a sound condition.
+      if (diags_.error_count() == errors_before && condition.when.expr)
+        for (const auto& diag : model::check_cannot_raise(*condition.when.expr, env, accepted_shapes(),
+                                                          "torch.compile", Code::CompileConditionMayRaise)) {
+          auto& d = error(diag.code, condition.when.at(diag.column), diag.message);
+          if (!diag.note.empty()) d.notes.push_back({diag.note});
+        }
       if (condition.reason.value.empty())
         error(Code::CompileConditionIncomplete, condition.reason.loc, "'reason' is empty")
             .notes.push_back({"say why the compiled path cannot take such a call: users read it in the warning"});
@@ -702,13 +710,17 @@ class OpChecker {
 
   // What the op's checks guarantee (ranks from `dim:`, bounds from
   // `require:`), and the formula's totality under it.
-  void check_flops_total(const model::RuleText& rule, const model::ExprEnv& env) {
+  model::ShapeFacts accepted_shapes() const {
     model::ShapeFacts facts;
     for (const auto& check : op_.checks)
       if (check.dim) facts.min_rank[check.arg.value] = check.dim->value;
     for (const auto& relation : op_.require)
       if (relation.expr) facts.add_relation(*relation.expr);
-    for (const auto& diag : model::check_total_count(*rule.expr, env, facts)) {
+    return facts;
+  }
+
+  void check_flops_total(const model::RuleText& rule, const model::ExprEnv& env) {
+    for (const auto& diag : model::check_total_count(*rule.expr, env, accepted_shapes())) {
       auto& d = error(diag.code, rule.at(diag.column), diag.message);
       if (!diag.note.empty()) d.notes.push_back({diag.note});
     }

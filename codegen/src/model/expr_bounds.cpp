@@ -90,9 +90,17 @@ void keep_common(std::map<std::string, int64_t>& mine, const std::map<std::strin
   }
 }
 
+// Who evaluates the expression, for the message ("FlopCounterMode would raise
+// ..."), and the code of that position's diagnostic.
+struct Raiser {
+  std::string who;
+  Code code;
+};
+
 class Analysis {
  public:
-  Analysis(const ExprEnv& env, const ShapeFacts& facts) : env_(env), facts_(facts) {}
+  Analysis(const ExprEnv& env, const ShapeFacts& facts, const Raiser& raiser)
+      : env_(env), facts_(facts), raiser_(raiser) {}
 
   Bounds visit(const Expr& e) {
     switch (e.kind) {
@@ -109,9 +117,9 @@ class Analysis {
         return e.text == "-" ? Bounds{-b.hi, -b.lo} : kAnything;
       }
       case Kind::Binary: return binary(e);
-      case Kind::Conditional: {
+      case Kind::Conditional: {  // a if c else b: a is evaluated only where c holds
         visit(*e.operands[0]);
-        const Bounds a = visit(*e.operands[1]), b = visit(*e.operands[2]);
+        const Bounds a = visit_where(*e.operands[1], *e.operands[0]), b = visit(*e.operands[2]);
         return {std::min(a.lo, b.lo), std::max(a.hi, b.hi)};
       }
       default:
@@ -136,7 +144,19 @@ class Analysis {
   }
 
   void may_raise(const Expr& at, std::string message, std::string note) {
-    problems.push_back({at.op_column, "FlopCounterMode would raise " + message, std::move(note), Code::FlopsMayRaise});
+    problems.push_back({at.op_column, raiser_.who + " would raise " + message, std::move(note), raiser_.code});
+  }
+
+  // `e`, evaluated only where `guard` holds (`guard and e`, `e if guard else
+  // ...`): under what the guard adds to the facts.
+  Bounds visit_where(const Expr& e, const Expr& guard) {
+    ShapeFacts narrowed = facts_;
+    narrowed.add_relation(guard);
+    narrowed.close();
+    Analysis inner(env_, narrowed, raiser_);
+    const Bounds b = inner.visit(e);
+    problems.insert(problems.end(), inner.problems.begin(), inner.problems.end());
+    return b;
   }
 
   // Index `index` into something with at least `length` elements: in range
@@ -240,6 +260,11 @@ class Analysis {
   }
 
   Bounds binary(const Expr& e) {
+    if (e.text == "and") {  // the right side runs only where the left holds
+      visit(*e.operands[0]);
+      visit_where(*e.operands[1], *e.operands[0]);
+      return kAnything;
+    }
     const Bounds a = visit(*e.operands[0]), b = visit(*e.operands[1]);
     const std::string& op = e.text;
     if (op == "+") return {a.lo + b.lo, a.hi + b.hi};
@@ -258,6 +283,7 @@ class Analysis {
 
   const ExprEnv& env_;
   const ShapeFacts& facts_;
+  const Raiser& raiser_;
 };
 
 }  // namespace
@@ -322,9 +348,19 @@ void ShapeFacts::close() {
   }
 }
 
+std::vector<ExprDiagnostic> check_cannot_raise(const Expr& expr, const ExprEnv& env, ShapeFacts facts,
+                                               const std::string& who, Code code) {
+  facts.close();
+  const Raiser raiser{who, code};
+  Analysis analysis(env, facts, raiser);
+  analysis.visit(expr);
+  return std::move(analysis.problems);
+}
+
 std::vector<ExprDiagnostic> check_total_count(const Expr& expr, const ExprEnv& env, ShapeFacts facts) {
   facts.close();
-  Analysis analysis(env, facts);
+  const Raiser raiser{"FlopCounterMode", Code::FlopsMayRaise};
+  Analysis analysis(env, facts, raiser);
   const Bounds count = analysis.visit(expr);
   if (count.lo < 0)
     analysis.problems.push_back(

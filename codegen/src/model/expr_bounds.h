@@ -44,4 +44,11 @@ struct ShapeFacts {
 // result that can be negative.
 std::vector<ExprDiagnostic> check_total_count(const Expr& expr, const ExprEnv& env, ShapeFacts facts);
 
+// The same proof of totality (divisors, indices; no sign) for another rule
+// evaluated on every accepted input, as `code` problems that say `who`
+// would raise: a `compile: unsupported` condition, which the package
+// evaluates whenever torch.compile traces a call.
+std::vector<ExprDiagnostic> check_cannot_raise(const Expr& expr, const ExprEnv& env, ShapeFacts facts,
+                                               const std::string& who, Code code);
+
 }  // namespace opgen::model

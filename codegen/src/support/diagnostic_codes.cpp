@@ -1012,6 +1012,36 @@ fake: empty([a.size(0)])
 flops: 2 * a.size(0) * a.size(1)
 )md"},
 
+    {Code::CompileConditionMayRaise, "E0525", "a 'compile' condition that can raise on an input the op accepts",
+     R"md(The package evaluates each `compile: unsupported` condition whenever
+torch.compile traces a call of the op: if it raises, every compiled call
+fails while eager calls work. As for a `flops` rule (E0523), opgen proves
+it defined for every input the op accepts from what `checks:` and
+`require:` guarantee, and from what the condition itself tests first
+(`x.dim() > 2 and x.size(2) > 1024`): an index (`x.size(i)`, `x.shape[i]`,
+`xs[i]`) must be a literal within that rank or length, and a divisor must
+be at least 1.)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+checks:
+  x: {dim: 2}
+fake: like(x)
+compile:
+  unsupported:
+    - when: "x.size(2) > 1024"
+      reason: "no kernel for rows past 1024"
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+checks:
+  x: {dim: 2}
+fake: like(x)
+compile:
+  unsupported:
+    - when: "x.size(1) > 1024"
+      reason: "no kernel for rows past 1024"
+)md"},
+
     // -----------------------------------------------------------------------
     // E06xx: checks and require
     // -----------------------------------------------------------------------
@@ -1630,7 +1660,7 @@ abi: unstable
 fake: like(x)
 compile:
   unsupported:
-    - when: "x.size(-1) > 4096"
+    - when: "x.dim() > 0 and x.size(-1) > 4096"
       reason: "rows over 4096 elements are split on the eager path only"
 )md"},
     {Code::BadCompileFallback, "E0822", "a 'compile' fallback opgen does not know",

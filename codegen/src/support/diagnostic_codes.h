@@ -91,6 +91,7 @@ enum class Code : uint16_t {
   FlopsOnOverloadedOp,
   FlopsMayRaise,
   FlopsMayBeNegative,
+  CompileConditionMayRaise,
   // E06xx: checks and require
   UnknownDtype,
   NegativeDim,
