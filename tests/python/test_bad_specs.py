@@ -43,7 +43,7 @@ CASES = sorted(path.name for path in BAD_SPECS.iterdir() if path.is_dir())
 MULTI_ERROR_CASE = "several_errors"
 # Codes no spec can provoke (they are about the files opgen reads and writes):
 # tests/python/test_cli.py and test_safety_surfaces.py exercise each of them instead.
-CODES_EXERCISED_BY_CLI_TESTS = {"E0901", "E0902", "E0903", "E0904", "E0905", "E0906", "E0907"}
+CODES_EXERCISED_BY_CLI_TESTS = {"E0901", "E0902", "E0903", "E0904", "E0905", "E0906", "E0907", "E0908"}
 
 
 def spec_inputs(case):

@@ -452,3 +452,29 @@ def test_no_command_writes_an_op_spec_named_like_the_types_file(tmp_path):
     assert "'_types' (binding.cpp:3): its spec would be _types.yaml, the types file" in proc.stdout, proc.stdout
     assert sorted(p.name for p in (tmp_path / "schemas").iterdir()) == ["scale.yaml.todo"]
     assert not (tmp_path / "kernels").exists()
+
+
+@pytest.mark.parametrize("stamp", ["kept", "lost"])
+def test_generate_never_replaces_a_file_it_cannot_show_it_wrote(tmp_path, stamp):
+    """A file of the user's at a path generate writes (no @generated header,
+    not in the stamp's manifest) is refused, located, and nothing is written,
+    whether or not the directory has a stamp (README: "A file you put there,
+    or edited, stays"); an output that carries opgen's header, edited or not,
+    is generated again."""
+    generate_in_tree(tmp_path)
+    if stamp == "lost":
+        (tmp_path / STAMP).unlink()
+    suite = next((tmp_path / "tests").glob("test_*_ops.py"))
+    suite.write_text("def test_mine():\n    pass\n")
+    edited = tmp_path / "python" / "opgen_ops" / "_ops.py"
+    edited.write_text(edited.read_text() + "# edited\n")
+    before = snapshot(tmp_path)
+    proc = run_opgen("generate", *IN_TREE_OPTIONS, "-o", tmp_path, SCHEMAS)
+    assert proc.returncode == 1, proc.stderr
+    assert (f"{suite}: error[E0908]: this file is not one opgen wrote (no @generated header, not in the stamp's "
+            "manifest): generate would replace it") in proc.stderr, proc.stderr
+    assert str(edited) not in proc.stderr  # carries the header: opgen's to replace
+    assert snapshot(tmp_path) == before
+    suite.unlink()
+    generate_in_tree(tmp_path)
+    assert "# edited" not in edited.read_text() and "@generated" in suite.read_text()

@@ -7,6 +7,8 @@ whole package would fail to import. The accepted form generates a module
 that compiles."""
 
 import py_compile
+import subprocess
+import sys
 
 import pytest
 
@@ -61,3 +63,29 @@ def test_the_accepted_form_generates_python_that_compiles(tmp_path, position):
     assert modules
     for module in modules:
         py_compile.compile(str(module), doraise=True)
+
+
+KERNELS = "import torch\n\ndef scale_cpu(x):\n    return 2 * x\n\ndef composite(x):\n    return 2 * x\n"
+
+
+@pytest.mark.parametrize("position", ["fake", "compile fallback"])
+def test_a_handwritten_function_that_cannot_be_imported_is_named_with_its_op_and_spec(tmp_path, position):
+    """The package imports handwritten fakes and compile replacements as it
+    loads; a missing one was a bare ModuleNotFoundError naming neither."""
+    spec = OP + "dispatch: [CPU]\nkernels:\n  CPU: {python: \"mykernels:scale_cpu\"}\n"
+    spec += ("fake: {python: \"myfakes:scale_fake\"}\n" if position == "fake" else
+             "fake: like(x)\ncompile:\n  unsupported:\n    - when: \"x.dim() > 3\"\n      reason: \"no kernel past 3-D\"\n"
+             "  fallback: {python: \"mycompiled:composite\"}\n")
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "scale.yaml").write_text(spec)
+    (tmp_path / "mykernels.py").write_text(KERNELS)
+    proc = run_opgen("generate", "--namespace", "ns", "-o", tmp_path / "out", "specs", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    imported = subprocess.run([sys.executable, "-c", "import ns"], cwd=tmp_path, capture_output=True, text=True,
+                              env={"PYTHONPATH": f"{tmp_path / 'out' / 'python'}:{tmp_path}", "PATH": "/usr/bin:/bin"})
+    assert imported.returncode == 1
+    what = ("ns::scale's fake (specs/scale.yaml: fake: {python: ...}) names myfakes:scale_fake"
+            if position == "fake" else
+            "ns::scale's compile fallback (specs/scale.yaml: compile: fallback: {python: ...}) names "
+            "mycompiled:composite")
+    assert f"ImportError: {what}, which cannot be imported: No module named" in imported.stderr, imported.stderr

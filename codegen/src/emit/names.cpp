@@ -73,6 +73,8 @@ const std::vector<std::string>& fixed_module_names() {
       "_register_host_class", "_CARRIED_CLASSES",
       // _ops.py: the library the Python kernels and the ops defined in Python are registered with
       "_PYTHON_LIBRARY",
+      // _ops.py: the importer of handwritten fakes and compile replacements
+      "_import_handwritten",
       // _ops.pyi: typing imports
       "List", "Optional", "Sequence", "Tuple", "Union"};
   return names;

@@ -30,6 +30,26 @@ from __future__ import annotations
 
 )py";
 
+// Handwritten fakes and compile replacements are imported with the module;
+// one that cannot be imported says which op's spec names it, not only the
+// module Python could not find.
+constexpr const char* kHandwrittenImporter = R"py(
+
+def _import_handwritten(target: str, what: str):
+    """The function `target` (module:function) names, for `what` (an op's
+    fake or compile replacement, and its spec)."""
+    module, _, name = target.partition(":")
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as error:
+        raise ImportError(f"{what} names {target}, which cannot be imported: {error}") from error
+
+)py";
+
+bool imports_handwritten(const model::OpSpec& op) {
+  return op.fake_python || (op.compile && op.compile->fallback_python);
+}
+
 constexpr const char* kLoader = R"py(
 _LIBRARY_FILE = "$library$"
 
@@ -102,10 +122,9 @@ std::vector<std::string> carried_unpack_lines(const model::Library& lib, const m
 void emit_fake(Printer& p, const model::Library& lib, const model::OpSpec& op, bool flat = false) {
   const std::string qualified = flat ? lib.ns + "::" + op.cpp_op_name() : qualified_name(lib, op);
   if (op.fake_python) {
-    const std::string& target = op.fake_python->value;
-    auto colon = target.find(':');
-    p.line(fmt::format("from {} import {} as {}  # handwritten fake", target.substr(0, colon),
-                       target.substr(colon + 1), fake_function(op)));
+    p.line(fmt::format("{} = _import_handwritten({}, {})", fake_function(op), python_string_literal(op.fake_python->value),
+                       python_string_literal(fmt::format("{}'s fake ({}: fake: {{python: ...}})", qualified,
+                                                         op.display_path))));
     p.line();
     p.line(fmt::format("torch.library.register_fake(\"{}\")({})", qualified, fake_function(op)));
     return;
@@ -786,10 +805,10 @@ void emit_compile(Printer& p, const model::Library& lib, const model::OpSpec& op
   p.line();
   std::string route;
   if (op.compile->fallback_python) {
-    const std::string& target = op.compile->fallback_python->value;
-    const size_t colon = target.find(':');
-    p.line(fmt::format("from {} import {} as {}  # traceable: what torch.compile runs instead", target.substr(0, colon),
-                       target.substr(colon + 1), compile_replacement(op)));
+    p.line(fmt::format("{} = _import_handwritten({}, {})  # traceable: what torch.compile runs instead",
+                       compile_replacement(op), python_string_literal(op.compile->fallback_python->value),
+                       python_string_literal(fmt::format("{}'s compile fallback ({}: compile: fallback: {{python: ...}})",
+                                                         qualified, op.display_path))));
     route = fmt::format("{}({})", compile_replacement(op), declared_call);
   } else {
     p.line(fmt::format("def {}(opgen_reason, {}):", compile_fallback_function(op), declared_params));
@@ -842,6 +861,8 @@ std::string python_module(const model::Library& lib) {
   std::set<std::string> stdlib = {"os", "warnings"};
   if (std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) { return check::partitioned_from_python(op); }))
     stdlib.insert({"importlib.abc", "importlib.util", "sys"});  // emit_cudagraph_partitions' import hook
+  const bool handwritten = std::any_of(lib.ops.begin(), lib.ops.end(), imports_handwritten);
+  if (handwritten) stdlib.insert("importlib");
   for (const auto& module : stdlib) p.line("import " + module);
   p.line();
   p.line("import torch");
@@ -849,6 +870,7 @@ std::string python_module(const model::Library& lib) {
   if (std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) { return op.flops.has_value(); }))
     p.line("import torch.utils.flop_counter");
   if (loads) p.emit(kLoader, {{"library", library_file}});
+  if (handwritten) p.emit(kHandwrittenImporter, {});
   p.line();
   p.line(python_all_assignment(lib));
   emit_carried_classes(p, lib);

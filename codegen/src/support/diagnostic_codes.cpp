@@ -1809,6 +1809,21 @@ out: note: wait for it to finish, or stop it; OPGEN_LOCK_TIMEOUT sets how many s
 )md",
      "console"},
 
+    {Code::OutputNotOpgens, "E0908", "'opgen generate' would replace a file opgen did not write",
+     R"md(`generate` replaces an output only where it can show that it wrote the file
+there: the last run's stamp lists it with the digest of the bytes it holds,
+or it carries opgen's `@generated` header (an output whose stamp was lost,
+or that was edited, is generated again). Any other file at a path the run
+would write, such as your own `tests/test_<ns>_ops.py`, is refused, located,
+and nothing is written: move it, or choose another output directory.)md",
+     R"md($ opgen generate -o out schemas
+out/tests/test_opgen_ops_ops.py: error[E0908]: this file is not one opgen wrote (no @generated header, not in the stamp's manifest): generate would replace it
+out/tests/test_opgen_ops_ops.py: note: move it, or choose another output directory
+)md",
+     R"md($ mv out/tests/test_opgen_ops_ops.py tests/; opgen generate -o out schemas
+)md",
+     "console"},
+
     // -----------------------------------------------------------------------
     // E10xx: samples
     // -----------------------------------------------------------------------

@@ -135,6 +135,7 @@ enum class Code : uint16_t {
   InvalidLibraryName,
   OutputTooLarge,
   OutputLocked,
+  OutputNotOpgens,
   // E10xx: samples
   SampleValueMismatch,
   SampleMissingArgument,

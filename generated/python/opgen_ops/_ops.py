@@ -37,6 +37,7 @@ also bound here under its own name, straight to its torch.ops overload.
 
 from __future__ import annotations
 
+import importlib
 import importlib.abc
 import importlib.util
 import os
@@ -55,6 +56,17 @@ def _load_library() -> None:
 
 
 _load_library()
+
+
+def _import_handwritten(target: str, what: str):
+    """The function `target` (module:function) names, for `what` (an op's
+    fake or compile replacement, and its spec)."""
+    module, _, name = target.partition(":")
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as error:
+        raise ImportError(f"{what} names {target}, which cannot be imported: {error}") from error
+
 
 __all__ = ["cast_to_fp8", "compact_rows", "fp8_linear", "fp8_linear_backward", "fused_add_rms_norm_", "layer_norm", "layer_norm_backward", "multi_tensor_adam_", "multi_tensor_l2norm", "multi_tensor_scale_", "one_shot_all_reduce", "quantize_fp8", "rms_norm", "rms_norm_backward", "rotary_embedding", "rotary_embedding_backward", "runner_apply", "runner_create", "runner_destroy", "runner_gemm", "runner_gemm_backward", "scaled_masked_softmax", "scaled_masked_softmax_backward", "softmax_cross_entropy", "softmax_cross_entropy_backward", "tiled_gemm"]
 
@@ -737,7 +749,7 @@ runner_apply = torch.ops.opgen.runner_apply.default
 
 # opgen::runner_create (schemas/runner_create.yaml)
 
-from opgen_ops._fakes import runner_create_fake as _runner_create_fake  # handwritten fake
+_runner_create_fake = _import_handwritten("opgen_ops._fakes:runner_create_fake", "opgen::runner_create's fake (schemas/runner_create.yaml: fake: {python: ...})")
 
 torch.library.register_fake("opgen::runner_create")(_runner_create_fake)
 

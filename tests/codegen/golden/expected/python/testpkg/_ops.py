@@ -17,6 +17,7 @@ also bound here under its own name, straight to its torch.ops overload.
 
 from __future__ import annotations
 
+import importlib
 import importlib.abc
 import importlib.util
 import os
@@ -35,6 +36,17 @@ def _load_library() -> None:
 
 
 _load_library()
+
+
+def _import_handwritten(target: str, what: str):
+    """The function `target` (module:function) names, for `what` (an op's
+    fake or compile replacement, and its spec)."""
+    module, _, name = target.partition(":")
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as error:
+        raise ImportError(f"{what} names {target}, which cannot be imported: {error}") from error
+
 
 __all__ = ["add_", "add__compile_unsupported_reason", "all_reduce", "gelu", "scale_by", "scale_by_compile_unsupported_reason", "scale_rows", "scale_rows_compile_unsupported_reason", "scale_rows_backward"]
 
@@ -168,7 +180,7 @@ def add__compile_unsupported_reason(self, other) -> str | None:
     return None
 
 
-from testpkg.composite import add_ as _add__compile_replacement  # traceable: what torch.compile runs instead
+_add__compile_replacement = _import_handwritten("testpkg.composite:add_", "testns::add_'s compile fallback (specs/add_.yaml: compile: fallback: {python: ...})")  # traceable: what torch.compile runs instead
 
 
 def add_(self, other):
