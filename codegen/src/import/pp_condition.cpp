@@ -75,12 +75,29 @@ std::optional<std::vector<PpToken>> tokenize(std::string_view s) {
   return out;
 }
 
+// What one condition may cost, macro expansions included: past either
+// limit it is not decided (nullopt: its text stays a guard). The recursion
+// limit bounds the evaluator's stack (`!!!...`, `(((...`); each level of
+// parentheses takes two calls, so it allows the 256 levels the C++ standard
+// asks of a compiler (Annex B). The budget bounds the work of macros whose
+// expansion multiplies at each level.
+constexpr int kMaxNesting = 2 * 256 + 16;
+constexpr size_t kTokenBudget = 100'000;
+
 class Evaluator {
  public:
-  Evaluator(std::vector<PpToken> tokens, const std::map<std::string, std::string>& defines, int depth)
-      : t_(std::move(tokens)), defines_(defines), depth_(depth) {}
+  // The limits of one condition, shared with the evaluators of its macros' expansions.
+  struct Limits {
+    size_t budget = kTokenBudget;  // tokens left to evaluate
+    int nesting = 0;               // recursive calls open
+  };
+
+  Evaluator(std::vector<PpToken> tokens, const std::map<std::string, std::string>& defines, int depth, Limits& limits)
+      : t_(std::move(tokens)), defines_(defines), depth_(depth), limits_(limits) {}
 
   std::optional<int64_t> whole() {
+    if (t_.size() > limits_.budget) return std::nullopt;
+    limits_.budget -= t_.size();
     auto v = binary(0);
     if (!v || t_[i_].kind != PpToken::Kind::End) return std::nullopt;
     return v;
@@ -99,7 +116,16 @@ class Evaluator {
     return 0;
   }
 
+  // Counts one level of nesting for the lifetime of a recursive call.
+  struct Nested {
+    explicit Nested(int& n) : n_(++n) {}
+    ~Nested() { --n_; }
+    int& n_;
+  };
+
   std::optional<int64_t> binary(int min_precedence) {
+    const Nested nested(limits_.nesting);
+    if (limits_.nesting > kMaxNesting) return std::nullopt;
     auto left = unary();
     while (left && t_[i_].kind == PpToken::Kind::Op) {
       const std::string op = t_[i_].text;
@@ -131,6 +157,8 @@ class Evaluator {
   }
 
   std::optional<int64_t> unary() {
+    const Nested nested(limits_.nesting);
+    if (limits_.nesting > kMaxNesting) return std::nullopt;
     if (at("!")) {
       ++i_;
       auto v = unary();
@@ -185,12 +213,13 @@ class Evaluator {
     if (depth_ >= 16) return std::nullopt;
     auto tokens = tokenize(it->second);
     if (!tokens || tokens->size() == 1) return std::nullopt;  // `#define X` alone: #if X is an error
-    return Evaluator(std::move(*tokens), defines_, depth_ + 1).whole();
+    return Evaluator(std::move(*tokens), defines_, depth_ + 1, limits_).whole();
   }
 
   std::vector<PpToken> t_;
   const std::map<std::string, std::string>& defines_;
   int depth_;
+  Limits& limits_;
   size_t i_ = 0;
 };
 
@@ -199,7 +228,8 @@ class Evaluator {
 std::optional<bool> evaluate_condition(std::string_view condition, const std::map<std::string, std::string>& defines) {
   auto tokens = tokenize(condition);
   if (!tokens || tokens->size() == 1) return std::nullopt;
-  auto value = Evaluator(std::move(*tokens), defines, 0).whole();
+  Evaluator::Limits limits;
+  auto value = Evaluator(std::move(*tokens), defines, 0, limits).whole();
   if (!value) return std::nullopt;
   return *value != 0;
 }

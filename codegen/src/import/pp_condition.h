@@ -4,7 +4,8 @@
 // defined one is its value (which must itself be a condition). nullopt for
 // what the preprocessor would need more to decide: a function-like macro
 // call, __has_include, a value that is not a number, an overflow, a
-// division by zero.
+// division by zero, nesting past 256 levels (the C++ standard's minimum
+// limit), or more than 100,000 tokens of work, macro expansions included.
 #pragma once
 
 #include <map>

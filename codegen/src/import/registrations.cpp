@@ -176,6 +176,7 @@ class Collector {
   void cpp(const SourceFile& file) {
     const ScannedSource scanned = scan_cpp(file.text, configuration);
     const Tokens& tokens = scanned.tokens;
+    for (const auto& note : scanned.notes) result.notes.push_back(fmt::format("{}: {}", file.display, note));
     for (const auto& [macro, line] : scanned.registering_macros)
       result.notes.push_back(fmt::format("{}:{}: the macro {} registers ops; what its uses expand to is not imported: "
                                          "write those specs by hand", file.display, line, macro));

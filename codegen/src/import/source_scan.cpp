@@ -4,6 +4,8 @@
 #include <optional>
 #include <string_view>
 
+#include <fmt/format.h>
+
 #include "import/pp_condition.h"
 
 namespace opgen::import {
@@ -201,7 +203,16 @@ class Scanner {
     return evaluate_condition(rest, defines_);
   }
 
+  // The guard of the tokens at hand, computed again only after a directive
+  // changed the #if frames: a token costs nothing more however deep they are.
   int guard_index() {
+    if (!guard_stale_) return guard_;
+    guard_stale_ = false;
+    guard_ = compute_guard_index();
+    return guard_;
+  }
+
+  int compute_guard_index() {
     std::string joined;
     for (const auto& f : frames_)
       if (!f.taking.has_value()) joined += (joined.empty() ? "" : " && ") + f.text;
@@ -238,9 +249,19 @@ class Scanner {
     std::string rest = text.substr(end);
     while (!rest.empty() && std::isspace(static_cast<unsigned char>(rest.front()))) rest.erase(rest.begin());
     while (!rest.empty() && std::isspace(static_cast<unsigned char>(rest.back()))) rest.pop_back();
+    guard_stale_ = true;
     if (name == "if" || name == "ifdef" || name == "ifndef") {
+      if (frames_.size() >= kMaxIfNesting) {
+        // Past what the standard asks of a compiler (Annex B: 256 levels of
+        // conditional inclusion): the rest of the file is not read, rather
+        // than read at a cost that grows with the square of the depth.
+        out_.notes.push_back(fmt::format("line {}: #if nested deeper than {} levels (the C++ standard's limit): the "
+                                         "rest of the file is not read", directive_line, kMaxIfNesting));
+        i_ = s_.size();
+        return;
+      }
       Frame frame;
-      frame.text = "#" + name + " " + rest;
+      frame.text = bounded("#" + name + " " + rest);
       if (!active()) {
         frame.taking = false;
         frame.taken_before = true;  // its #elif and #else stay out too
@@ -252,7 +273,7 @@ class Scanner {
     }
     if ((name == "elif" || name == "else") && !frames_.empty()) {
       Frame frame = std::move(frames_.back());
-      frame.text = "#" + name + (rest.empty() ? "" : " " + rest) + " (after " + frame.text + ")";
+      frame.text = bounded("#" + name + (rest.empty() ? "" : " " + rest) + " (after " + frame.text + ")");
       frames_.pop_back();
       const bool enclosing = active();
       frames_.push_back(std::move(frame));
@@ -294,10 +315,25 @@ class Scanner {
     if (i_ < s_.size() && s_[i_] == '"') ++i_;
   }
 
+  // A guard's text, cut to a length a spec's comment can carry (a chain of
+  // #elif repeats the conditions before it).
+  static std::string bounded(std::string text) {
+    constexpr size_t kMaxGuardText = 1000;
+    if (text.size() > kMaxGuardText) text = text.substr(0, kMaxGuardText - 3) + "...";
+    return text;
+  }
+
   void cpp_raw_string() {
-    const size_t open = s_.find('(', i_);
-    if (open == std::string::npos) {
-      i_ = s_.size();
+    // The delimiter: at most 16 characters, none of space, parentheses,
+    // backslash or a control character ([lex.string]). Anything else is no
+    // raw string, and is read as an ordinary one (a search for a long
+    // delimiter would cost its length at every position).
+    size_t open = i_ + 1;
+    while (open < s_.size() && open - i_ - 1 <= 16 && s_[open] != '(' && s_[open] != ')' && s_[open] != '\\' &&
+           !std::isspace(static_cast<unsigned char>(s_[open])) && !std::iscntrl(static_cast<unsigned char>(s_[open])))
+      ++open;
+    if (open >= s_.size() || s_[open] != '(' || open - i_ - 1 > 16) {
+      cpp_string();
       return;
     }
     const std::string delim = ")" + s_.substr(i_ + 1, open - i_ - 1) + "\"";
@@ -358,6 +394,9 @@ class Scanner {
   size_t i_ = 0;
   int line_ = 1;
   std::vector<Frame> frames_;
+  static constexpr size_t kMaxIfNesting = 256;
+  int guard_ = -1;
+  bool guard_stale_ = true;
   bool configured_ = false;
   std::map<std::string, std::string> defines_;
   ScannedSource out_;

@@ -29,6 +29,9 @@ struct ScannedSource {
   // Macros whose body calls .def( or .impl(: their expansions register ops
   // that only the preprocessor can spell (C++).
   std::vector<std::pair<std::string, int>> registering_macros;  // name, line
+  // Where the scan stopped short of a limit the C++ standard sets (nesting
+  // of #if past 256 levels): "line N: why", for the report.
+  std::vector<std::string> notes;
 };
 
 // A build configuration: the macros a build defines (`opgen import --define
