@@ -10,8 +10,10 @@ a small alphabet built to collide, checked against an independent model of
 the flattening. Where the model sees two equal names (of any origins: a
 declared argument, a field, `_given`, within one class), `opgen check`
 refuses the spec; where it sees none, the spec is accepted and the
-registered schema is exactly the model's flat argument list."""
+registered schema is exactly the model's flat argument list, and the
+generated module and stub parse as Python."""
 
+import ast
 import random
 import re
 
@@ -50,8 +52,6 @@ def draw(rng: random.Random):
         kind = rng.choice(["A", "B", "S", "int"])
         optional = kind in ("A", "B") and rng.random() < 0.3
         declared.append((kind, name, optional))
-    # Optional objects last: they take a default, and the stub keeps Python's order.
-    declared.sort(key=lambda d: d[2])
     schema = "hcol(" + ", ".join(
         f"{kind}{'?' if optional else ''} {name}{'=None' if optional else ''}" for kind, name, optional in declared
     ) + ") -> Tensor"
@@ -99,6 +99,9 @@ def test_flattened_names_are_distinct_or_refused(tmp_path, seed):
     else:
         assert proc.returncode == 0, context
         assert registered_arguments(tmp_path / "out") == expected, context
+        # The module and its stub are Python, whatever the order of defaults (`A? q=None, B r`).
+        for module in ("_ops.py", "_ops.pyi"):
+            ast.parse((tmp_path / "out" / "python" / "ns" / module).read_text())
 
 
 def test_the_draws_cover_both_outcomes():

@@ -332,4 +332,13 @@ std::vector<const model::HostField*> traced_fields(const model::Library& lib, co
   return fields;
 }
 
+bool python_keeps_default(const model::FunctionSchema& s, size_t i) {
+  const model::Argument& a = s.arguments[i];
+  if (!a.default_value) return false;
+  if (a.kwarg_only) return true;
+  for (size_t j = i + 1; j < s.arguments.size(); ++j)
+    if (!s.arguments[j].kwarg_only && !s.arguments[j].default_value) return false;
+  return true;
+}
+
 }  // namespace opgen::emit

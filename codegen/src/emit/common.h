@@ -71,4 +71,11 @@ std::optional<size_t> gradient_of_output(const model::FunctionSchema& fwd, const
 // The tensor that outputs are created on by default: the first Tensor argument.
 std::string default_device_arg(const model::OpSpec& op);
 
+// Whether argument `i` keeps its default in a Python signature: a schema may
+// give a positional argument a default before one without (`int? n=None,
+// Tensor y`), which Python refuses, so a positional default stays only where
+// no positional argument without one follows. PyTorch leaves out arguments
+// equal to their defaults, so where a default stays it must be there.
+bool python_keeps_default(const model::FunctionSchema& s, size_t i);
+
 }  // namespace opgen::emit

@@ -47,7 +47,8 @@ import torch
     std::vector<std::string> params;
     bool star = false;
     const model::FunctionSchema& declared = op.declared_schema ? *op.declared_schema : op.schema;
-    for (const auto& a : declared.arguments) {
+    for (size_t i = 0; i < declared.arguments.size(); ++i) {
+      const model::Argument& a = declared.arguments[i];
       if (a.kwarg_only && !star) {
         params.push_back("*");
         star = true;
@@ -59,7 +60,7 @@ import torch
           const std::string& cls = lib.host_class(host.cls)->python_class.value;
           annotation = host.optional ? fmt::format("Optional[{}]", cls) : cls;
         }
-      params.push_back(fmt::format("{}: {}{}", a.name, annotation, a.default_value ? " = ..." : ""));
+      params.push_back(fmt::format("{}: {}{}", a.name, annotation, python_keeps_default(declared, i) ? " = ..." : ""));
     }
     p.line();
     p.line();

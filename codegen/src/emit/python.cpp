@@ -78,12 +78,6 @@ std::string python_flat_op(const model::Library& lib, const model::OpSpec& op) {
 // defaults must be there; a positional default is kept only where no
 // positional parameter without one follows (Python's rule).
 std::string python_params(const model::FunctionSchema& s) {
-  size_t trailing_defaults = s.arguments.size();
-  for (size_t i = s.arguments.size(); i-- > 0;) {
-    if (s.arguments[i].kwarg_only) continue;
-    if (!s.arguments[i].default_value) break;
-    trailing_defaults = i;
-  }
   std::vector<std::string> params;
   bool star = false;
   for (size_t i = 0; i < s.arguments.size(); ++i) {
@@ -92,8 +86,7 @@ std::string python_params(const model::FunctionSchema& s) {
       params.push_back("*");
       star = true;
     }
-    bool with_default = a.default_value && (a.kwarg_only || i >= trailing_defaults);
-    params.push_back(with_default ? a.name + "=" + a.default_value->to_python() : a.name);
+    params.push_back(python_keeps_default(s, i) ? a.name + "=" + a.default_value->to_python() : a.name);
   }
   return fmt::format("{}", fmt::join(params, ", "));
 }
