@@ -227,3 +227,17 @@ def test_a_json_schema_value_that_would_break_the_spec_is_a_usage_error(tmp_path
     assert proc.returncode == 2 and "one line without control characters" in proc.stderr, proc.stderr
     assert "internal" not in proc.stderr
     assert snapshot(tmp_path) == {}
+
+
+def test_aliases_that_multiply_a_spec_are_refused_at_once(tmp_path):
+    """50 KB whose 5,000 samples each alias one 5,000-value list stand for 25
+    million values: refused (E0101) before anything walks them (it took 47 s
+    to reach an error before)."""
+    values = ", ".join(["1"] * 5000)
+    text = ('schema: "foo(Tensor x, int[] v) -> Tensor"\nfake: like(x)\nsamples:\n'
+            f"  - &s {{args: {{x: {{shape: [4]}}, v: [{values}]}}}}\n" + "  - *s\n" * 5000)
+    (tmp_path / "foo.yaml").write_text(text)
+    proc = run_opgen("check", "foo.yaml", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "foo.yaml:1:1: error[E0101]: invalid YAML: its aliases expand it past 1000000 nodes" in proc.stderr, \
+        proc.stderr

@@ -111,6 +111,28 @@ std::optional<YAML::Mark> second_document(const std::string& text) {
   return documents.roots.size() > 1 ? documents.roots[1] : documents.starts[1];
 }
 
+// Whether the document, its aliases expanded (as every reader of the tree
+// walks it), has more than `limit` nodes. The walk stops at the limit, so it
+// costs at most that much however far the aliases would multiply.
+bool expands_past(const YAML::Node& root, size_t limit) {
+  size_t count = 0;
+  std::vector<YAML::Node> stack{root};
+  while (!stack.empty()) {
+    const YAML::Node node = stack.back();
+    stack.pop_back();
+    if (++count > limit) return true;
+    if (node.IsSequence()) {
+      for (const auto& item : node) stack.push_back(item);
+    } else if (node.IsMap()) {
+      for (const auto& pair : node) {
+        stack.push_back(pair.first);
+        stack.push_back(pair.second);
+      }
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 // Why `text` cannot be copied into generated C++ comments and Python
@@ -156,6 +178,14 @@ std::optional<YAML::Node> load_document(Reader& r, const std::string& text, std:
       r.diags().error(Code::SeveralYamlDocuments, r.loc(*second),
                   fmt::format("{} holds one YAML document: a second one starts here", file_kind))
           .notes.push_back({std::string(one_document_note)});
+      return std::nullopt;
+    }
+    // Aliases let 50 KB stand for 25 million values (5,000 samples that
+    // each alias a 5,000-value list): no spec needs a million nodes.
+    if (constexpr size_t kMaxExpandedNodes = 1'000'000; expands_past(root, kMaxExpandedNodes)) {
+      r.diags().error(Code::InvalidYaml, {r.path(), 1, 1},
+                      fmt::format("invalid YAML: its aliases expand it past {} nodes", kMaxExpandedNodes))
+          .notes.push_back({"write the repeated part once, or fewer times: a spec needs far fewer nodes"});
       return std::nullopt;
     }
   } catch (const YAML::DeepRecursion& e) {
