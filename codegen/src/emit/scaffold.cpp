@@ -11,6 +11,7 @@
 #include "emit/host_objects.h"
 #include "model/types.h"
 #include "support/printer.h"
+#include "support/yaml_writer.h"
 
 namespace opgen::emit {
 namespace {
@@ -105,16 +106,16 @@ model::OpSpec draft_new_op(const model::Library& lib, const model::FunctionSchem
 
 std::string scaffold_spec(const model::Library& lib, const model::OpSpec& op, const std::string& json_schema_ref) {
   Printer p;
-  if (!json_schema_ref.empty()) p.line("# yaml-language-server: $schema=" + json_schema_ref);
+  if (!json_schema_ref.empty()) p.line("# yaml-language-server: $schema=" + yaml_comment(json_schema_ref));
   // The schema as the user wrote it (their spacing), else as opgen registers it.
-  p.line("schema: " + cpp_string_literal(op.schema_text.value.empty() ? def_schema(op) : op.schema_text.value));
+  p.line("schema: " + yaml_double_quoted(op.schema_text.value.empty() ? def_schema(op) : op.schema_text.value));
   p.line(fmt::format("doc: TODO describe {}.", qualified_name(lib, op)));
   p.line(op.abi.value == model::Abi::Stable ? "abi: stable" : "abi: unstable");
   std::vector<std::string> keys;
-  for (const auto& key : op.dispatch) keys.push_back(key.value);
+  for (const auto& key : op.dispatch) keys.push_back(yaml_scalar(key.value));
   p.line(fmt::format("dispatch: [{}]", fmt::join(keys, ", ")));
   if (op.fake_python) {
-    p.line(fmt::format("fake: {{python: \"{}\"}}", op.fake_python->value));
+    p.line(fmt::format("fake: {{python: {}}}", yaml_double_quoted(op.fake_python->value)));
   } else if (!op.fake.empty()) {
     p.line("fake:");
     for (const auto& rule : op.fake) p.line("  - " + rule.text);

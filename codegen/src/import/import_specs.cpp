@@ -13,24 +13,14 @@
 #include "load/spec_loader.h"
 #include "model/schema.h"
 #include "model/types.h"
+#include "support/yaml_writer.h"
 
 namespace opgen::import {
 
 namespace {
 
-// A YAML double-quoted scalar.
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
+// Every value from a source goes through yaml-cpp's emitter (support/yaml_writer.h).
+std::string quoted(const std::string& text) { return yaml_double_quoted(text); }
 
 std::string python_identifier(const std::string& op) {
   std::string id = op;
@@ -57,8 +47,8 @@ struct Draft {
 
 std::string spec_text(const ImportedOp& op, const std::string& package, const std::vector<std::string>& defines,
                       Draft& draft) {
-  std::string out = fmt::format("# Imported by `opgen import` from {}{}.\n", op.where,
-                                op.guard.empty() ? "" : fmt::format(" (under {})", op.guard));
+  std::string out = fmt::format("# {}\n", yaml_comment(fmt::format("Imported by `opgen import` from {}{}.", op.where,
+                                                                 op.guard.empty() ? "" : fmt::format(" (under {})", op.guard))));
   out += fmt::format("schema: {}\n", quoted(op.schema));
   out += fmt::format("abi: {}\n", op.abi == model::Abi::Stable ? "stable" : "unstable");
   std::vector<const ImportedKernel*> kernels;
@@ -68,7 +58,7 @@ std::string spec_text(const ImportedOp& op, const std::string& package, const st
   }
   if (!kernels.empty()) {
     std::vector<std::string> keys;
-    for (const auto* k : kernels) keys.push_back(k->dispatch_key);
+    for (const auto* k : kernels) keys.push_back(yaml_scalar(k->dispatch_key));
     out += fmt::format("dispatch: [{}]\n", fmt::join(keys, ", "));
     out += "kernels:\n";
     if (op.includes.size() == 1) {
@@ -81,7 +71,7 @@ std::string spec_text(const ImportedOp& op, const std::string& package, const st
       draft.needs.push_back(fmt::format("no header of {} declares its kernels: name it under 'kernels: include'",
                                         kernels.front()->where.substr(0, kernels.front()->where.rfind(':'))));
     }
-    for (const auto* k : kernels) out += fmt::format("  {}: {}\n", k->dispatch_key, quoted(k->function));
+    for (const auto* k : kernels) out += fmt::format("  {}: {}\n", yaml_scalar(k->dispatch_key), quoted(k->function));
   } else if (!op.kernel_refused) {
     draft.needs.push_back(defines.empty()
                               ? "no kernel in the sources given (its impl may be in a file not imported): add that "
@@ -90,7 +80,11 @@ std::string spec_text(const ImportedOp& op, const std::string& package, const st
                                 "name its functions under 'kernels:', or, where the sources register the schema "
                                 "alone in this configuration, say so with 'dispatch: []'");
   }
-  if (!op.tags.empty()) out += fmt::format("tags: [{}]\n", fmt::join(op.tags, ", "));
+  if (!op.tags.empty()) {
+    std::vector<std::string> tags;
+    for (const auto& tag : op.tags) tags.push_back(yaml_scalar(tag));
+    out += fmt::format("tags: [{}]\n", fmt::join(tags, ", "));
+  }
   if (needs_fake(op.schema)) {
     if (!op.python_fake.empty()) {
       out += fmt::format("fake: {{python: {}}}\n", quoted(op.python_fake));
@@ -196,7 +190,8 @@ ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) 
     d.op = &op;
     d.needs = op.needs;
     d.display = (options.schemas_dir / (op.name + ".yaml")).generic_string();
-    d.text = op.schema.empty() ? fmt::format("# Imported by `opgen import` from {}.\nschema: {}\n", op.where,
+    d.text = op.schema.empty() ? fmt::format("# {}\nschema: {}\n",
+                                             yaml_comment(fmt::format("Imported by `opgen import` from {}.", op.where)),
                                              quoted(op.name + "(...) -> ..."))
                                : spec_text(op, package, options.defines, d);
     drafts.push_back(std::move(d));
@@ -212,7 +207,7 @@ ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) 
     std::string text = d.text;
     if (todo) {
       std::string header = "# opgen import: this op needs a person; rename the file to .yaml when done:\n";
-      for (const auto& need : d.needs) header += "#   - " + need + "\n";
+      for (const auto& need : d.needs) header += "#   - " + yaml_comment(need) + "\n";
       text = header + text;
       auto same = std::find_if(todo_groups.begin(), todo_groups.end(), [&](const auto& g) { return g.first == d.needs; });
       if (same == todo_groups.end()) same = todo_groups.insert(todo_groups.end(), {d.needs, {}});
