@@ -88,3 +88,19 @@ def test_a_raw_string_delimiter_is_at_most_16_characters(tmp_path, length):
     assert proc.returncode == 0, proc.stderr
     assert "hidden" not in proc.stdout if length == 16 else True
     assert sorted(p.name.split(".")[0] for p in (tmp_path / "schemas").iterdir()) == ["scale"]
+
+
+def test_a_thousand_ops_import_under_a_small_descriptor_limit(tmp_path):
+    """Class 6: each new file's directory was held open until the last write,
+    so 1,100 ops under `ulimit -n 1024` failed with EMFILE; one descriptor
+    per directory now."""
+    defs = "".join(f'  m.def("op{i}(Tensor x) -> Tensor");\n' for i in range(1100))
+    (tmp_path / "binding.cpp").write_text(f"#include <torch/library.h>\nTORCH_LIBRARY(many, m) {{\n{defs}}}\n")
+
+    def few_descriptors():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
+
+    proc = subprocess.run([OPGEN_BIN, "import", "binding.cpp"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=60, preexec_fn=few_descriptors)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert len(list((tmp_path / "schemas").iterdir())) == 1100

@@ -1,5 +1,6 @@
 #include "support/new_files.h"
 
+#include <map>
 #include <system_error>
 #include <utility>
 
@@ -34,17 +35,24 @@ std::string new_file_path(const NewFile& file) { return (file.root / file.relati
 
 IoStatus create_new_files(const std::vector<NewFile>& files) {
   struct Placed {
-    ConfinedDir dir;
+    ConfinedDir& dir;
     std::string relative;  // beneath dir
   };
+  // One open directory per anchor, shared by its files: a descriptor each
+  // would end an import of a thousand ops at `ulimit -n` (EMFILE).
+  std::map<fs::path, ConfinedDir> anchors;
   std::vector<Placed> placed;
   for (const NewFile& file : files) {
     if (file.root.empty()) return IoError{"", "an empty path names no directory", EINVAL};
     if (auto why = ConfinedDir::invalid_relative(file.relative)) return IoError{new_file_path(file), *why, EINVAL};
     auto [anchor, rest] = existing_anchor(file.root);
-    auto opened = ConfinedDir::open(anchor, /*create=*/false);
-    if (auto* error = std::get_if<IoError>(&opened)) return IoError{file.root.string(), error->reason, error->os_errno};
-    placed.push_back({std::move(std::get<ConfinedDir>(opened)), rest.empty() ? file.relative : rest + "/" + file.relative});
+    auto it = anchors.find(anchor);
+    if (it == anchors.end()) {
+      auto opened = ConfinedDir::open(anchor, /*create=*/false);
+      if (auto* error = std::get_if<IoError>(&opened)) return IoError{file.root.string(), error->reason, error->os_errno};
+      it = anchors.emplace(anchor, std::move(std::get<ConfinedDir>(opened))).first;
+    }
+    placed.push_back({it->second, rest.empty() ? file.relative : rest + "/" + file.relative});
   }
   // Everything checked before the first write: a file already there means none is written.
   for (size_t i = 0; i < files.size(); ++i) {
