@@ -70,19 +70,34 @@ TEST(Checker, APositionalAliasedArgumentIsAWarning) {
       << r.diagnostics;
 }
 
-// The out= convention is tagged `out` where the target has the tag (2.13).
+// The out= convention is tagged `out`, on the unstable ABI: no stable-ABI
+// release can carry the tag (its conversion has no case for it, E0823).
 TEST(Checker, TheOutConventionIsTaggedOut) {
   const std::string spec = "schema: \"foo.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)\"\nsamples: []\n";
-  auto r = load_and_check({{"schemas/foo.out.yaml", spec}}, 0x020d000000000000ULL);
+  auto r = load_and_check({{"schemas/foo.out.yaml", spec + "abi: unstable\n"}}, 0x020d000000000000ULL);
   EXPECT_TRUE(r.ok) << r.diagnostics;
   EXPECT_EQ(r.diagnostics, "");
   ASSERT_EQ(r.library.ops.size(), 1u);
   ASSERT_EQ(r.library.ops[0].tags.size(), 1u);
   EXPECT_EQ(r.library.ops[0].tags[0].value, "out");
-  auto old = load_and_check("schemas/foo.out.yaml", spec);  // 2.10: no tag on the stable ABI
-  EXPECT_TRUE(old.ok);
-  EXPECT_NE(old.diagnostics.find("warning[W0401]: the out= convention needs the 'out' tag"), std::string::npos)
-      << old.diagnostics;
+  for (uint64_t target : {0x020a000000000000ULL, 0x020d000000000000ULL, 0x020f000000000000ULL}) {
+    auto stable = load_and_check({{"schemas/foo.out.yaml", spec}}, target);
+    EXPECT_TRUE(stable.ok);
+    EXPECT_TRUE(stable.library.ops[0].tags.empty());
+    EXPECT_NE(stable.diagnostics.find("warning[W0401]: the out= convention needs the 'out' tag"), std::string::npos)
+        << stable.diagnostics;
+  }
+}
+
+TEST(Checker, AStableOpCannotTakeATagItsConversionLacks) {
+  for (const char* tag : {"out", "inplace"}) {
+    const std::string spec = fmt::format("schema: \"foo_(Tensor(a!) x) -> Tensor(a!)\"\nabi: stable\ntags: [{}]\n"
+                                         "samples: []\n", tag);
+    auto r = load_and_check({{"schemas/foo_.yaml", spec}}, 0x020d000000000000ULL);
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.diagnostics.find(fmt::format("error[E0823]: the stable ABI cannot carry the tag '{}'", tag)),
+              std::string::npos) << r.diagnostics;
+  }
 }
 
 TEST(Checker, InplaceTagAllowsReturningTheFirstArgument) {

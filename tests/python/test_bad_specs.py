@@ -3,7 +3,8 @@ status 1, and opgen writes nothing.
 
 Each directory of tests/bad_specs/ is one case: its specs are the *.yaml files
 in it and in its subdirectories (a case that needs the same op in two files
-puts them in two subdirectories), and expected.txt holds the diagnostic lines
+puts them in two subdirectories; an `options` file lists extra command-line
+options, for what only a newer --torch-target-version reports), and expected.txt holds the diagnostic lines
 opgen prints for it, `path:line:col: error[E0304]: ...` and their `note:`
 lines, with paths relative to the case directory (`--source-root <case>`). The
 summary line (`opgen: N errors; nothing was written`) and the `opgen explain`
@@ -53,10 +54,13 @@ def spec_inputs(case):
 
 
 def run_case(command, case, *options, cwd=None):
-    """Runs `opgen <command>` on a case as the corpus defines it."""
-    return run_opgen(
-        command, "--namespace", "opgen", "--source-root", BAD_SPECS / case, *options, *spec_inputs(case), cwd=cwd
-    )
+    """Runs `opgen <command>` on a case as the corpus defines it: with the
+    options its `options` file lists, separated by whitespace (`--torch-target-version
+    2.13`, for what only a newer target reports)."""
+    listed = BAD_SPECS / case / "options"
+    case_options = listed.read_text().split() if listed.is_file() else []
+    return run_opgen(command, "--namespace", "opgen", "--source-root", BAD_SPECS / case, *case_options, *options,
+                     *spec_inputs(case), cwd=cwd)
 
 
 def expected_diagnostics(case, actual):

@@ -329,7 +329,7 @@ class OpChecker {
     const bool mutated_positional = std::any_of(s.arguments.begin(), s.arguments.end(),
                                                 [](auto& a) { return model::is_mutable(a) && !a.kwarg_only; });
     const bool convention = all_bound && !loose && !mutated_positional;
-    const bool taggable = op_.abi.value != Abi::Stable || lib_.torch_target_version >= kStableOutTagSince;
+    const bool taggable = op_.abi.value != Abi::Stable;  // kTagsNotInStableAbi
     if (convention && taggable) {
       if (!has_tag("out")) op_.tags.push_back({"out", op_.schema_at(0)});
       return;
@@ -338,14 +338,12 @@ class OpChecker {
                      "torch.compile refuse the op";
     auto& d = diags_.warning(
         Code::AliasingResultNotCompilable, op_.schema_at(0),
-        convention ? fmt::format("the out= convention needs the 'out' tag, which the stable ABI carries from "
-                                 "PyTorch {}; the target is {}: only eager calls will work",
-                                 model::format_torch_version(kStableOutTagSince),
-                                 model::format_torch_version(lib_.torch_target_version))
+        convention ? std::string("the out= convention needs the 'out' tag, which no release of the stable ABI "
+                                 "carries (its tag conversion has no case for it): only eager calls will work")
                    : fmt::format("a result aliases '{}', outside the out= convention: eager calls work, "
                                  "torch.library.opcheck and torch.compile refuse the op",
                                  loose ? loose->name : std::string("a positional argument")));
-    d.notes.push_back({convention ? "raise the library's TORCH_TARGET_VERSION to 2.13"
+    d.notes.push_back({convention ? "give the op 'abi: unstable' to have opcheck and torch.compile take it"
                                   : "make every mutated argument keyword-only and always given, every result one "
                                     "of them (foo.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)), or return new "
                                     "tensors"});

@@ -13,8 +13,10 @@ namespace opgen::check {
 // Tags the checker accepts (torch.Tag members) and the first stable-ABI
 // version that can carry tags on `def`.
 inline constexpr uint64_t kStableTagsSince = 0x020c000000000000ULL;  // 2.12
-// The first version whose torch.Tag has `out` (the out= convention).
-inline constexpr uint64_t kStableOutTagSince = 0x020d000000000000ULL;  // 2.13
+// Tags no stable-ABI release can carry on `def`: its tag conversion
+// (torch/csrc/stable/stableivalue_conversions.h, 2.12-2.15) has no case for
+// them and aborts the process that loads the library (E0823).
+inline const std::vector<std::string> kTagsNotInStableAbi = {"inplace", "out"};
 
 // Dispatch keys and torch.Tag names a spec may name.
 const std::vector<std::string>& dispatch_keys();

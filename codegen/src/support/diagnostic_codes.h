@@ -127,6 +127,7 @@ enum class Code : uint16_t {
   CompileConditionIncomplete,
   CompileWhenNotBool,
   BadCompileFallback,
+  TagNotInStableAbi,
   // E09xx: files and output
   CannotReadSpec,
   CannotWriteOutput,
