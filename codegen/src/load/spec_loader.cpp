@@ -281,9 +281,12 @@ void read_kernels(Reader& r, const YAML::Node& node, OpSpec& spec) {
     if (key == "include") {
       spec.kernel_includes = r.string_list(entry.second, "kernels: include");
     } else if (entry.second.IsMap()) {  // {python: "module:function"}
-      if (r.check_keys(entry.second, {"python"}, fmt::format("'kernels: {}'", key)))
-        if (auto n = entry.second["python"]; n && r.expect_string(n, "python"))
-          spec.python_kernels.push_back({{key, r.loc(entry.first)}, {n.Scalar(), r.loc(n)}});
+      if (!r.check_keys(entry.second, {"python"}, fmt::format("'kernels: {}'", key))) continue;
+      if (auto n = entry.second["python"]; !n)  // `CUDA: {}` bound nothing, without a word
+        r.diags().error(Code::WrongValueType, r.loc(entry.second),
+                        fmt::format("'kernels: {}' as a mapping takes 'python: \"module:function\"'", key));
+      else if (r.expect_string(n, "python"))
+        spec.python_kernels.push_back({{key, r.loc(entry.first)}, {n.Scalar(), r.loc(n)}});
     } else if (auto function = r.string_value(entry.second, "kernels: " + key)) {
       spec.existing_kernels.push_back({{key, r.loc(entry.first)}, {*function, r.loc(entry.second)}});
     }
