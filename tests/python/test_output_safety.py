@@ -226,8 +226,10 @@ def test_a_spec_path_generated_code_cannot_name_is_an_error(tmp_path, name):
     assert not out.exists()
 
 
-def test_a_spec_that_expands_past_the_output_limit_is_an_error(tmp_path):
+def test_a_spec_that_aliases_expand_past_a_million_nodes_is_refused_at_load(tmp_path):
     # 15 KB of YAML: one sample of 1,000 dims, repeated by alias 2,000 times.
+    # It once reached the output limit (E0906) after generating; the loader
+    # now refuses what its aliases multiply past 1,000,000 nodes (E0101).
     specs, out = tmp_path / "specs", tmp_path / "out"
     specs.mkdir()
     sizes = ", ".join(str(n) for n in range(1, 1001))
@@ -240,8 +242,21 @@ def test_a_spec_that_expands_past_the_output_limit_is_an_error(tmp_path):
         extra = ["-o", out] if command == "generate" else []
         proc = run_opgen(command, *options_with(), *extra, specs)
         assert proc.returncode == 1, proc.stderr[-2000:]
+        assert "error[E0101]: invalid YAML: its aliases expand it past 1000000 nodes" in proc.stderr
+    assert not out.exists()
+
+
+def test_a_spec_whose_output_is_past_the_limit_is_an_error(tmp_path):
+    # A 17 MB doc, which the generated module and stub copy: past 16 MiB a file.
+    specs, out = tmp_path / "specs", tmp_path / "out"
+    specs.mkdir()
+    doc = "".join("  " + "x" * 99 + "\n" for _ in range(170_000))
+    (specs / "foo.yaml").write_text('schema: "foo(Tensor x) -> Tensor"\nfake: [like(x)]\nsamples: []\ndoc: |\n' + doc)
+    for command in ("generate", "check"):
+        extra = ["-o", out] if command == "generate" else []
+        proc = run_opgen(command, *options_with(), *extra, specs)
+        assert proc.returncode == 1, proc.stderr[-2000:]
         assert "error[E0906]: would be " in proc.stderr
-        assert "the op with the most sample cases is opgen::foo" in proc.stderr
     assert not out.exists()
 
 
