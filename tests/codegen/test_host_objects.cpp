@@ -372,8 +372,12 @@ TEST(CarriedHostObjects, RegisteredSchemaTakesTheObject) {
                         "    s_given = s is not None\n    s_out_dtype = s.out_dtype if s_given else None\n    torch._check("),
             std::string::npos)
       << module;
-  EXPECT_NE(module.find("    torch._check_type(isinstance(r, _CARRIED_CLASSES[\"m.gemm.Runner\"]), lambda: "
+  EXPECT_NE(module.find("    if not (isinstance(r, _CARRIED_CLASSES[\"m.gemm.Runner\"])):\n        raise TypeError("
                         "f\"testns::f: argument 'r' must be a m.gemm.Runner, not {type(r).__name__}\")\n"),
+            std::string::npos)
+      << module;
+  // The binding checks the class too: under torch.compile it is what Dynamo traces.
+  EXPECT_NE(module.find("def f(x, r, *, s=None):\n    if not (isinstance(r, _CARRIED_CLASSES[\"m.gemm.Runner\"])):\n"),
             std::string::npos)
       << module;
   // The generated suite builds a runner from a sample's fields.
@@ -405,7 +409,7 @@ TEST(CarriedHostObjects, ToCppKernelsThroughTheFlatOp) {
             std::string::npos)
       << module;
   // Every field read when the op runs, after the class check; then the flat op.
-  EXPECT_NE(module.find("def _f_wrapper(x, r):\n    torch._check_type(isinstance(r, _CARRIED_CLASSES[\"m.gemm.Runner\"])"),
+  EXPECT_NE(module.find("def _f_wrapper(x, r):\n    if not (isinstance(r, _CARRIED_CLASSES[\"m.gemm.Runner\"])):\n"),
             std::string::npos)
       << module;
   EXPECT_NE(module.find("    r_out_dtype, r_tile = _host_fields(\"Runner\", r, \"testns::f\", \"r\")\n"

@@ -116,7 +116,8 @@ def test_the_runner_is_a_graph_input():
     calls = [n for n in gm.graph.nodes if n.op == "call_function"]
     assert len(placeholders) == 3  # a, b and the runner
     assert [n.target for n in calls] == [OP]
-    assert calls[0].args[2] is placeholders[2]
+    # The runner, a graph input (the binding reads it first, for its class check).
+    assert calls[0].args[2] in placeholders and calls[0].args[2].name == "l_r_"
 
 
 def test_checks_run_before_the_runner():
@@ -128,6 +129,28 @@ def test_checks_run_before_the_runner():
     with pytest.raises(TypeError, match=r"opgen::runner_gemm: argument 'runner' must be a opgen_ops.gemm.GemmRunner, "
                                         r"not object"):
         opgen_ops.runner_gemm(torch.randn(3, 4), torch.randn(4, 2), object())
+
+
+class Lookalike:
+    """Every field a GemmRunner has, and not one."""
+
+    def __init__(self):
+        self.out_dtype, self.tile_m, self.tile_n, self.calls = torch.float32, 4, 4, 0
+
+
+@pytest.mark.parametrize("fullgraph", [True, False])
+@pytest.mark.parametrize("wrong", [Lookalike, object])
+def test_another_class_under_compile_is_named_with_the_argument(fullgraph, wrong):
+    """Under torch.compile the binding is traced: another class's object failed
+    in Dynamo naming neither argument nor class (a lookalike with the fields
+    traced, and failed only when run). The binding's class check now raises
+    the TypeError the eager call raises, which Dynamo reports with its text."""
+    compiled = torch.compile(lambda a, b, r: opgen_ops.runner_gemm(a, b, r), fullgraph=fullgraph, backend="aot_eager")
+    message = ("opgen::runner_gemm: argument 'runner' must be a opgen_ops.gemm.GemmRunner, "
+               f"not {wrong.__name__}")
+    with pytest.raises(Exception) as raised:
+        compiled(torch.randn(3, 4), torch.randn(4, 2), wrong())
+    assert message in str(raised.value), raised.value
 
 
 # --- autograd: the backward op takes the forward's runner whole ---

@@ -470,12 +470,14 @@ std::vector<std::string> carried_type_checks(const model::Library& lib, const mo
   std::vector<std::string> lines;
   for (const auto& host : op.host_args) {
     if (!host.carry) continue;
+    // A plain raise, which Dynamo traces (a torch._check message closure it
+    // cannot): under torch.compile the error it reports carries this text.
     const std::string isinstance =
         fmt::format("isinstance({}, _CARRIED_CLASSES[{}])", host.name, python_string_literal(host.carried_type));
-    lines.push_back(fmt::format("torch._check_type({}{}, lambda: f\"{}: argument '{}' must be a {}{}, not "
-                                "{{type({}).__name__}}\")",
-                                host.optional ? host.name + " is None or " : "", isinstance, qualified_name(lib, op),
-                                host.name, host.carried_type, host.optional ? " or None" : "", host.name));
+    lines.push_back(fmt::format("if not ({}{}):", host.optional ? host.name + " is None or " : "", isinstance));
+    lines.push_back(fmt::format("    raise TypeError(f\"{}: argument '{}' must be a {}{}, not {{type({}).__name__}}\")",
+                                qualified_name(lib, op), host.name, host.carried_type,
+                                host.optional ? " or None" : "", host.name));
   }
   return lines;
 }
@@ -666,8 +668,12 @@ def _host_fields(cls: str, obj, op: str, arg: str) -> tuple:
 // is passed on whole; with `unpack_carried`, the fields the op's rules read
 // become locals too (carried_unpack_lines).
 std::vector<std::string> host_flatten_lines(const model::Library& lib, const model::OpSpec& op, bool unpack_carried) {
-  std::vector<std::string> lines;
-  if (unpack_carried) lines = carried_unpack_lines(lib, op);
+  // A carried object's class first: under torch.compile the binding is what
+  // Dynamo traces, and another class's object (a lookalike with the fields
+  // too) failed there naming neither the argument nor the class.
+  std::vector<std::string> lines = carried_type_checks(lib, op);
+  if (unpack_carried)
+    for (auto& line : carried_unpack_lines(lib, op)) lines.push_back(std::move(line));
   for (const auto& host : op.host_args) {
     if (host.carry) continue;
     for (auto& line : host_field_lines(lib, op, host)) lines.push_back(std::move(line));

@@ -126,7 +126,8 @@ _PYTHON_LIBRARY.define("tiled_gemm(Tensor a, Tensor b, opgen_ops.gemm.GemmRunner
 
 
 def _runner_gemm_cpu_kernel(a, b, runner, bias=None):
-    torch._check_type(isinstance(runner, _CARRIED_CLASSES["opgen_ops.gemm.GemmRunner"]), lambda: f"opgen::runner_gemm: argument 'runner' must be a opgen_ops.gemm.GemmRunner, not {type(runner).__name__}")
+    if not (isinstance(runner, _CARRIED_CLASSES["opgen_ops.gemm.GemmRunner"])):
+        raise TypeError(f"opgen::runner_gemm: argument 'runner' must be a opgen_ops.gemm.GemmRunner, not {type(runner).__name__}")
     runner_out_dtype = runner.out_dtype
     torch._check(a.dtype in (torch.float32, torch.float16, torch.bfloat16), lambda: f"opgen::runner_gemm: expected 'a' to have dtype float32, float16 or bfloat16, but got {a.dtype}")
     torch._check(a.dim() == 2, lambda: f"opgen::runner_gemm: expected 'a' to have 2 dimensions, but got {a.dim()}")
@@ -145,7 +146,8 @@ _PYTHON_LIBRARY.impl("runner_gemm", _runner_gemm_cpu_kernel, "CPU")
 
 
 def _runner_gemm_cuda_kernel(a, b, runner, bias=None):
-    torch._check_type(isinstance(runner, _CARRIED_CLASSES["opgen_ops.gemm.GemmRunner"]), lambda: f"opgen::runner_gemm: argument 'runner' must be a opgen_ops.gemm.GemmRunner, not {type(runner).__name__}")
+    if not (isinstance(runner, _CARRIED_CLASSES["opgen_ops.gemm.GemmRunner"])):
+        raise TypeError(f"opgen::runner_gemm: argument 'runner' must be a opgen_ops.gemm.GemmRunner, not {type(runner).__name__}")
     runner_out_dtype = runner.out_dtype
     torch._check(a.dtype in (torch.float32, torch.float16, torch.bfloat16), lambda: f"opgen::runner_gemm: expected 'a' to have dtype float32, float16 or bfloat16, but got {a.dtype}")
     torch._check(a.dim() == 2, lambda: f"opgen::runner_gemm: expected 'a' to have 2 dimensions, but got {a.dim()}")
@@ -164,7 +166,8 @@ _PYTHON_LIBRARY.impl("runner_gemm", _runner_gemm_cuda_kernel, "CUDA")
 
 
 def _runner_gemm_backward_cpu_kernel(grad, a, b, runner):
-    torch._check_type(isinstance(runner, _CARRIED_CLASSES["opgen_ops.gemm.GemmRunner"]), lambda: f"opgen::runner_gemm_backward: argument 'runner' must be a opgen_ops.gemm.GemmRunner, not {type(runner).__name__}")
+    if not (isinstance(runner, _CARRIED_CLASSES["opgen_ops.gemm.GemmRunner"])):
+        raise TypeError(f"opgen::runner_gemm_backward: argument 'runner' must be a opgen_ops.gemm.GemmRunner, not {type(runner).__name__}")
     torch._check(grad.dim() == 2, lambda: f"opgen::runner_gemm_backward: expected 'grad' to have 2 dimensions, but got {grad.dim()}")
     torch._check(a.dtype in (torch.float32, torch.float16, torch.bfloat16), lambda: f"opgen::runner_gemm_backward: expected 'a' to have dtype float32, float16 or bfloat16, but got {a.dtype}")
     torch._check(a.device == grad.device, lambda: f"opgen::runner_gemm_backward: expected 'a' to be on the same device as 'grad', but got {a.device} and {grad.device}")
@@ -183,7 +186,8 @@ _PYTHON_LIBRARY.impl("runner_gemm_backward", _runner_gemm_backward_cpu_kernel, "
 
 
 def _runner_gemm_backward_cuda_kernel(grad, a, b, runner):
-    torch._check_type(isinstance(runner, _CARRIED_CLASSES["opgen_ops.gemm.GemmRunner"]), lambda: f"opgen::runner_gemm_backward: argument 'runner' must be a opgen_ops.gemm.GemmRunner, not {type(runner).__name__}")
+    if not (isinstance(runner, _CARRIED_CLASSES["opgen_ops.gemm.GemmRunner"])):
+        raise TypeError(f"opgen::runner_gemm_backward: argument 'runner' must be a opgen_ops.gemm.GemmRunner, not {type(runner).__name__}")
     torch._check(grad.dim() == 2, lambda: f"opgen::runner_gemm_backward: expected 'grad' to have 2 dimensions, but got {grad.dim()}")
     torch._check(a.dtype in (torch.float32, torch.float16, torch.bfloat16), lambda: f"opgen::runner_gemm_backward: expected 'a' to have dtype float32, float16 or bfloat16, but got {a.dtype}")
     torch._check(a.device == grad.device, lambda: f"opgen::runner_gemm_backward: expected 'a' to be on the same device as 'grad', but got {a.device} and {grad.device}")
@@ -202,7 +206,8 @@ _PYTHON_LIBRARY.impl("runner_gemm_backward", _runner_gemm_backward_cuda_kernel, 
 
 
 def _tiled_gemm_wrapper(a, b, runner, bias=None):
-    torch._check_type(isinstance(runner, _CARRIED_CLASSES["opgen_ops.gemm.GemmRunner"]), lambda: f"opgen::tiled_gemm: argument 'runner' must be a opgen_ops.gemm.GemmRunner, not {type(runner).__name__}")
+    if not (isinstance(runner, _CARRIED_CLASSES["opgen_ops.gemm.GemmRunner"])):
+        raise TypeError(f"opgen::tiled_gemm: argument 'runner' must be a opgen_ops.gemm.GemmRunner, not {type(runner).__name__}")
     runner_out_dtype, runner_tile_m, runner_tile_n = _host_fields("GemmRunner", runner, "opgen::tiled_gemm", "runner")
     return torch.ops.opgen.tiled_gemm_flat.default(a, b, runner_out_dtype, runner_tile_m, runner_tile_n, bias)
 
@@ -805,6 +810,8 @@ def _runner_gemm_flops(a, b, runner, bias=None, **opgen_counter):
 
 
 def runner_gemm(a, b, runner, bias=None):
+    if not (isinstance(runner, _CARRIED_CLASSES["opgen_ops.gemm.GemmRunner"])):
+        raise TypeError(f"opgen::runner_gemm: argument 'runner' must be a opgen_ops.gemm.GemmRunner, not {type(runner).__name__}")
     return torch.ops.opgen.runner_gemm.default(a, b, runner, bias)
 
 
@@ -826,6 +833,8 @@ def _runner_gemm_backward_fake(grad, a, b, runner):
 
 
 def runner_gemm_backward(grad, a, b, runner):
+    if not (isinstance(runner, _CARRIED_CLASSES["opgen_ops.gemm.GemmRunner"])):
+        raise TypeError(f"opgen::runner_gemm_backward: argument 'runner' must be a opgen_ops.gemm.GemmRunner, not {type(runner).__name__}")
     return torch.ops.opgen.runner_gemm_backward.default(grad, a, b, runner)
 
 
@@ -987,4 +996,6 @@ def _tiled_gemm_flops(a, b, runner, bias=None, **opgen_counter):
 
 
 def tiled_gemm(a, b, runner, bias=None):
+    if not (isinstance(runner, _CARRIED_CLASSES["opgen_ops.gemm.GemmRunner"])):
+        raise TypeError(f"opgen::tiled_gemm: argument 'runner' must be a opgen_ops.gemm.GemmRunner, not {type(runner).__name__}")
     return torch.ops.opgen.tiled_gemm.default(a, b, runner, bias)
