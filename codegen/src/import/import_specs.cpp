@@ -19,9 +19,6 @@ namespace opgen::import {
 
 namespace {
 
-// Every value from a source goes through yaml-cpp's emitter (support/yaml_writer.h).
-std::string quoted(const std::string& text) { return yaml_double_quoted(text); }
-
 std::string python_identifier(const std::string& op) {
   std::string id = op;
   std::replace(id.begin(), id.end(), '.', '_');
@@ -49,7 +46,7 @@ std::string spec_text(const ImportedOp& op, const std::string& package, const st
                       Draft& draft) {
   std::string out = fmt::format("# {}\n", yaml_comment(fmt::format("Imported by `opgen import` from {}{}.", op.where,
                                                                  op.guard.empty() ? "" : fmt::format(" (under {})", op.guard))));
-  out += fmt::format("schema: {}\n", quoted(op.schema));
+  out += fmt::format("schema: {}\n", yaml_double_quoted(op.schema));
   out += fmt::format("abi: {}\n", op.abi == model::Abi::Stable ? "stable" : "unstable");
   std::vector<const ImportedKernel*> kernels;
   for (const auto& k : op.kernels) {
@@ -62,16 +59,17 @@ std::string spec_text(const ImportedOp& op, const std::string& package, const st
     out += fmt::format("dispatch: [{}]\n", fmt::join(keys, ", "));
     out += "kernels:\n";
     if (op.includes.size() == 1) {
-      out += fmt::format("  include: {}\n", quoted(op.includes[0]));
+      out += fmt::format("  include: {}\n", yaml_double_quoted(op.includes[0]));
     } else if (!op.includes.empty()) {
       std::vector<std::string> includes;
-      for (const auto& include : op.includes) includes.push_back(quoted(include));
+      for (const auto& include : op.includes) includes.push_back(yaml_double_quoted(include));
       out += fmt::format("  include: [{}]\n", fmt::join(includes, ", "));
     } else {
       draft.needs.push_back(fmt::format("no header of {} declares its kernels: name it under 'kernels: include'",
                                         kernels.front()->where.substr(0, kernels.front()->where.rfind(':'))));
     }
-    for (const auto* k : kernels) out += fmt::format("  {}: {}\n", yaml_scalar(k->dispatch_key), quoted(k->function));
+    for (const auto* k : kernels)
+      out += fmt::format("  {}: {}\n", yaml_scalar(k->dispatch_key), yaml_double_quoted(k->function));
   } else if (!op.kernel_refused) {
     draft.needs.push_back(defines.empty()
                               ? "no kernel in the sources given (its impl may be in a file not imported): add that "
@@ -87,10 +85,10 @@ std::string spec_text(const ImportedOp& op, const std::string& package, const st
   }
   if (needs_fake(op.schema)) {
     if (!op.python_fake.empty()) {
-      out += fmt::format("fake: {{python: {}}}\n", quoted(op.python_fake));
+      out += fmt::format("fake: {{python: {}}}\n", yaml_double_quoted(op.python_fake));
     } else {
       out += fmt::format("fake: {{python: {}}}  # to write: python/_fakes.py\n",
-                         quoted(fmt::format("{}._fakes:{}", package, python_identifier(op.name))));
+                         yaml_double_quoted(fmt::format("{}._fakes:{}", package, python_identifier(op.name))));
       draft.fake_stub = true;
     }
   }
@@ -192,7 +190,7 @@ ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) 
     d.display = (options.schemas_dir / (op.name + ".yaml")).generic_string();
     d.text = op.schema.empty() ? fmt::format("# {}\nschema: {}\n",
                                              yaml_comment(fmt::format("Imported by `opgen import` from {}.", op.where)),
-                                             quoted(op.name + "(...) -> ..."))
+                                             yaml_double_quoted(op.name + "(...) -> ..."))
                                : spec_text(op, package, options.defines, d);
     drafts.push_back(std::move(d));
   }

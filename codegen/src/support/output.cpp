@@ -153,6 +153,7 @@ bool OutputTree::commit(const ConfinedDir& dir, Diagnostics& diags, WriteStats* 
   // Everything that can be checked is checked before the first write, so a
   // run that cannot finish leaves the old tree.
   bool ok = true;
+  std::set<std::string> unchanged;  // read once, here: the writes below skip these
   for (const auto& [relative, contents] : files_) {
     std::string where;
     if (auto why = blocked(dir, relative, where)) {
@@ -162,8 +163,10 @@ bool OutputTree::commit(const ConfinedDir& dir, Diagnostics& diags, WriteStats* 
     }
     // Never over a file opgen cannot show it wrote (README: a file you put there stays).
     auto existing = dir.read(relative);
-    if (const auto* text = std::get_if<std::string>(&existing);
-        text && *text != contents && !written_by_opgen(relative, *text, previous)) {
+    const auto* text = std::get_if<std::string>(&existing);
+    if (text && *text == contents) {
+      unchanged.insert(relative);
+    } else if (text && !written_by_opgen(relative, *text, previous)) {
       diags.error(Code::OutputNotOpgens, {dir.display(relative), 0, 0},
                   "this file is not one opgen wrote (no @generated header, not in the stamp's manifest): generate "
                   "would replace it")
@@ -188,8 +191,7 @@ bool OutputTree::commit(const ConfinedDir& dir, Diagnostics& diags, WriteStats* 
     return false;
   };
   for (const auto& [relative, contents] : files_) {
-    if (auto existing = dir.read(relative); std::holds_alternative<std::string>(existing) &&
-                                            std::get<std::string>(existing) == contents) {
+    if (unchanged.count(relative)) {
       ++local.unchanged;
       continue;
     }
