@@ -18,17 +18,29 @@ Output: one JSON object per line per (kernel, dtype), then a short table.
 Without a CUDA device it says so and exits 0.
 
   PYTHONPATH=build/python:python python3 bench/kernels.py [--dtype bfloat16 ...] [--only layer_norm ...] [--quick]
-      [--json-out FILE]   # the JSON lines also go to FILE
+      [--sweep] [--json-out FILE]   # the JSON lines also go to FILE
+
+--sweep times the norm kernels over the hidden sizes users run (1024-16384
+at 32M elements per tensor, and decode-sized batches of 1 and 32 rows), and
+the softmax over rows of 128-8192, in place of the one shape per kernel.
+
+Kernels with a variant behind a switch (an environment variable the kernel
+reads per call, e.g. OPGEN_FUSED_NORM_BACKWARD=1) get one more row per
+variant, `<kernel>[<variant>]`, timed on the same inputs beside the default.
+Where Liger (liger-kernel, Triton) is importable, its kernel for the same op
+is timed too ("liger" columns; the device check carries its wheel).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
+import os
 import statistics
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 import torch
@@ -48,6 +60,10 @@ class Case:
     # once, then called like `eager`). None: no compiled variant.
     compile_fn: Callable | None = None
     compile_args: tuple = ()
+    # Variants of the opgen kernel behind a switch: name -> environment.
+    variants: dict = field(default_factory=dict)
+    # The same op from Liger (Triton), when installed.
+    liger: Callable | None = None
 
 
 def nbytes(*tensors) -> int:
@@ -130,6 +146,103 @@ def ref_xent_backward(g, logits, lse, labels, smoothing):
 # --------------------------------------------------------------- the cases
 
 
+# The variants of the norm backwards behind a switch (kernels/common/norm_backward.cuh).
+NORM_BACKWARD_VARIANTS = {"fused": {"OPGEN_FUSED_NORM_BACKWARD": "1"}}
+
+
+def liger_ops():
+    """Liger's norm modules (liger-kernel), or None where it is not installed."""
+    try:
+        from liger_kernel.ops import layer_norm as liger_ln, rms_norm as liger_rms
+    except Exception:  # not installed, or no Triton for this device
+        return None
+    return liger_rms, liger_ln
+
+
+def norm_cases(dtype: torch.dtype, tokens: int, hidden: int, randn) -> list[Case]:
+    """rms_norm, layer_norm and their backwards at [tokens, hidden]."""
+    ops = torch.ops.opgen
+    shape = f"{tokens}x{hidden}"
+    x, w, g, b = randn(tokens, hidden), randn(hidden), randn(tokens, hidden), randn(hidden)
+    liger = liger_ops() if x.is_cuda else None  # Triton: CUDA only
+    cases = []
+    liger_fwd = liger_bwd = None
+    if liger:
+        lrms, lln = liger
+        _, _, lrstd, block, warps, mode = lrms.rms_norm_forward(x, w, 1e-6, 0.0, "llama", None)
+        liger_fwd = lambda: lrms.rms_norm_forward(x, w, 1e-6, 0.0, "llama", None)  # noqa: E731
+        liger_bwd = lambda: lrms.rms_norm_backward(g, x, w, lrstd, 0.0, mode, block, warps, False, None)  # noqa: E731
+    cases.append(Case("rms_norm", shape, nbytes(x, w, x), lambda: ops.rms_norm(x, w, 1e-6),
+                      lambda: ref_rms_norm(x, w, 1e-6), ref_rms_norm, (x, w, 1e-6), liger=liger_fwd))
+    cases.append(Case("rms_norm_backward", shape, nbytes(g, x, w, x, w),
+                      lambda: ops.rms_norm_backward(g, x, w, 1e-6), lambda: ref_rms_norm_backward(g, x, w, 1e-6),
+                      ref_rms_norm_backward, (g, x, w, 1e-6), variants=NORM_BACKWARD_VARIANTS, liger=liger_bwd))
+
+    _, mean, rstd = ops.layer_norm(x, w, b, 1e-5)
+    stats = nbytes(mean, rstd)
+    if liger:
+        _, _, lmean, lrstd2, _, _ = lln.layer_norm_forward(x, w, b, 1e-5)
+        liger_fwd = lambda: lln.layer_norm_forward(x, w, b, 1e-5)  # noqa: E731
+        liger_bwd = lambda: lln.layer_norm_backward(g, x, w, b, lmean, lrstd2)  # noqa: E731
+    cases.append(Case("layer_norm", shape, nbytes(x, w, b, x) + stats,
+                      lambda: ops.layer_norm(x, w, b, 1e-5), lambda: F.layer_norm(x, (hidden,), w, b, 1e-5),
+                      lambda x, w, b: F.layer_norm(x, (hidden,), w, b, 1e-5), (x, w, b), liger=liger_fwd))
+    _, amean, arstd = torch.ops.aten.native_layer_norm(x, [hidden], w, b, 1e-5)
+
+    def aten_ln_bwd(g, x, amean, arstd, w, b):
+        return torch.ops.aten.native_layer_norm_backward(g, x, [hidden], amean, arstd, w, b, [True, True, True])
+
+    cases.append(Case("layer_norm_backward", shape, nbytes(g, x, w, x, w, w) + stats,
+                      lambda: ops.layer_norm_backward(g, x, mean, rstd, w),
+                      lambda: aten_ln_bwd(g, x, amean, arstd, w, b), aten_ln_bwd, (g, x, amean, arstd, w, b),
+                      variants=NORM_BACKWARD_VARIANTS, liger=liger_bwd))
+    return cases
+
+
+SOFTMAX_VARIANTS = {"warp": {"OPGEN_WARP_SOFTMAX": "1"}}
+
+
+def softmax_cases(B: int, H: int, Sq: int, Sk: int, randn) -> list[Case]:
+    """scaled_masked_softmax and its backward on [B, H, Sq, Sk] with a causal
+    [1, 1, Sq, Sk] mask (half of each row masked: bytes the op still moves)."""
+    ops = torch.ops.opgen
+    shape = f"{B}x{H}x{Sq}x{Sk}"
+    s_in = randn(B, H, Sq, Sk)
+    mask = torch.ones(Sq, Sk, device=s_in.device, dtype=torch.bool).triu(1)[None, None]
+    y = ops.scaled_masked_softmax(s_in, mask, 0.125)
+    gy = randn(B, H, Sq, Sk)
+    return [
+        Case("scaled_masked_softmax", shape, nbytes(s_in, mask, s_in),
+             lambda: ops.scaled_masked_softmax(s_in, mask, 0.125), lambda: ref_softmax(s_in, mask, 0.125),
+             ref_softmax, (s_in, mask, 0.125), variants=SOFTMAX_VARIANTS),
+        Case("scaled_masked_softmax_backward", shape, nbytes(gy, y, mask, y),
+             lambda: ops.scaled_masked_softmax_backward(gy, y, mask, 0.125),
+             lambda: ref_softmax_backward(gy, y, mask, 0.125), ref_softmax_backward, (gy, y, mask, 0.125),
+             variants=SOFTMAX_VARIANTS),
+    ]
+
+
+# The sweep: hidden sizes users run at 32M elements per tensor (64 MiB in
+# bfloat16, beyond the L2), and decode-sized batches.
+SWEEP_SHAPES = [(1 << 25) // h for h in (1024, 2048, 4096, 8192, 16384)]
+SWEEP_SHAPES = [(rows, (1 << 25) // rows) for rows in SWEEP_SHAPES] + [(32, 4096), (1, 4096)]
+SWEEP_SOFTMAX_COLS = [128, 512, 1024, 2048, 8192]
+
+
+def build_sweep(dtype: torch.dtype, dev: str = "cuda", tiny: bool = False) -> list[Case]:
+    import opgen_ops  # noqa: F401  (loads the library)
+
+    def randn(*shape, dt=dtype):
+        return torch.randn(*shape, device=dev, dtype=dt)
+
+    shapes = [(64, 96), (3, 128)] if tiny else SWEEP_SHAPES
+    cases = [case for rows, hidden in shapes for case in norm_cases(dtype, rows, hidden, randn)]
+    # Softmax rows of 128-8192 at 32M elements (B = 4, H = 16).
+    for sk in [40, 16] if tiny else SWEEP_SOFTMAX_COLS:
+        cases += softmax_cases(2 if tiny else 4, 2 if tiny else 16, max(1, (64 if tiny else 1 << 25) // (64 * sk)), sk, randn)
+    return cases
+
+
 def build_cases(dtype: torch.dtype, quick: bool, dev: str = "cuda", tiny: bool = False) -> list[Case]:
     """The cases for one dtype. `tiny`: toy sizes (for --smoke on any device)."""
     import opgen_ops  # noqa: F401  (loads the library)
@@ -141,33 +254,12 @@ def build_cases(dtype: torch.dtype, quick: bool, dev: str = "cuda", tiny: bool =
     def randn(*shape, dt=dtype):
         return torch.randn(*shape, device=dev, dtype=dt)
 
-    # rms_norm / rms_norm_backward / fused_add_rms_norm_
+    cases += norm_cases(dtype, tokens, hidden, randn)
     x, w, g = randn(tokens, hidden), randn(hidden), randn(tokens, hidden)
-    cases.append(Case("rms_norm", f"{tokens}x{hidden}", nbytes(x, w, x),
-                      lambda: ops.rms_norm(x, w, 1e-6), lambda: ref_rms_norm(x, w, 1e-6), ref_rms_norm, (x, w, 1e-6)))
-    cases.append(Case("rms_norm_backward", f"{tokens}x{hidden}", nbytes(g, x, w, x, w),
-                      lambda: ops.rms_norm_backward(g, x, w, 1e-6), lambda: ref_rms_norm_backward(g, x, w, 1e-6),
-                      ref_rms_norm_backward, (g, x, w, 1e-6)))
     xa, ra = randn(tokens, hidden), randn(tokens, hidden)
-    cases.append(Case("fused_add_rms_norm_", f"{tokens}x{hidden}", nbytes(xa, ra, w, xa, ra),
-                      lambda: ops.fused_add_rms_norm_(xa, ra, w, 1e-6), lambda: ref_fused_add_rms_norm_(xa, ra, w, 1e-6),
-                      ref_fused_add_rms_norm_, (xa, ra, w, 1e-6)))
-
-    # layer_norm / layer_norm_backward
-    b = randn(hidden)
-    _, mean, rstd = ops.layer_norm(x, w, b, 1e-5)
-    stats = nbytes(mean, rstd)
-    cases.append(Case("layer_norm", f"{tokens}x{hidden}", nbytes(x, w, b, x) + stats,
-                      lambda: ops.layer_norm(x, w, b, 1e-5), lambda: F.layer_norm(x, (hidden,), w, b, 1e-5),
-                      lambda x, w, b: F.layer_norm(x, (hidden,), w, b, 1e-5), (x, w, b)))
-    _, amean, arstd = torch.ops.aten.native_layer_norm(x, [hidden], w, b, 1e-5)
-
-    def aten_ln_bwd(g, x, amean, arstd, w, b):
-        return torch.ops.aten.native_layer_norm_backward(g, x, [hidden], amean, arstd, w, b, [True, True, True])
-
-    cases.append(Case("layer_norm_backward", f"{tokens}x{hidden}", nbytes(g, x, w, x, w, w) + stats,
-                      lambda: ops.layer_norm_backward(g, x, mean, rstd, w),
-                      lambda: aten_ln_bwd(g, x, amean, arstd, w, b), aten_ln_bwd, (g, x, amean, arstd, w, b)))
+    cases.insert(2, Case("fused_add_rms_norm_", f"{tokens}x{hidden}", nbytes(xa, ra, w, xa, ra),
+                         lambda: ops.fused_add_rms_norm_(xa, ra, w, 1e-6),
+                         lambda: ref_fused_add_rms_norm_(xa, ra, w, 1e-6), ref_fused_add_rms_norm_, (xa, ra, w, 1e-6)))
 
     # rotary_embedding / backward: [B*S, H, D] q with 32 heads, k with 8 heads
     S, Hq, Hk, D = (tokens, 4, 2, 32) if tiny else (tokens, 32, 8, 128)
@@ -185,17 +277,7 @@ def build_cases(dtype: torch.dtype, quick: bool, dev: str = "cuda", tiny: bool =
 
     # scaled_masked_softmax / backward: [B, H, Sq, Sk] with a causal [1, 1, Sq, Sk] mask
     B, H, Sq = (2, 2, 40) if tiny else (2, 16, 1024) if quick else (4, 16, 2048)
-    Sk = Sq
-    s_in = randn(B, H, Sq, Sk)
-    mask = torch.ones(Sq, Sk, device=dev, dtype=torch.bool).triu(1)[None, None]
-    cases.append(Case("scaled_masked_softmax", f"{B}x{H}x{Sq}x{Sk}", nbytes(s_in, mask, s_in),
-                      lambda: ops.scaled_masked_softmax(s_in, mask, 0.125), lambda: ref_softmax(s_in, mask, 0.125),
-                      ref_softmax, (s_in, mask, 0.125)))
-    y = ops.scaled_masked_softmax(s_in, mask, 0.125)
-    gy = randn(B, H, Sq, Sk)
-    cases.append(Case("scaled_masked_softmax_backward", f"{B}x{H}x{Sq}x{Sk}", nbytes(gy, y, mask, y),
-                      lambda: ops.scaled_masked_softmax_backward(gy, y, mask, 0.125),
-                      lambda: ref_softmax_backward(gy, y, mask, 0.125), ref_softmax_backward, (gy, y, mask, 0.125)))
+    cases += softmax_cases(B, H, Sq, Sq, randn)
 
     # softmax_cross_entropy / backward: [tokens, vocab]
     N, V = (16, 1000) if tiny else (2048, 32000) if quick else (4096, 128256)
@@ -276,9 +358,21 @@ def build_cases(dtype: torch.dtype, quick: bool, dev: str = "cuda", tiny: bool =
 # --------------------------------------------------------------- timing
 
 
-def time_ms(fn: Callable[[], object], min_total_ms: float = 50.0, repeats: int = 5) -> float:
-    """Median time per call in ms, from CUDA events around batches of calls
-    long enough to hide the launch and event overheads."""
+@dataclass
+class Timing:
+    ms: float  # median per call
+    lo: float  # fastest and slowest batch: the spread
+    hi: float
+
+
+# Each timed batch lasts at least this long (--sweep: 20, for its many cases).
+BATCH_MS = 50.0
+
+
+def time_calls(fn: Callable[[], object], min_total_ms: float | None = None, repeats: int = 5) -> Timing:
+    """Time per call in ms, from CUDA events around batches of calls long
+    enough to hide the launch and event overheads: the median of `repeats`
+    batches, with the fastest and slowest."""
     for _ in range(3):  # warm-up (and lazy initialization)
         fn()
     torch.cuda.synchronize()
@@ -288,7 +382,7 @@ def time_ms(fn: Callable[[], object], min_total_ms: float = 50.0, repeats: int =
     end.record()
     end.synchronize()
     once = max(start.elapsed_time(end), 1e-3)
-    iters = max(1, min(1000, int(min_total_ms / once)))
+    iters = max(1, min(1000, int((min_total_ms or BATCH_MS) / once)))
     samples = []
     for _ in range(repeats):
         start.record()
@@ -297,7 +391,27 @@ def time_ms(fn: Callable[[], object], min_total_ms: float = 50.0, repeats: int =
         end.record()
         end.synchronize()
         samples.append(start.elapsed_time(end) / iters)
-    return statistics.median(samples)
+    return Timing(statistics.median(samples), min(samples), max(samples))
+
+
+def time_ms(fn: Callable[[], object], **kw) -> float:
+    return time_calls(fn, **kw).ms
+
+
+@contextlib.contextmanager
+def environment(env: dict):
+    """Sets `env` in this process's environment (kernels read their switches
+    per call) and restores it after."""
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 def gbps(nbytes_: int, ms: float | None) -> float | None:
@@ -314,24 +428,42 @@ def copy_bandwidth_gbps(nbytes_: int = 1 << 30) -> float:
     return gbps(2 * nbytes_, ms)
 
 
-def run_case(case: Case, dtype_name: str) -> dict:
+def run_case(case: Case, dtype_name: str) -> list[dict]:
+    """The case's row, then one row per variant (sharing the baselines)."""
     result = {"kernel": case.name, "dtype": dtype_name, "shape": case.shape, "bytes": case.bytes}
-    result["opgen_ms"] = time_ms(case.opgen)
+    opgen = time_calls(case.opgen)
+    result.update(opgen_ms=opgen.ms, opgen_ms_min=opgen.lo, opgen_ms_max=opgen.hi)
     result["eager_ms"] = time_ms(case.eager)
     result["compile_ms"] = None
     result["compile_error"] = None
     if case.compile_fn is not None:
         try:
+            # A fresh Dynamo cache per case: the sweep compiles one function at
+            # many shapes, past Dynamo's recompile limit (after which it runs eagerly).
+            torch._dynamo.reset()
             compiled = torch.compile(case.compile_fn, dynamic=False)
             args = case.compile_args
             result["compile_ms"] = time_ms(lambda: compiled(*args))
         except Exception as e:  # a reference Inductor cannot compile is reported, not fatal
             result["compile_error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:200]}"
-    for k in ("opgen", "eager", "compile"):
-        result[f"{k}_GBps"] = gbps(case.bytes, result[f"{k}_ms"])
-    result["speedup_vs_eager"] = result["eager_ms"] / result["opgen_ms"]
-    result["speedup_vs_compile"] = None if result["compile_ms"] is None else result["compile_ms"] / result["opgen_ms"]
-    return result
+    result["liger_ms"] = None
+    if case.liger is not None:
+        try:
+            result["liger_ms"] = time_ms(case.liger)
+        except Exception as e:
+            result["liger_error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:200]}"
+    rows = [result]
+    for name, env in case.variants.items():
+        with environment(env):
+            t = time_calls(case.opgen)
+        rows.append({**result, "kernel": f"{case.name}[{name}]", "variant_env": env,
+                     "opgen_ms": t.ms, "opgen_ms_min": t.lo, "opgen_ms_max": t.hi})
+    for row in rows:
+        for k in ("opgen", "eager", "compile", "liger"):
+            row[f"{k}_GBps"] = gbps(case.bytes, row[f"{k}_ms"])
+        for k in ("eager", "compile", "liger"):
+            row[f"speedup_vs_{k}"] = None if row[f"{k}_ms"] is None else row[f"{k}_ms"] / row["opgen_ms"]
+    return rows
 
 
 def fmt(v, spec):
@@ -339,43 +471,65 @@ def fmt(v, spec):
 
 
 def print_table(rows: list[dict]) -> None:
-    head = (f"{'kernel':32} {'dtype':9} {'shape':22} {'opgen ms':>9} {'GB/s':>7} {'of copy':>7} {'eager GB/s':>10} "
-            f"{'compile GB/s':>12} {'x eager':>8} {'x compile':>9}")
+    head = (f"{'kernel':38} {'dtype':9} {'shape':22} {'opgen ms':>9} {'spread':>6} {'GB/s':>7} {'of copy':>7} "
+            f"{'eager GB/s':>10} {'compile GB/s':>12} {'liger GB/s':>10} {'x eager':>8} {'x compile':>9} {'x liger':>8}")
     print(head, file=sys.stderr)
     print("-" * len(head), file=sys.stderr)
     for r in rows:
-        print(f"{r['kernel']:32} {r['dtype']:9} {r['shape']:22} {fmt(r['opgen_ms'], '9.4f')} "
+        spread = (r["opgen_ms_max"] - r["opgen_ms_min"]) / r["opgen_ms"] if r.get("opgen_ms_min") is not None else None
+        print(f"{r['kernel']:38} {r['dtype']:9} {r['shape']:22} {fmt(r['opgen_ms'], '9.4f')} {fmt(spread, '6.1%')} "
               f"{fmt(r['opgen_GBps'], '7.0f')} {fmt(r.get('fraction_of_copy'), '7.0%')} "
-              f"{fmt(r['eager_GBps'], '10.0f')} {fmt(r['compile_GBps'], '12.0f')} "
-              f"{fmt(r['speedup_vs_eager'], '8.2f')} {fmt(r['speedup_vs_compile'], '9.2f')}", file=sys.stderr)
+              f"{fmt(r['eager_GBps'], '10.0f')} {fmt(r['compile_GBps'], '12.0f')} {fmt(r.get('liger_GBps'), '10.0f')} "
+              f"{fmt(r['speedup_vs_eager'], '8.2f')} {fmt(r['speedup_vs_compile'], '9.2f')} "
+              f"{fmt(r.get('speedup_vs_liger'), '8.2f')}", file=sys.stderr)
 
 
-def smoke(dtypes: list[str], device: str, only: list[str] | None = None) -> int:
-    """Runs every case once at toy sizes, opgen against eager, without
-    timing: checks the benchmark itself (and, on a GPU, the kernels again)."""
+def close_enough(got, want, dtype_name: str) -> bool:
+    """Whether `got` matches `want` (tensor leaves, pairwise), against the output's scale."""
+    if got is None or want is None:  # in-place ops return None
+        return True
+    got_l = [t for t in torch.utils._pytree.tree_leaves(got) if isinstance(t, torch.Tensor)]
+    want_l = [t for t in torch.utils._pytree.tree_leaves(want) if isinstance(t, torch.Tensor)]
+    for g, w in zip(got_l, want_l):
+        if g.dtype == torch.float8_e4m3fn:
+            g, w = g.float(), w.float()
+        # Against the output's scale, not elementwise: in bfloat16 the eager
+        # reference is no better than opgen (ATen's CPU layer_norm backward
+        # sums weight gradients in bfloat16; opgen is 4x closer to float64).
+        tol = 5e-2 if dtype_name != "float32" else 1e-4
+        scale = w.float().abs().max().item() if w.numel() else 0.0
+        if g.shape != w.shape or (g.numel() and (g.float() - w.float()).abs().max().item() > tol * (1 + scale)):
+            return False
+    return True
+
+
+def smoke(dtypes: list[str], device: str, only: list[str] | None = None, sweep: bool = False) -> int:
+    """Runs every case once at toy sizes, opgen (and each variant, and Liger
+    where installed) against eager, without timing: checks the benchmark
+    itself (and, on a GPU, the kernels again)."""
     failures = 0
     for dtype_name in dtypes:
-        for case in build_cases(DTYPES[dtype_name], quick=True, dev=device, tiny=True):
+        dtype = DTYPES[dtype_name]
+        cases = build_sweep(dtype, device, tiny=True) if sweep else build_cases(dtype, quick=True, dev=device, tiny=True)
+        for case in cases:
             if only and case.name not in only:
                 continue
-            got, want = case.opgen(), case.eager()
-            ok = True
-            if got is not None and want is not None:  # in-place ops return None
-                got_l = [t for t in torch.utils._pytree.tree_leaves(got) if isinstance(t, torch.Tensor)]
-                want_l = [t for t in torch.utils._pytree.tree_leaves(want) if isinstance(t, torch.Tensor)]
-                for g, w in zip(got_l, want_l):
-                    if g.dtype == torch.float8_e4m3fn:
-                        g, w = g.float(), w.float()
-                    # Against the output's scale, not elementwise: in bfloat16 the eager
-                    # reference is no better than opgen (ATen's CPU layer_norm backward
-                    # sums weight gradients in bfloat16; opgen is 4x closer to float64).
-                    tol = 5e-2 if dtype_name != "float32" else 1e-4
-                    scale = w.float().abs().max().item() if w.numel() else 0.0
-                    if g.shape != w.shape or (g.numel() and (g.float() - w.float()).abs().max().item() > tol * (1 + scale)):
-                        ok = False
-            print(json.dumps({"smoke": case.name, "dtype": dtype_name, "device": device, "ok": ok}))
-            failures += not ok
+            want = case.eager()
+            runs = {case.name: case.opgen}
+            for name, env in case.variants.items():
+                runs[f"{case.name}[{name}]"] = lambda env=env: _with_env(env, case.opgen)
+            if case.liger is not None:
+                runs[f"{case.name}(liger)"] = case.liger
+            for name, fn in runs.items():
+                ok = close_enough(fn(), want, dtype_name)
+                print(json.dumps({"smoke": name, "dtype": dtype_name, "shape": case.shape, "device": device, "ok": ok}))
+                failures += not ok
     return 1 if failures else 0
+
+
+def _with_env(env: dict, fn: Callable[[], object]):
+    with environment(env):
+        return fn()
 
 
 def main(argv=None) -> int:
@@ -386,10 +540,11 @@ def main(argv=None) -> int:
     parser.add_argument("--json-out", help="also write the JSON lines to this file")
     parser.add_argument("--smoke", choices=["cpu", "cuda"],
                         help="no timing: run every case once at toy sizes on this device, opgen vs eager")
+    parser.add_argument("--sweep", action="store_true", help="the norm kernels over the sweep's shapes")
     args = parser.parse_args(argv)
 
     if args.smoke:
-        return smoke(args.dtype or ["bfloat16", "float32"], args.smoke, args.only)
+        return smoke(args.dtype or ["bfloat16", "float32"], args.smoke, args.only, args.sweep)
     if not torch.cuda.is_available():
         print("bench/kernels.py: no CUDA device available; nothing to benchmark (the opgen CUDA kernels need one).")
         return 0
@@ -403,18 +558,27 @@ def main(argv=None) -> int:
             out.write(line + "\n")
             out.flush()
 
+    global BATCH_MS
+    if args.sweep:
+        BATCH_MS = 20.0
     props = torch.cuda.get_device_properties(0)
     copy = copy_bandwidth_gbps()
-    emit({"device": props.name, "torch": torch.__version__, "cuda": torch.version.cuda, "copy_GBps": copy})
+    liger = None
+    with contextlib.suppress(Exception):
+        import liger_kernel
+        liger = getattr(liger_kernel, "__version__", None) or "installed"
+    emit({"device": props.name, "torch": torch.__version__, "cuda": torch.version.cuda, "copy_GBps": copy,
+          "liger": liger, "sweep": args.sweep})
     rows = []
     for dtype_name in args.dtype or ["bfloat16", "float32"]:
-        for case in build_cases(DTYPES[dtype_name], args.quick):
+        dtype = DTYPES[dtype_name]
+        for case in build_sweep(dtype) if args.sweep else build_cases(dtype, args.quick):
             if args.only and case.name not in args.only:
                 continue
-            row = run_case(case, dtype_name)
-            row["fraction_of_copy"] = row["opgen_GBps"] / copy
-            rows.append(row)
-            emit(row)
+            for row in run_case(case, dtype_name):
+                row["fraction_of_copy"] = row["opgen_GBps"] / copy
+                rows.append(row)
+                emit(row)
     print_table(rows)
     return 0
 

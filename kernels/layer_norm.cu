@@ -23,6 +23,7 @@
 #include "opgen/kernels/layer_norm_backward.h"
 
 #include "common/cuda_utils.cuh"
+#include "common/norm_backward.cuh"
 #include "common/stable_cuda_utils.h"
 #include "common/stable_utils.h"
 
@@ -408,6 +409,24 @@ opgen::kernels::layer_norm_backward_cuda(const torch::stable::Tensor& grad_outpu
     const auto* mp = static_cast<const A*>(mu.const_data_ptr());
     const auto* sp = static_cast<const A*>(rs.const_data_ptr());
 
+    T* dw_ptr = static_cast<T*>(dw.work().mutable_data_ptr());
+    T* db_ptr = static_cast<T*>(db.work().mutable_data_ptr());
+    namespace nb = oc::norm_backward;
+    if (nb::enabled()) {
+      const nb::Plan plan = nb::plan<T>(hidden, x.const_data_ptr(), g.const_data_ptr(), dx.work().const_data_ptr());
+      const unsigned int grid = plan.vecs_per_thread == 0
+                                    ? 0
+                                    : nb::grid_size<nb::Norm::kLayer, T, T>(plan, shape.rows, cuda::sm_count(device));
+      if (grid > 0) {
+        Tensor partial = torch::stable::new_empty(x, {2, grid, shape.hidden}, acc_type);
+        STD_CUDA_CHECK((nb::launch<nb::Norm::kLayer, T, T>(
+            plan, grid, stream, static_cast<T*>(dx.work().mutable_data_ptr()), static_cast<A*>(partial.mutable_data_ptr()),
+            static_cast<const T*>(g.const_data_ptr()), static_cast<const T*>(x.const_data_ptr()),
+            static_cast<const T*>(w.const_data_ptr()), mp, sp, dw_ptr, db_ptr, shape.rows, hidden, A(0))));
+        return;
+      }
+    }
+
     const int threads = oc::row_block_threads(shape.rows, shape.hidden, oc::kVecSize<T>);
     oc::launch_rows(shape.rows, [&](unsigned int grid, int64_t row_offset) {
       layer_norm_bwd_dx_kernel<T><<<grid, threads, 0, stream>>>(
@@ -433,8 +452,6 @@ opgen::kernels::layer_norm_backward_cuda(const torch::stable::Tensor& grad_outpu
       partial = torch::stable::new_empty(x, {chunks, 2, shape.hidden}, acc_type);
       partial_ptr = static_cast<A*>(partial.mutable_data_ptr());
     }
-    T* dw_ptr = static_cast<T*>(dw.work().mutable_data_ptr());
-    T* db_ptr = static_cast<T*>(db.work().mutable_data_ptr());
     const dim3 grid(static_cast<unsigned int>(col_blocks), static_cast<unsigned int>(chunks));
     const dim3 block(kDwCols, kDwRowThreads);
     layer_norm_bwd_dwdb_partial_kernel<T><<<grid, block, 0, stream>>>(

@@ -17,6 +17,7 @@
 #include "opgen/kernels/rms_norm_backward.h"
 
 #include "common/cuda_utils.cuh"
+#include "common/norm_backward.cuh"
 #include "common/stable_cuda_utils.h"
 #include "common/stable_utils.h"
 
@@ -305,6 +306,22 @@ std::tuple<torch::stable::Tensor, torch::stable::Tensor> opgen::kernels::rms_nor
     using W = typename decltype(w_tag)::type;
     using A = acc_t<T>;
     constexpr auto kAccType = acc_scalar_type<A>();
+
+    namespace nb = oc::norm_backward;
+    if (nb::enabled()) {
+      const nb::Plan plan = nb::plan<T>(hidden, x.const_data_ptr(), g.const_data_ptr(), dx.work().const_data_ptr());
+      const unsigned int grid =
+          plan.vecs_per_thread == 0 ? 0 : nb::grid_size<nb::Norm::kRms, T, W>(plan, shape.rows, cuda::sm_count(device));
+      if (grid > 0) {
+        torch::stable::Tensor partial = torch::stable::new_empty(x, {grid, shape.hidden}, kAccType);
+        STD_CUDA_CHECK((nb::launch<nb::Norm::kRms, T, W>(
+            plan, grid, stream, static_cast<T*>(dx.work().mutable_data_ptr()), static_cast<A*>(partial.mutable_data_ptr()),
+            static_cast<const T*>(g.const_data_ptr()), static_cast<const T*>(x.const_data_ptr()),
+            static_cast<const W*>(w.const_data_ptr()), nullptr, nullptr, static_cast<W*>(dw.work().mutable_data_ptr()),
+            nullptr, shape.rows, hidden, static_cast<A>(eps))));
+        return;
+      }
+    }
 
     // dx and per-row rstd.
     torch::stable::Tensor rstd = torch::stable::new_empty(x, {shape.rows}, kAccType);

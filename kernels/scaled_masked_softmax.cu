@@ -31,7 +31,11 @@
 
 #include <climits>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
 #include <optional>
+#include <type_traits>
 
 namespace {
 
@@ -239,6 +243,170 @@ __global__ void softmax_bwd_kernel(T* __restrict__ dx, const T* __restrict__ gra
       });
 }
 
+// ---------------------------------------------------------------------------
+// One warp per row (OPGEN_WARP_SOFTMAX=1; issue 36: on until a GPU run
+// showed it correct and faster). The block-per-row kernels above spend 6
+// barriers and three shared-memory passes per row, so at Sk = 2048 they are
+// bound by per-row latency, not bytes (bfloat16 and float32 take nearly the
+// same time). Here each lane holds VPL 16-byte vectors of its row in
+// registers: the reductions are warp shuffles, nothing goes through shared
+// memory, and there is no barrier; exp is exp2 with log2(e) folded into the
+// scale. Rows of whole vectors up to kWarpMaxPerLane<T> elements per lane.
+// ---------------------------------------------------------------------------
+constexpr float kLog2e = 1.4426950408889634f;
+constexpr int kWarpRowsPerBlock = 8;
+
+// Elements per lane the warp kernels hold: the forward keeps them as floats,
+// the backward both grad and output in T.
+template <class T>
+inline constexpr int kWarpMaxPerLane = 64;
+template <class T>
+inline constexpr int kWarpBwdMaxPerLane = sizeof(T) >= 4 ? 32 : 64;
+
+bool warp_softmax_enabled() {
+  const char* v = std::getenv("OPGEN_WARP_SOFTMAX");
+  return v != nullptr && std::strcmp(v, "1") == 0;
+}
+
+// Blocks per SM at least: the forward 3 (24 rows, at most 85 registers);
+// the backward holds grad and output, 2 (at most 128 registers; 85 spill).
+constexpr int kWarpMinBlocks = 3;
+constexpr int kWarpBwdMinBlocks = 2;
+
+template <class T, int VPL>
+__global__ void __launch_bounds__(kWarpRowsPerBlock* oc::kWarpSize, kWarpMinBlocks)
+    softmax_fwd_warp_kernel(T* __restrict__ out, const T* __restrict__ in, MaskRows mask, int64_t rows, int cols,
+                            float scale_log2) {
+  constexpr int N = oc::kVecSize<T>;
+  const int lane = threadIdx.x % oc::kWarpSize;
+  const int64_t row = static_cast<int64_t>(blockIdx.x) * kWarpRowsPerBlock + threadIdx.x / oc::kWarpSize;
+  if (row >= rows) return;
+  const int num_vec = cols / N;
+  const T* x = in + row * cols;
+  const uint8_t* m = mask.row(row);
+  const oc::NanMaxOp max_op;
+
+  float v[VPL][N];
+  float mx = -INFINITY;
+#pragma unroll
+  for (int j = 0; j < VPL; ++j) {
+    const int i = (lane + j * oc::kWarpSize) * N;
+    if (i < cols) {
+      const auto xv = oc::load_vec<N>(x + i);
+      const auto mv = load_mask<N>(m == nullptr ? nullptr : m + i, true);
+#pragma unroll
+      for (int k = 0; k < N; ++k) {
+        v[j][k] = mv.val[k] != 0 ? kMaskedValue * kLog2e : to_acc(xv.val[k]) * scale_log2;
+        mx = max_op(mx, v[j][k]);
+      }
+    }
+  }
+  mx = oc::warp_reduce(mx, max_op);
+  float sum = 0.0f;
+#pragma unroll
+  for (int j = 0; j < VPL; ++j) {
+    if ((lane + j * oc::kWarpSize) < num_vec) {
+#pragma unroll
+      for (int k = 0; k < N; ++k) {
+        v[j][k] = exp2f(v[j][k] - mx);
+        sum += v[j][k];
+      }
+    }
+  }
+  const float inv = 1.0f / oc::warp_reduce(sum, oc::SumOp{});
+  T* y = out + row * cols;
+#pragma unroll
+  for (int j = 0; j < VPL; ++j) {
+    const int i = (lane + j * oc::kWarpSize) * N;
+    if (i < cols) {
+      AlignedVector<T, N> yv;
+#pragma unroll
+      for (int k = 0; k < N; ++k) yv.val[k] = oc::from_acc<T>(v[j][k] * inv);
+      oc::store_vec<N>(y + i, yv);
+    }
+  }
+}
+
+template <class T, int VPL>
+__global__ void __launch_bounds__(kWarpRowsPerBlock* oc::kWarpSize, kWarpBwdMinBlocks)
+    softmax_bwd_warp_kernel(T* __restrict__ dx, const T* __restrict__ grad, const T* __restrict__ output,
+                            MaskRows mask, int64_t rows, int cols, float scale) {
+  constexpr int N = oc::kVecSize<T>;
+  const int lane = threadIdx.x % oc::kWarpSize;
+  const int64_t row = static_cast<int64_t>(blockIdx.x) * kWarpRowsPerBlock + threadIdx.x / oc::kWarpSize;
+  if (row >= rows) return;
+  const T* g = grad + row * cols;
+  const T* y = output + row * cols;
+  const uint8_t* m = mask.row(row);
+
+  AlignedVector<T, N> gv[VPL];
+  AlignedVector<T, N> yv[VPL];
+  float dot = 0.0f;
+#pragma unroll
+  for (int j = 0; j < VPL; ++j) {
+    const int i = (lane + j * oc::kWarpSize) * N;
+    if (i < cols) {
+      gv[j] = oc::load_vec<N>(g + i);
+      yv[j] = oc::load_vec<N>(y + i);
+#pragma unroll
+      for (int k = 0; k < N; ++k) dot += to_acc(gv[j].val[k]) * to_acc(yv[j].val[k]);
+    }
+  }
+  dot = oc::warp_reduce(dot, oc::SumOp{});
+  T* d = dx + row * cols;
+#pragma unroll
+  for (int j = 0; j < VPL; ++j) {
+    const int i = (lane + j * oc::kWarpSize) * N;
+    if (i < cols) {
+      const auto mv = load_mask<N>(m == nullptr ? nullptr : m + i, true);
+      AlignedVector<T, N> dv;
+#pragma unroll
+      for (int k = 0; k < N; ++k) {
+        dv.val[k] = oc::from_acc<T>(mv.val[k] != 0 ? 0.0f : scale * to_acc(yv[j].val[k]) * (to_acc(gv[j].val[k]) - dot));
+      }
+      oc::store_vec<N>(d + i, dv);
+    }
+  }
+}
+
+// Vectors per lane for a warp kernel over rows of `cols` elements (a power of
+// two, at most max_per_lane elements), or 0 when the row is not whole
+// 16-byte vectors in aligned memory (the tensors and the mask) or too long.
+template <class T>
+int warp_vectors_per_lane(int64_t cols, int max_per_lane, const MaskRows& m, std::initializer_list<const void*> ptrs) {
+  constexpr int N = oc::kVecSize<T>;
+  if constexpr (!std::is_same_v<acc_t<T>, float>) {
+    return 0;  // float64: the block kernels
+  } else {
+    if (cols <= 0 || cols % N != 0 || (m.data != nullptr && !oc::is_aligned<N>(m.data))) {
+      return 0;
+    }
+    for (const void* p : ptrs) {
+      if (!oc::is_aligned<oc::kVecBytes>(p)) return 0;
+    }
+    for (int vpl = 1; vpl * N <= max_per_lane; vpl *= 2) {
+      if (cols <= static_cast<int64_t>(vpl) * N * oc::kWarpSize) return vpl;
+    }
+    return 0;
+  }
+}
+
+// Calls launch(std::integral_constant<int, VPL>) for the runtime vpl (a power
+// of two up to MaxVPL; larger ones are not instantiated).
+template <int MaxVPL, class Launch>
+void with_vectors_per_lane(int vpl, Launch&& launch) {
+  auto call = [&](auto tag) {
+    if constexpr (decltype(tag)::value <= MaxVPL) launch(tag);
+  };
+  switch (vpl) {
+    case 1: return call(std::integral_constant<int, 1>{});
+    case 2: return call(std::integral_constant<int, 2>{});
+    case 4: return call(std::integral_constant<int, 4>{});
+    case 8: return call(std::integral_constant<int, 8>{});
+    default: return call(std::integral_constant<int, 16>{});
+  }
+}
+
 // Host side: checks the mask against the input and describes its rows.
 MaskRows mask_rows(const Tensor& input, const std::optional<Tensor>& mask, const Tensor& mask_contig,
                    const char* op) {
@@ -285,11 +453,24 @@ torch::stable::Tensor opgen::kernels::scaled_masked_softmax_cuda(const torch::st
     using T = typename decltype(tag)::type;
     using A = acc_t<T>;
     constexpr int N = oc::kVecSize<T>;
+    T* yp = static_cast<T*>(y.work().mutable_data_ptr());
+    const auto* xp = static_cast<const T*>(x.const_data_ptr());
+    if (warp_softmax_enabled()) {
+      if (const int vpl = warp_vectors_per_lane<T>(shape.hidden, kWarpMaxPerLane<T>, m, {xp, yp})) {
+        if constexpr (std::is_same_v<A, float>) {
+          const auto blocks = static_cast<unsigned int>(oc::ceil_div<int64_t>(shape.rows, kWarpRowsPerBlock));
+          with_vectors_per_lane<kWarpMaxPerLane<T> / N>(vpl, [&](auto tag) {
+            softmax_fwd_warp_kernel<T, decltype(tag)::value><<<blocks, kWarpRowsPerBlock * oc::kWarpSize, 0, stream>>>(
+                yp, xp, m, shape.rows, static_cast<int>(shape.hidden), static_cast<float>(scale) * kLog2e);
+          });
+          STD_CUDA_KERNEL_LAUNCH_CHECK();
+          return;
+        }
+      }
+    }
     const int threads = oc::row_block_threads(shape.rows, shape.hidden, N);
     const int64_t cache_bytes = (shape.hidden + N) * static_cast<int64_t>(sizeof(A));
     const bool cached = cache_bytes <= kMaxCachedBytes;
-    T* yp = static_cast<T*>(y.work().mutable_data_ptr());
-    const auto* xp = static_cast<const T*>(x.const_data_ptr());
     oc::launch_rows(shape.rows, [&](unsigned int grid, int64_t row_offset) {
       if (cached) {
         softmax_fwd_kernel<T, true><<<grid, threads, static_cast<size_t>(cache_bytes), stream>>>(
@@ -327,6 +508,22 @@ torch::stable::Tensor opgen::kernels::scaled_masked_softmax_backward_cuda(
   common::dispatch_floating<cuda::CudaTypes>(yc.scalar_type(), kOp, [&](auto tag) {
     using T = typename decltype(tag)::type;
     using A = acc_t<T>;
+    if (warp_softmax_enabled()) {
+      T* dp = static_cast<T*>(dx.work().mutable_data_ptr());
+      const auto* gp = static_cast<const T*>(g.const_data_ptr());
+      const auto* yp = static_cast<const T*>(yc.const_data_ptr());
+      if (const int vpl = warp_vectors_per_lane<T>(shape.hidden, kWarpBwdMaxPerLane<T>, m, {dp, gp, yp})) {
+        if constexpr (std::is_same_v<A, float>) {
+          const auto blocks = static_cast<unsigned int>(oc::ceil_div<int64_t>(shape.rows, kWarpRowsPerBlock));
+          with_vectors_per_lane<kWarpBwdMaxPerLane<T> / oc::kVecSize<T>>(vpl, [&](auto tag) {
+            softmax_bwd_warp_kernel<T, decltype(tag)::value><<<blocks, kWarpRowsPerBlock * oc::kWarpSize, 0, stream>>>(
+                dp, gp, yp, m, shape.rows, static_cast<int>(shape.hidden), static_cast<float>(scale));
+          });
+          STD_CUDA_KERNEL_LAUNCH_CHECK();
+          return;
+        }
+      }
+    }
     const int threads = oc::row_block_threads(shape.rows, shape.hidden, oc::kVecSize<T>);
     oc::launch_rows(shape.rows, [&](unsigned int grid, int64_t row_offset) {
       softmax_bwd_kernel<T><<<grid, threads, 0, stream>>>(

@@ -46,6 +46,7 @@ import subprocess
 import sys
 import tarfile
 import time
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -83,7 +84,9 @@ STEPS = {s.name: s for s in [
     Step("memcheck", 300, ("torch", "compute-sanitizer"), "the CUDA tests under compute-sanitizer --tool memcheck"),
     Step("racecheck", 300, ("torch", "compute-sanitizer"), "the CUDA tests under compute-sanitizer --tool racecheck"),
     Step("synccheck", 240, ("torch", "compute-sanitizer"), "the CUDA tests under compute-sanitizer --tool synccheck"),
-    Step("bench", 300, ("torch",), "bench/kernels.py: GB/s, fraction of the copy bandwidth, ratio to eager and Inductor"),
+    Step("bench", 300, ("torch",), "bench/kernels.py: GB/s, fraction of the copy bandwidth, ratio to eager, Inductor "
+         "and Liger, each kernel's variants beside it"),
+    Step("sweep", 300, ("torch",), "bench/kernels.py --sweep (bfloat16): the norm kernels over hidden 1K-16K and decode batches, the softmax over rows of 128-8192"),
 ]}
 DEFAULT_BUDGET_S = 450
 # The device calls, in order. A session gets 15 min of device time, machine
@@ -95,8 +98,11 @@ DEFAULT_BUDGET_S = 450
 # command plus a start (30-120 s): about 10 min, leaving room to rerun
 # failed steps in a second call.
 PLAN = [
-    "test,stable,symm-mem,memcheck,racecheck,synccheck,bench,build",
+    "test,stable,symm-mem,memcheck,racecheck,synccheck,bench,sweep,build",
 ]
+# Peers the bench compares with, carried as wheels unpacked into the bundle
+# (pure Python: the device has no registry). Liger runs on the device's Triton.
+PEERS = ["liger-kernel==0.8.5"]
 DEVICE_TIME_S = 15 * 60  # what a session may spend on the device, starts included
 MACHINE_START_S = 120  # a machine start, at worst
 
@@ -240,6 +246,34 @@ def device_build_commands(python: Path | str, nvcc: Path | None, jobs: int) -> l
 
 # ------------------------------------------------------------------ prepare
 
+def bundle_peers(logfile: Path) -> list[str]:
+    """The bench's peers (PEERS), unpacked into the bundle's peers/ for the
+    device's PYTHONPATH. Their wheels are downloaded once into the cache; a
+    peer that cannot be had is left out with a note (the bench then has no
+    column for it), never a failed prepare."""
+    wheels = cache_dir() / "wheels"
+    wheels.mkdir(parents=True, exist_ok=True)
+    target = BUNDLE / "peers"
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir()
+    got = []
+    for spec in PEERS:
+        name, version = spec.split("==")
+        stem = f"{name.replace('-', '_')}-{version}-"
+        found = sorted(wheels.glob(f"{stem}*.whl"))
+        if not found:
+            code, out = capture([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
+                                 "-d", wheels, spec])
+            found = sorted(wheels.glob(f"{stem}*.whl"))
+            if not found:
+                log(f"peer {spec} left out: pip download failed ({code}): {out.strip()[-300:]}")
+                continue
+        with zipfile.ZipFile(found[-1]) as wheel:
+            wheel.extractall(target)
+        got.append(spec)
+    return got
+
+
 def prepare(rehearsal: bool = False) -> Path:
     """Builds the bundle; returns the device torch's python (here).
 
@@ -303,6 +337,8 @@ def prepare(rehearsal: bool = False) -> Path:
     shutil.copytree(DEVICE_BUILD / "python", device / "python")
     shutil.copy2(DEVICE_BUILD / "opgen_ops_generated" / "tests" / "test_opgen_ops_ops.py", device / "tests")
 
+    peers = [] if rehearsal else bundle_peers(logfile)
+
     _, tool_version = capture([tool, "--version"])
     manifest = {
         **git_commit(),
@@ -314,6 +350,7 @@ def prepare(rehearsal: bool = False) -> Path:
         "stable_has_cuda": not rehearsal,
         "device_has_cuda": not rehearsal,
         "device_built_with_torch": torch_version(python),
+        "peers": peers,
     }
     (BUNDLE / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     size = sum(f.stat().st_size for f in BUNDLE.rglob("*") if f.is_file())
@@ -536,10 +573,13 @@ class Run:
             # No caching allocator: an out-of-bounds access inside a cached block is otherwise invisible.
             prefix = [self.sanitizer, "--tool", name, "--error-exitcode", "99", "--target-processes", "all"]
             return self.pytest(name, CUDA_TESTS, site, {"PYTORCH_NO_CUDA_MEMORY_CACHING": "1"}, prefix)
-        if name == "bench":
-            args = ["--smoke", "cpu"] if self.rehearsal else ["--json-out", self.out / "bench.jsonl"]
-            return self.execute(name, self.limit(name), [self.python, "bench/kernels.py", *args],
-                                {"PYTHONPATH": f"{site}:{REPO / 'python'}"})
+        if name in ("bench", "sweep"):
+            args = ["--smoke", "cpu"] if self.rehearsal else ["--json-out", self.out / f"{name}.jsonl"]
+            if name == "sweep":  # bfloat16 alone: one Inductor compile per shape and kernel
+                args += ["--sweep", "--dtype", "bfloat16"]
+            peers = BUNDLE / "peers"
+            path = f"{site}:{REPO / 'python'}" + (f":{peers}" if peers.is_dir() else "")
+            return self.execute(name, self.limit(name), [self.python, "bench/kernels.py", *args], {"PYTHONPATH": path})
         raise AssertionError(name)
 
     def go(self) -> bool:

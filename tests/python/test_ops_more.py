@@ -986,6 +986,78 @@ def test_cuda_backwards_match_cpu(dtype):
             torch.testing.assert_close(gg.cpu(), ww, **grad_tol(dtype))
 
 
+# The fused, persistent norm backward (kernels/common/norm_backward.cuh, off
+# unless OPGEN_FUSED_NORM_BACKWARD=1 until a GPU run showed it correct and
+# faster, issue 36). Rows of whole 16-byte vectors take it: one vector per
+# thread (64, 512), two (4096 in bfloat16), four (8192 and 16384); more rows
+# than the persistent grid has CTAs (5000 x 512, 2049 x 4096: several rows per
+# CTA), one row; rows no CTA holds (65536 in float32) or that are not whole
+# vectors (36 in 16-bit types, an odd offset) stay on the two-kernel path.
+# Both settings of the switch must match the CPU kernels.
+FUSED_NORM_CASES = [(1, 4096, 0), (7, 64, 0), (5000, 512, 0), (2049, 4096, 0), (65, 8192, 0), (9, 16384, 0),
+                    (3, 36, 0), (2, 65536, 0), (33, 4096, 1)]
+
+
+@CUDA
+@pytest.mark.parametrize("fused", ["0", "1"])
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+@pytest.mark.parametrize("rows,hidden,offset", FUSED_NORM_CASES)
+def test_cuda_norm_backwards_match_cpu(rows, hidden, offset, dtype, fused, monkeypatch):
+    monkeypatch.setenv("OPGEN_FUSED_NORM_BACKWARD", fused)
+
+    def rows_at(offset):  # contiguous, `offset` elements into its storage
+        return torch.randn(rows * hidden + offset, dtype=dtype)[offset:].view(rows, hidden)
+
+    x, g = rows_at(offset), rows_at(offset)
+    w, b = torch.randn(hidden, dtype=dtype), torch.randn(hidden, dtype=dtype)
+    _, mean, rstd = opgen_ops.layer_norm(x, w, b)
+    for op, args in [(OPS.rms_norm_backward.default, (g, x, w, 1e-6)),
+                     (OPS.layer_norm_backward.default, (g, x, mean, rstd, w))]:
+        want = op(*args)
+        got = op(*_to_cuda(args))
+        for name, gg, ww in zip(("dx", "dw", "db"), got, want):
+            torch.testing.assert_close(gg.cpu(), ww, **grad_tol(dtype), msg=lambda m: f"{op} {name}: {m}")
+
+
+# The warp-per-row softmax (kernels/scaled_masked_softmax.cu, off unless
+# OPGEN_WARP_SOFTMAX=1 until a GPU run showed it correct and faster, issue
+# 36): rows of whole 16-byte vectors up to 2048 elements (1, 2 or 4, 8 and 16
+# vectors per lane, lanes without a vector), with no mask, a broadcast mask,
+# a full mask and fully masked rows; 2056 (past a warp) and an odd offset
+# stay on the block kernels. Both settings of the
+# switch must match the CPU kernels.
+WARP_SOFTMAX_COLS = [8, 40, 1000, 2048, 2056]
+
+
+@CUDA
+@pytest.mark.parametrize("fused", ["0", "1"])
+@pytest.mark.parametrize("mask_kind", ["none", "broadcast", "full"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("cols", WARP_SOFTMAX_COLS)
+def test_cuda_warp_softmax_matches_cpu(cols, dtype, mask_kind, fused, monkeypatch):
+    monkeypatch.setenv("OPGEN_WARP_SOFTMAX", fused)
+    shape = (2, 3, 5, cols)
+    x = torch.randn(shape, dtype=dtype) * 4
+    mask = {"none": None, "broadcast": torch.rand(1, 1, 5, cols) < 0.3, "full": torch.rand(shape) < 0.5}[mask_kind]
+    if mask is not None:
+        mask[..., 1, :] = True  # a fully masked row
+    y = OPS.scaled_masked_softmax.default(x, mask, 0.7)
+    torch.testing.assert_close(OPS.scaled_masked_softmax.default(*_to_cuda((x, mask)), 0.7).cpu(), y, **tol(dtype))
+    g = torch.randn(shape, dtype=dtype)
+    want = OPS.scaled_masked_softmax_backward.default(g, y, mask, 0.7)
+    got = OPS.scaled_masked_softmax_backward.default(*_to_cuda((g, y, mask)), 0.7)
+    torch.testing.assert_close(got.cpu(), want, **grad_tol(dtype))
+
+
+@CUDA
+@pytest.mark.parametrize("fused", ["0", "1"])
+def test_cuda_warp_softmax_offset_rows_fall_back(fused, monkeypatch):
+    monkeypatch.setenv("OPGEN_WARP_SOFTMAX", fused)
+    x = torch.randn(3 * 256 + 1, dtype=torch.bfloat16)[1:].view(1, 3, 1, 256)
+    torch.testing.assert_close(OPS.scaled_masked_softmax.default(x.cuda(), None, 1.0).cpu(),
+                               OPS.scaled_masked_softmax.default(x, None, 1.0), **tol(torch.bfloat16))
+
+
 @CUDA
 @pytest.mark.parametrize("dtype,moment_dtype", [(torch.float32, torch.float32), (torch.float16, torch.float32), (torch.bfloat16, torch.bfloat16)])
 def test_cuda_multi_tensor_adam_matches_cpu(dtype, moment_dtype):
