@@ -200,6 +200,7 @@ def norm_cases(dtype: torch.dtype, tokens: int, hidden: int, randn) -> list[Case
 
 
 SOFTMAX_VARIANTS = {"warp": {"OPGEN_WARP_SOFTMAX": "1"}}
+SOFTMAX_BACKWARD_VARIANTS = {"warp": {"OPGEN_WARP_SOFTMAX_BACKWARD": "1"}}
 
 
 def softmax_cases(B: int, H: int, Sq: int, Sk: int, randn) -> list[Case]:
@@ -218,7 +219,7 @@ def softmax_cases(B: int, H: int, Sq: int, Sk: int, randn) -> list[Case]:
         Case("scaled_masked_softmax_backward", shape, nbytes(gy, y, mask, y),
              lambda: ops.scaled_masked_softmax_backward(gy, y, mask, 0.125),
              lambda: ref_softmax_backward(gy, y, mask, 0.125), ref_softmax_backward, (gy, y, mask, 0.125),
-             variants=SOFTMAX_VARIANTS),
+             variants=SOFTMAX_BACKWARD_VARIANTS),
     ]
 
 

@@ -21,6 +21,7 @@
 #include "opgen/kernels/scaled_masked_softmax_backward.h"
 
 #include "common/cuda_utils.cuh"
+#include "common/kernel_switch.h"
 #include "common/stable_cuda_utils.h"
 #include "common/stable_utils.h"
 
@@ -31,8 +32,6 @@
 
 #include <climits>
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 #include <initializer_list>
 #include <optional>
 #include <type_traits>
@@ -244,8 +243,9 @@ __global__ void softmax_bwd_kernel(T* __restrict__ dx, const T* __restrict__ gra
 }
 
 // ---------------------------------------------------------------------------
-// One warp per row (OPGEN_WARP_SOFTMAX=1; issue 36: on until a GPU run
-// showed it correct and faster). The block-per-row kernels above spend 6
+// One warp per row (issue 36: behind OPGEN_WARP_SOFTMAX and
+// OPGEN_WARP_SOFTMAX_BACKWARD until a GPU run showed it correct and faster).
+// The block-per-row kernels above spend 6
 // barriers and three shared-memory passes per row, so at Sk = 2048 they are
 // bound by per-row latency, not bytes (bfloat16 and float32 take nearly the
 // same time). Here each lane holds VPL 16-byte vectors of its row in
@@ -260,18 +260,23 @@ constexpr int kWarpRowsPerBlock = 8;
 // the backward both grad and output in T.
 template <class T>
 inline constexpr int kWarpMaxPerLane = 64;
+// The backward at 64 bfloat16 elements per lane spilled (128 registers) and
+// ran at 0.77x the block kernel (H200, 2026-11-27): 32 for every type.
 template <class T>
-inline constexpr int kWarpBwdMaxPerLane = sizeof(T) >= 4 ? 32 : 64;
+inline constexpr int kWarpBwdMaxPerLane = 32;
 
-bool warp_softmax_enabled() {
-  const char* v = std::getenv("OPGEN_WARP_SOFTMAX");
-  return v != nullptr && std::strcmp(v, "1") == 0;
+// The switches (common/kernel_switch.h), forward and backward apart.
+constexpr bool kWarpForwardByDefault = false;
+constexpr bool kWarpBackwardByDefault = false;
+
+bool warp_forward_enabled() { return opgen::kernels::kernel_switch("OPGEN_WARP_SOFTMAX", kWarpForwardByDefault); }
+
+bool warp_backward_enabled() {
+  return opgen::kernels::kernel_switch("OPGEN_WARP_SOFTMAX_BACKWARD", kWarpBackwardByDefault);
 }
 
-// Blocks per SM at least: the forward 3 (24 rows, at most 85 registers);
-// the backward holds grad and output, 2 (at most 128 registers; 85 spill).
+// Three blocks (24 rows) per SM at least: at most 85 registers.
 constexpr int kWarpMinBlocks = 3;
-constexpr int kWarpBwdMinBlocks = 2;
 
 template <class T, int VPL>
 __global__ void __launch_bounds__(kWarpRowsPerBlock* oc::kWarpSize, kWarpMinBlocks)
@@ -328,7 +333,7 @@ __global__ void __launch_bounds__(kWarpRowsPerBlock* oc::kWarpSize, kWarpMinBloc
 }
 
 template <class T, int VPL>
-__global__ void __launch_bounds__(kWarpRowsPerBlock* oc::kWarpSize, kWarpBwdMinBlocks)
+__global__ void __launch_bounds__(kWarpRowsPerBlock* oc::kWarpSize, kWarpMinBlocks)
     softmax_bwd_warp_kernel(T* __restrict__ dx, const T* __restrict__ grad, const T* __restrict__ output,
                             MaskRows mask, int64_t rows, int cols, float scale) {
   constexpr int N = oc::kVecSize<T>;
@@ -455,7 +460,7 @@ torch::stable::Tensor opgen::kernels::scaled_masked_softmax_cuda(const torch::st
     constexpr int N = oc::kVecSize<T>;
     T* yp = static_cast<T*>(y.work().mutable_data_ptr());
     const auto* xp = static_cast<const T*>(x.const_data_ptr());
-    if (warp_softmax_enabled()) {
+    if (warp_forward_enabled()) {
       if (const int vpl = warp_vectors_per_lane<T>(shape.hidden, kWarpMaxPerLane<T>, m, {xp, yp})) {
         if constexpr (std::is_same_v<A, float>) {
           const auto blocks = static_cast<unsigned int>(oc::ceil_div<int64_t>(shape.rows, kWarpRowsPerBlock));
@@ -508,7 +513,7 @@ torch::stable::Tensor opgen::kernels::scaled_masked_softmax_backward_cuda(
   common::dispatch_floating<cuda::CudaTypes>(yc.scalar_type(), kOp, [&](auto tag) {
     using T = typename decltype(tag)::type;
     using A = acc_t<T>;
-    if (warp_softmax_enabled()) {
+    if (warp_backward_enabled()) {
       T* dp = static_cast<T*>(dx.work().mutable_data_ptr());
       const auto* gp = static_cast<const T*>(g.const_data_ptr());
       const auto* yp = static_cast<const T*>(yc.const_data_ptr());

@@ -65,6 +65,10 @@ OP_TESTS = ["tests/python/test_ops.py", "tests/python/test_ops_more.py", "tests/
 CUDA_TESTS = ["tests/python/test_ops_more.py", "-k", "cuda"]
 
 
+def cuda_tests(narrow: str | None) -> list[str]:
+    return [*CUDA_TESTS[:-1], f"cuda and ({narrow})"] if narrow else CUDA_TESTS
+
+
 # ------------------------------------------------------------------ the plan
 
 @dataclass
@@ -368,6 +372,8 @@ class Run:
     out: Path
     budget_s: float
     rehearsal: bool
+    tests: str | None = None  # pytest -k for the test and sanitizer steps
+    kernels: list = field(default_factory=list)  # bench --only
     start: float = field(default_factory=time.monotonic)
     checks: dict = field(default_factory=dict)
     results: list = field(default_factory=list)
@@ -563,20 +569,23 @@ class Run:
         if lib is None:
             return self.skip(name, "no library (see build-needed)")
         site, suite = lib
+        narrow = ["-k", self.tests] if self.tests else []
         if name == "test":
-            return self.pytest(name, [*OP_TESTS, suite], site)
+            return self.pytest(name, [*OP_TESTS, suite, *narrow], site)
         if name == "symm-mem":
             return self.pytest(name, ["tests/python/test_symm_mem.py"], site)
         if name in ("memcheck", "racecheck", "synccheck"):
             if self.rehearsal:  # no GPU for the sanitizer: the tests it would run are collected
-                return self.pytest(name, ["--collect-only", *CUDA_TESTS], site)
+                return self.pytest(name, ["--collect-only", *cuda_tests(self.tests)], site)
             # No caching allocator: an out-of-bounds access inside a cached block is otherwise invisible.
             prefix = [self.sanitizer, "--tool", name, "--error-exitcode", "99", "--target-processes", "all"]
-            return self.pytest(name, CUDA_TESTS, site, {"PYTORCH_NO_CUDA_MEMORY_CACHING": "1"}, prefix)
+            return self.pytest(name, cuda_tests(self.tests), site, {"PYTORCH_NO_CUDA_MEMORY_CACHING": "1"}, prefix)
         if name in ("bench", "sweep"):
             args = ["--smoke", "cpu"] if self.rehearsal else ["--json-out", self.out / f"{name}.jsonl"]
             if name == "sweep":  # bfloat16 alone: one Inductor compile per shape and kernel
                 args += ["--sweep", "--dtype", "bfloat16"]
+            for kernel in self.kernels:
+                args += ["--only", kernel]
             peers = BUNDLE / "peers"
             path = f"{site}:{REPO / 'python'}" + (f":{peers}" if peers.is_dir() else "")
             return self.execute(name, self.limit(name), [self.python, "bench/kernels.py", *args], {"PYTHONPATH": path})
@@ -620,6 +629,9 @@ def main() -> int:
     mode.add_argument("--rehearse", metavar="STEPS", nargs="?", const="",
                       help="--prepare, then these steps' CPU half (default: all) against the device's torch")
     mode.add_argument("--plan", action="store_true")
+    parser.add_argument("--tests", metavar="EXPR", help="--run: only the tests pytest -k EXPR selects, in the test "
+                        "and sanitizer steps (a second call that reruns what changed)")
+    parser.add_argument("--kernels", metavar="NAMES", help="--run: only these bench kernels (comma-separated)")
     parser.add_argument("--budget", type=float, help="seconds the steps may take in all (--run: default "
                         f"{DEFAULT_BUDGET_S}, since the device kills a command at 600; --rehearse: no limit)")
     args = parser.parse_args()
@@ -639,7 +651,8 @@ def main() -> int:
     if not os.environ.get("OUT"):
         die("--run writes to $OUT")
     run = Run(parse_steps(args.run), os.environ.get("PYTHON") or sys.executable, Path(os.environ["OUT"]),
-              budget_s=args.budget or DEFAULT_BUDGET_S, rehearsal=False)
+              budget_s=args.budget or DEFAULT_BUDGET_S, rehearsal=False, tests=args.tests,
+              kernels=args.kernels.split(",") if args.kernels else [])
     return 0 if run.go() else 1
 
 

@@ -6,9 +6,10 @@
 // column sums of dw/db): 5 tensor-passes where 3 suffice. Here each CTA walks
 // rows blockIdx.x, +gridDim.x, ...; every thread owns the same columns of
 // every row, so
-//   - the next row's x and dy are copied into shared memory (cp.async) while
-//     the current one is computed: each thread copies and later reads only its
-//     own 16-byte slots, so the copy needs a wait, not a barrier;
+//   - the next two rows' x and dy are copied into shared memory (cp.async)
+//     while the current one is computed (three stages; LayerNorm's mean and
+//     rstd are loaded as far ahead): each thread copies and later reads only
+//     its own 16-byte slots, so the copy needs a wait, not a barrier;
 //   - dw (and db) accumulate in that thread's registers over all its rows and
 //     are written once per CTA as a partial row ([grid, hidden] floats, mostly
 //     L2), then one small kernel sums the partials column by column in a fixed
@@ -22,27 +23,24 @@
 #pragma once
 
 #include "cuda_utils.cuh"
+#include "kernel_switch.h"
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 
 namespace opgen::kernels::cuda::norm_backward {
 
 enum class Norm { kRms, kLayer };
 
 inline constexpr int kMaxVecsPerThread = 4;
-inline constexpr int kStages = 2;  // rows in shared memory per CTA: the current and the next
+inline constexpr int kStages = 3;  // rows in shared memory per CTA: the current and the next two
 
-// The switch: OPGEN_FUSED_NORM_BACKWARD=1 takes the fused kernel where it
-// applies. Read on every call (a getenv beside a kernel launch), so a test can
-// flip it.
-inline bool enabled() {
-  const char* v = std::getenv("OPGEN_FUSED_NORM_BACKWARD");
-  return v != nullptr && std::strcmp(v, "1") == 0;
-}
+// The switch (common/kernel_switch.h): OPGEN_FUSED_NORM_BACKWARD=0 takes the
+// two-kernel path, =1 this one.
+inline constexpr bool kEnabledByDefault = false;
+
+inline bool enabled() { return kernel_switch("OPGEN_FUSED_NORM_BACKWARD", kEnabledByDefault); }
 
 // 16-byte asynchronous global->shared copy (sm_80+), else a plain copy.
 __device__ __forceinline__ void copy_16_async(void* smem, const void* gmem) {
@@ -163,21 +161,33 @@ __global__ void __launch_bounds__(kFusedMaxThreads<VPT>, kFusedMinBlocks<VPT>) f
     commit_copies();  // possibly empty: keeps one group per row
   };
 
+  // LayerNorm's per-row statistics, loaded two rows ahead like the rows
+  // themselves (a load at the top of the row would stall every row on it).
+  A mu = A(0), rs = A(0), mu_next = A(0), rs_next = A(0);
+  auto load_stats = [&](int64_t row, A& m, A& r) {
+    if constexpr (kLayer) {
+      if (row < rows) {
+        m = mean[row];
+        r = rstd_in[row];
+      }
+    }
+  };
+
+  const int64_t first = blockIdx.x;
+  const int64_t step = gridDim.x;
   int stage = 0;
   int parity = 0;
-  prefetch(blockIdx.x, 0);
-  for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
-    prefetch(row + gridDim.x, stage ^ 1);
-    wait_copies<1>();  // this row's group is complete (the next may be in flight)
+  for (int k = 0; k < kStages - 1; ++k) prefetch(first + k * step, k);
+  load_stats(first, mu, rs);
+  load_stats(first + step, mu_next, rs_next);
+  for (int64_t row = first; row < rows; row += step) {
+    prefetch(row + (kStages - 1) * step, (stage + kStages - 1) % kStages);
+    A mu_after = A(0), rs_after = A(0);
+    load_stats(row + 2 * step, mu_after, rs_after);
+    wait_copies<kStages - 1>();  // this row's group is complete (the later ones may be in flight)
     const T* xs = stage_x + static_cast<int64_t>(stage) * hidden;
     const T* gs = stage_g + static_cast<int64_t>(stage) * hidden;
 
-    A mu = A(0);
-    A rs = A(0);
-    if constexpr (kLayer) {
-      mu = mean[row];
-      rs = rstd_in[row];
-    }
     Pair<A> sums{A(0), A(0)};
 #pragma unroll
     for (int j = 0; j < VPT; ++j) {
@@ -238,7 +248,11 @@ __global__ void __launch_bounds__(kFusedMaxThreads<VPT>, kFusedMinBlocks<VPT>) f
         store_vec<N>(d + v * N, out);
       }
     }
-    stage ^= 1;
+    stage = (stage + 1) % kStages;
+    mu = mu_next;
+    rs = rs_next;
+    mu_next = mu_after;
+    rs_next = rs_after;
   }
   wait_copies<0>();
 

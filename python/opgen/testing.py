@@ -254,6 +254,17 @@ def _break(check: str, value: Any, allowed: list[str]):
     raise AssertionError(check)
 
 
+def _has_kernel(qualified: str, device_type: str) -> bool:
+    """Whether the op, or the flat op a host-object op calls, has a kernel for
+    `device_type` (a dispatch key of that name)."""
+    for name in (f"{qualified}_flat", qualified):
+        try:
+            return torch._C._dispatch_has_kernel_for_dispatch_key(name, device_type.upper())
+        except RuntimeError:  # no such op: not a host-object op
+            continue
+    return False
+
+
 def check_input_check(case: Case, where: int | str, name: str, check: str, allowed: list[str]) -> None:
     """An input that breaks a declared check is refused, by the kernel's
     wrapper and by the fake, with an error naming the op and the argument."""
@@ -264,7 +275,15 @@ def check_input_check(case: Case, where: int | str, name: str, check: str, allow
     else:
         kwargs[where] = _break(check, kwargs[where], allowed)
     pattern = rf"{case.qualified}.*'{name}'"
-    with pytest.raises(RuntimeError, match=pattern):
+    eager_pattern = pattern
+    if check == "same_device":
+        moved = (args[where] if isinstance(where, int) else kwargs[where]).device.type
+        if not _has_kernel(case.qualified, moved):
+            # An op with no kernel for the device the argument moved to never
+            # reaches its wrapper's check: PyTorch's dispatcher refuses the call
+            # first, naming the op (or the flat op it calls) and the device.
+            eager_pattern = rf"Could not run '{case.qualified}(_flat)?' with arguments from the '{moved.upper()}' backend"
+    with pytest.raises(RuntimeError, match=eager_pattern):
         _call(case.op, args, kwargs)
     with FakeTensorMode() as mode, pytest.raises(RuntimeError, match=pattern):
         _call(case.op, *tree_map_only(torch.Tensor, mode.from_tensor, (args, kwargs)))

@@ -1019,12 +1019,12 @@ def test_cuda_norm_backwards_match_cpu(rows, hidden, offset, dtype, fused, monke
             torch.testing.assert_close(gg.cpu(), ww, **grad_tol(dtype), msg=lambda m: f"{op} {name}: {m}")
 
 
-# The warp-per-row softmax (kernels/scaled_masked_softmax.cu, off unless
-# OPGEN_WARP_SOFTMAX=1 until a GPU run showed it correct and faster, issue
-# 36): rows of whole 16-byte vectors up to 2048 elements (1, 2 or 4, 8 and 16
-# vectors per lane, lanes without a vector), with no mask, a broadcast mask,
-# a full mask and fully masked rows; 2056 (past a warp) and an odd offset
-# stay on the block kernels. Both settings of the
+# The warp-per-row softmax (kernels/scaled_masked_softmax.cu, behind
+# OPGEN_WARP_SOFTMAX and OPGEN_WARP_SOFTMAX_BACKWARD, issue 36): rows of whole
+# 16-byte vectors up to 2048 elements forward and 1024 backward (1, 2 or 4, 8
+# and 16 vectors per lane, lanes without a vector), with no mask, a broadcast
+# mask, a full mask and fully masked rows; longer rows (2056) and an odd
+# offset stay on the block kernels. Both settings of the
 # switch must match the CPU kernels.
 WARP_SOFTMAX_COLS = [8, 40, 1000, 2048, 2056]
 
@@ -1036,6 +1036,7 @@ WARP_SOFTMAX_COLS = [8, 40, 1000, 2048, 2056]
 @pytest.mark.parametrize("cols", WARP_SOFTMAX_COLS)
 def test_cuda_warp_softmax_matches_cpu(cols, dtype, mask_kind, fused, monkeypatch):
     monkeypatch.setenv("OPGEN_WARP_SOFTMAX", fused)
+    monkeypatch.setenv("OPGEN_WARP_SOFTMAX_BACKWARD", fused)
     shape = (2, 3, 5, cols)
     x = torch.randn(shape, dtype=dtype) * 4
     mask = {"none": None, "broadcast": torch.rand(1, 1, 5, cols) < 0.3, "full": torch.rand(shape) < 0.5}[mask_kind]
