@@ -25,8 +25,10 @@ at 32M elements per tensor, and decode-sized batches of 1 and 32 rows), and
 the softmax over rows of 128-8192, in place of the one shape per kernel.
 
 Kernels with a variant behind a switch (an environment variable the kernel
-reads per call, e.g. OPGEN_FUSED_NORM_BACKWARD=1) get one more row per
-variant, `<kernel>[<variant>]`, timed on the same inputs beside the default.
+reads per call, kernels/common/kernel_switch.h: a new kernel before a GPU run
+made it the default, or the old kernel it replaced, e.g.
+OPGEN_FUSED_NORM_BACKWARD=0) get one more row per variant,
+`<kernel>[<variant>]`, timed on the same inputs beside the default.
 Where Liger (liger-kernel, Triton) is importable, its kernel for the same op
 is timed too ("liger" columns; the device check carries its wheel).
 """
@@ -146,8 +148,8 @@ def ref_xent_backward(g, logits, lse, labels, smoothing):
 # --------------------------------------------------------------- the cases
 
 
-# The variants of the norm backwards behind a switch (kernels/common/norm_backward.cuh).
-NORM_BACKWARD_VARIANTS = {"fused": {"OPGEN_FUSED_NORM_BACKWARD": "1"}}
+# The kernels a switch replaced, timed beside the default (kernel_switch.h).
+NORM_BACKWARD_VARIANTS = {"two-kernel": {"OPGEN_FUSED_NORM_BACKWARD": "0"}}
 
 
 def liger_ops():
@@ -199,8 +201,8 @@ def norm_cases(dtype: torch.dtype, tokens: int, hidden: int, randn) -> list[Case
     return cases
 
 
-SOFTMAX_VARIANTS = {"warp": {"OPGEN_WARP_SOFTMAX": "1"}}
-SOFTMAX_BACKWARD_VARIANTS = {"warp": {"OPGEN_WARP_SOFTMAX_BACKWARD": "1"}}
+SOFTMAX_VARIANTS = {"block": {"OPGEN_WARP_SOFTMAX": "0"}}
+SOFTMAX_BACKWARD_VARIANTS = {"block": {"OPGEN_WARP_SOFTMAX_BACKWARD": "0"}}
 
 
 def softmax_cases(B: int, H: int, Sq: int, Sk: int, randn) -> list[Case]:

@@ -412,7 +412,7 @@ opgen::kernels::layer_norm_backward_cuda(const torch::stable::Tensor& grad_outpu
     T* dw_ptr = static_cast<T*>(dw.work().mutable_data_ptr());
     T* db_ptr = static_cast<T*>(db.work().mutable_data_ptr());
     namespace nb = oc::norm_backward;
-    if (nb::enabled()) {
+    if (nb::enabled(shape.rows)) {
       const nb::Plan plan = nb::plan<T>(hidden, x.const_data_ptr(), g.const_data_ptr(), dx.work().const_data_ptr());
       const unsigned int grid = plan.vecs_per_thread == 0
                                     ? 0

@@ -308,7 +308,7 @@ std::tuple<torch::stable::Tensor, torch::stable::Tensor> opgen::kernels::rms_nor
     constexpr auto kAccType = acc_scalar_type<A>();
 
     namespace nb = oc::norm_backward;
-    if (nb::enabled()) {
+    if (nb::enabled(shape.rows)) {
       const nb::Plan plan = nb::plan<T>(hidden, x.const_data_ptr(), g.const_data_ptr(), dx.work().const_data_ptr());
       const unsigned int grid =
           plan.vecs_per_thread == 0 ? 0 : nb::grid_size<nb::Norm::kRms, T, W>(plan, shape.rows, cuda::sm_count(device));

@@ -243,8 +243,8 @@ __global__ void softmax_bwd_kernel(T* __restrict__ dx, const T* __restrict__ gra
 }
 
 // ---------------------------------------------------------------------------
-// One warp per row (issue 36: behind OPGEN_WARP_SOFTMAX and
-// OPGEN_WARP_SOFTMAX_BACKWARD until a GPU run showed it correct and faster).
+// One warp per row (issue 36; OPGEN_WARP_SOFTMAX=0 and
+// OPGEN_WARP_SOFTMAX_BACKWARD=0 take the block kernels instead).
 // The block-per-row kernels above spend 6
 // barriers and three shared-memory passes per row, so at Sk = 2048 they are
 // bound by per-row latency, not bytes (bfloat16 and float32 take nearly the
@@ -256,18 +256,23 @@ __global__ void softmax_bwd_kernel(T* __restrict__ dx, const T* __restrict__ gra
 constexpr float kLog2e = 1.4426950408889634f;
 constexpr int kWarpRowsPerBlock = 8;
 
-// Elements per lane the warp kernels hold: the forward keeps them as floats,
-// the backward both grad and output in T.
+// Elements per lane the warp kernels take (longer rows: the block kernels),
+// as measured on an H200 (2026-11-27, docs/benchmarks.md) in bfloat16 with a
+// causal mask: the forward 1.5-2.0x the block kernel at rows of 128-2048
+// (up to 64 elements per lane, kept as floats), but 0.97x in float32 at 2048
+// (64 per lane), so float32 stops at 32; the backward, which holds grad and
+// output in T, 1.8x at 128 and 1.15x at 512 (16 per lane), even at 1024 (32)
+// and 0.77x at 2048, where 64 per lane spilled.
 template <class T>
-inline constexpr int kWarpMaxPerLane = 64;
-// The backward at 64 bfloat16 elements per lane spilled (128 registers) and
-// ran at 0.77x the block kernel (H200, 2026-11-27): 32 for every type.
+inline constexpr int kWarpMaxPerLane = sizeof(T) <= 2 ? 64 : 32;
 template <class T>
-inline constexpr int kWarpBwdMaxPerLane = 32;
+inline constexpr int kWarpBwdMaxPerLane = 16;
 
-// The switches (common/kernel_switch.h), forward and backward apart.
-constexpr bool kWarpForwardByDefault = false;
-constexpr bool kWarpBackwardByDefault = false;
+// The switches (common/kernel_switch.h): =0 takes the block kernels. On by
+// default since those runs, where they also passed the CUDA-vs-CPU tests and
+// memcheck, racecheck and synccheck.
+constexpr bool kWarpForwardByDefault = true;
+constexpr bool kWarpBackwardByDefault = true;
 
 bool warp_forward_enabled() { return opgen::kernels::kernel_switch("OPGEN_WARP_SOFTMAX", kWarpForwardByDefault); }
 

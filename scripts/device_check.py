@@ -93,16 +93,19 @@ STEPS = {s.name: s for s in [
     Step("sweep", 300, ("torch",), "bench/kernels.py --sweep (bfloat16): the norm kernels over hidden 1K-16K and decode batches, the softmax over rows of 128-8192"),
 ]}
 DEFAULT_BUDGET_S = 450
-# The device calls, in order. A session gets 15 min of device time, machine
-# starts and idle waits included, and a machine goes back 30 s after a call.
-# On an H200 (2026-11-26) every step took 271 s in all (test 36, stable 27,
-# symm-mem 38, each sanitizer 13-15, bench 81, the build with 16 cores 43),
-# so one call holds them: tests first, with the carried library, and the
-# device's own build last, where a slow one costs no test. At most 450 s of
-# command plus a start (30-120 s): about 10 min, leaving room to rerun
-# failed steps in a second call.
+# The device calls, in order, with their budgets. A session gets 15 min of
+# device time, machine starts and idle waits included, and a machine goes back
+# 30 s after a call. On an H200 (2026-11-27, 1269 op tests) the steps took:
+# test 110 s, memcheck 60, racecheck 83, synccheck 62 (247 CUDA tests), bench
+# 88+ (with variants and Liger), the sweep 67 (bfloat16); on 2026-11-26 stable
+# 27, symm-mem 38, the build with 16 cores 43. That no longer fits one call:
+# the first checks (tests and sanitizers), the second measures (bench, sweep)
+# and builds on the device, last, where a slow build costs no number. The
+# first call leaves room for a rerun of failed steps (--tests, --kernels
+# narrow it); both together take the session's 15 minutes at worst.
 PLAN = [
-    "test,stable,symm-mem,memcheck,racecheck,synccheck,bench,sweep,build",
+    ("test,memcheck,racecheck,synccheck,stable,symm-mem", 400),
+    ("bench,sweep,build", 240),
 ]
 # Peers the bench compares with, carried as wheels unpacked into the bundle
 # (pure Python: the device has no registry). Liger runs on the device's Triton.
@@ -112,13 +115,13 @@ MACHINE_START_S = 120  # a machine start, at worst
 
 
 def print_plan() -> None:
-    print("Device calls, in order (each: carry=[\"build-device/bundle\"], timeout_s=500):")
-    for i, steps in enumerate(PLAN, 1):
+    print("Device calls, in order (each: carry=[\"build-device/bundle\"], timeout_s = budget + 30):")
+    for i, (steps, budget) in enumerate(PLAN, 1):
         limits = " + ".join(f"{s} {STEPS[s].limit_s}" for s in steps.split(","))
-        print(f"  {i}. scripts/device-check.sh --run {steps}    (budget {DEFAULT_BUDGET_S} s; step limits {limits})")
-    total = len(PLAN) * (DEFAULT_BUDGET_S + KILL_GRACE_S + MACHINE_START_S)
+        print(f"  {i}. scripts/device-check.sh --run {steps} --budget {budget}    (step limits {limits})")
+    total = sum(budget + KILL_GRACE_S + MACHINE_START_S for _, budget in PLAN)
     print(f"At most {total} s with a machine start per call, of the {DEVICE_TIME_S} s a session has on the device; "
-          "rerun only the failed steps with what is left.")
+          "rerun only the failed steps (--tests EXPR, --kernels NAMES) with what is left after the first.")
     print("Steps:")
     for s in STEPS.values():
         print(f"  {s.name:<10} {s.limit_s:>4} s  {s.what}")

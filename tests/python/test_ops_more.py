@@ -986,16 +986,16 @@ def test_cuda_backwards_match_cpu(dtype):
             torch.testing.assert_close(gg.cpu(), ww, **grad_tol(dtype))
 
 
-# The fused, persistent norm backward (kernels/common/norm_backward.cuh, off
-# unless OPGEN_FUSED_NORM_BACKWARD=1 until a GPU run showed it correct and
-# faster, issue 36). Rows of whole 16-byte vectors take it: one vector per
-# thread (64, 512), two (4096 in bfloat16), four (8192 and 16384); more rows
-# than the persistent grid has CTAs (5000 x 512, 2049 x 4096: several rows per
-# CTA), one row; rows no CTA holds (65536 in float32) or that are not whole
-# vectors (36 in 16-bit types, an odd offset) stay on the two-kernel path.
-# Both settings of the switch must match the CPU kernels.
-FUSED_NORM_CASES = [(1, 4096, 0), (7, 64, 0), (5000, 512, 0), (2049, 4096, 0), (65, 8192, 0), (9, 16384, 0),
-                    (3, 36, 0), (2, 65536, 0), (33, 4096, 1)]
+# The fused, persistent norm backward (kernels/common/norm_backward.cuh, on
+# unless OPGEN_FUSED_NORM_BACKWARD=0, issue 36). Rows of whole 16-byte
+# vectors, 32 rows or more, take it: one vector per thread (64, 512), two
+# (4096 in bfloat16), four (8192 and 16384); more rows than the persistent
+# grid has CTAs (5000 x 512, 2049 x 4096: several rows per CTA); fewer rows
+# (31), rows no CTA holds (65536 in float32) or that are not whole vectors
+# (36 in 16-bit types, an odd offset) stay on the two-kernel path. Both
+# settings of the switch must match the CPU kernels.
+FUSED_NORM_CASES = [(32, 4096, 0), (31, 4096, 0), (40, 64, 0), (5000, 512, 0), (2049, 4096, 0), (65, 8192, 0),
+                    (33, 16384, 0), (40, 36, 0), (2, 65536, 0), (33, 4096, 1)]
 
 
 @CUDA
@@ -1019,14 +1019,14 @@ def test_cuda_norm_backwards_match_cpu(rows, hidden, offset, dtype, fused, monke
             torch.testing.assert_close(gg.cpu(), ww, **grad_tol(dtype), msg=lambda m: f"{op} {name}: {m}")
 
 
-# The warp-per-row softmax (kernels/scaled_masked_softmax.cu, behind
-# OPGEN_WARP_SOFTMAX and OPGEN_WARP_SOFTMAX_BACKWARD, issue 36): rows of whole
-# 16-byte vectors up to 2048 elements forward and 1024 backward (1, 2 or 4, 8
-# and 16 vectors per lane, lanes without a vector), with no mask, a broadcast
-# mask, a full mask and fully masked rows; longer rows (2056) and an odd
-# offset stay on the block kernels. Both settings of the
+# The warp-per-row softmax (kernels/scaled_masked_softmax.cu, on unless
+# OPGEN_WARP_SOFTMAX=0 / OPGEN_WARP_SOFTMAX_BACKWARD=0, issue 36): rows of
+# whole 16-byte vectors up to 2048 16-bit or 1024 float32 elements forward
+# and 512 backward (1 to 8 vectors per lane, lanes without a vector), with no
+# mask, a broadcast mask, a full mask and fully masked rows; longer rows and
+# an odd offset stay on the block kernels. Both settings of the
 # switch must match the CPU kernels.
-WARP_SOFTMAX_COLS = [8, 40, 1000, 2048, 2056]
+WARP_SOFTMAX_COLS = [8, 40, 512, 1000, 2048, 2056]
 
 
 @CUDA
