@@ -11,6 +11,7 @@ or two and is skipped without them.
 """
 
 import ctypes
+import faulthandler
 import os
 import re
 import shutil
@@ -51,6 +52,8 @@ def _reference(reduce_op, shape, dtype, world_size=WORLD_SIZE):
 
 
 def _worker(rank, store_path, results_dir):
+    # A rank that aborts (a C++ terminate) says where, in the test's output.
+    faulthandler.enable()
     dist.init_process_group("gloo", init_method=f"file://{store_path}", rank=rank, world_size=WORLD_SIZE)
     try:
         group_name = dist.group.WORLD.group_name
@@ -81,6 +84,10 @@ def _worker(rank, store_path, results_dir):
 
         with open(os.path.join(results_dir, f"rank{rank}"), "w") as f:
             f.write(str(checked))
+        # Both ranks done with every collective before either tears its group down: a rank
+        # destroying its gloo group while the other still runs one aborted (torch 2.11,
+        # "terminate called without an active exception", 2 runs in 12 under load).
+        dist.barrier()
     finally:
         dist.destroy_process_group()
 
@@ -379,6 +386,10 @@ def _cuda_worker(rank, world_size, store_path, results_dir):
 
         with open(os.path.join(results_dir, f"rank{rank}"), "w") as f:
             f.write(str(checked))
+        # Both ranks done with every collective before either tears its group down: a rank
+        # destroying its gloo group while the other still runs one aborted (torch 2.11,
+        # "terminate called without an active exception", 2 runs in 12 under load).
+        dist.barrier()
     finally:
         dist.destroy_process_group()
 

@@ -97,8 +97,14 @@ void check_library_names(const model::Library& lib, Diagnostics& diags) {
     invalid("--namespace", "namespace", lib.ns, "it is a keyword of C++ or Python");
   } else if (kTorchNamespaces.count(lib.ns)) {
     invalid("--namespace", "namespace", lib.ns, "PyTorch defines it; name the library's own namespace");
-  } else if (auto why = cpp_name_problem(lib.ns)) {
-    invalid("--namespace", "namespace", lib.ns, *why);
+  } else if (contains(kMacroNames, lib.ns)) {
+    // The registration macros take the namespace as a C++ token: TORCH_LIBRARY(linux, m) reads TORCH_LIBRARY(1, m).
+    invalid("--namespace", "namespace", lib.ns,
+            "GNU C++, the C library, PyTorch or CUDA defines it as a macro, and TORCH_LIBRARY takes the namespace "
+            "as a C++ token");
+  } else if (auto why = cpp_name_problem(lib.cpp_ns())) {
+    // A name C++ reserves (`_C`) is registered as written; its generated code lives in another C++ namespace.
+    invalid("--namespace", "namespace", lib.ns, fmt::format("its C++ namespace '{}' cannot be used: {}", lib.cpp_ns(), *why));
   }
   if (!is_identifier(lib.python_package)) {
     invalid("--python-package", "Python package", lib.python_package, kIdentifier);

@@ -119,7 +119,7 @@ std::string adapt_header_path(const model::Library& lib) { return fmt::format("i
 std::string adapt_header(const model::Library& lib) {
   Printer p;
   p.emit(generated_header("//", std::string("opgen itself (the same for every library)")));
-  p.emit(kAdaptHeader, {{"ns", lib.ns}});
+  p.emit(kAdaptHeader, {{"ns", lib.cpp_ns()}});
   return p.str();
 }
 
@@ -129,7 +129,7 @@ std::string existing_kernel_adapter(const model::Library& lib, const model::OpSp
   const auto& s = op.schema;
   const std::string function = kernel.function.value;
   const std::string fn = "&" + function;
-  const std::string detail = lib.ns + "::opgen_detail";
+  const std::string detail = lib.cpp_ns() + "::opgen_detail";
   const std::string ret = model::kernel_return_type(s, stable);
   const std::string who = fmt::format("{}: the {} kernel {} ({}, kernels:)", qualified_name(lib, op),
                                       kernel.dispatch_key.value, function, op.display_path);
@@ -167,7 +167,7 @@ std::string existing_kernel_adapter(const model::Library& lib, const model::OpSp
 // existing function, or the kernel opgen declared.
 std::string kernel_callee(const model::Library& lib, const model::OpSpec& op, const std::string& dispatch_key) {
   if (op.existing_kernel(dispatch_key)) return kernel_name(op, dispatch_key) + "_adapted";
-  return fmt::format("{}::kernels::{}", lib.ns, kernel_name(op, dispatch_key));
+  return fmt::format("{}::kernels::{}", lib.cpp_ns(), kernel_name(op, dispatch_key));
 }
 
 }  // namespace opgen::emit

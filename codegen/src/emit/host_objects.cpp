@@ -55,7 +55,7 @@ std::vector<std::string> kernel_param_types(const model::Library& lib, const mod
   const auto& args = declared_schema(op).arguments;
   for (size_t i = 0; i < args.size(); ++i) {
     const model::HostArgument* host = host_argument(op, i);
-    types.push_back(host ? host_param_type(*host, lib.ns + "::kernels::") : model::kernel_param_type(args[i], stable));
+    types.push_back(host ? host_param_type(*host, lib.cpp_ns() + "::kernels::") : model::kernel_param_type(args[i], stable));
   }
   return types;
 }
@@ -71,7 +71,7 @@ std::vector<std::string> kernel_call_args(const model::Library& lib, const model
     }
     std::vector<std::string> members;
     for (const auto& field : lib.host_class(host->cls)->fields) members.push_back(member_value(*host, field, stable));
-    const std::string type = fmt::format("{}::kernels::{}", lib.ns, host->cls);
+    const std::string type = fmt::format("{}::kernels::{}", lib.cpp_ns(), host->cls);
     const std::string value = fmt::format("{}{{{}}}", type, fmt::join(members, ", "));
     out.push_back(host->optional
                       ? fmt::format("{} ? std::optional<{}>({}) : std::nullopt", host->given_name(), type, value)
@@ -106,7 +106,7 @@ std::string host_struct_definitions(const model::Library& lib, const model::OpSp
   const char* abi = stable ? "stable" : "unstable";
   for (const auto& name : classes) {
     const model::HostClass& cls = *lib.host_class(name);
-    const std::string guard = fmt::format("OPGEN_{}_HOST_CLASS_{}_{}", lib.ns, name, stable ? "STABLE" : "UNSTABLE");
+    const std::string guard = fmt::format("OPGEN_{}_HOST_CLASS_{}_{}", lib.cpp_ns(), name, stable ? "STABLE" : "UNSTABLE");
     out += fmt::format("#ifndef {0}\n#define {0}\ninline namespace {1}_abi {{\n\n", guard, abi);
     out += fmt::format("// {}: what kernels read of a {} ({}).\n", name, cls.python_class.value,
                        lib.types_path.empty() ? "built in" : lib.types_path);

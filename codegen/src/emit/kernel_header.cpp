@@ -75,7 +75,7 @@ std::string kernel_header(const model::Library& lib, const model::OpSpec& op) {
 )cc",
            {{"qualified", qualified_name(lib, op)},
             {"ret", model::kernel_return_type(op.schema, stable)},
-            {"ns", lib.ns},
+            {"ns", lib.cpp_ns()},
             {"kernel", declared}});
   }
   if (stable) {
@@ -98,7 +98,7 @@ std::string kernel_header(const model::Library& lib, const model::OpSpec& op) {
   }
   if (!op.host_args.empty() && !stable) p.line("\n#include <string>");
   p.line();
-  p.line(fmt::format("namespace {}::kernels {{", lib.ns));
+  p.line(fmt::format("namespace {}::kernels {{", lib.cpp_ns()));
   p.line();
   p.emit(host_struct_definitions(lib, op, stable));
   if (op.declared_schema) {
@@ -135,7 +135,7 @@ std::string kernel_header(const model::Library& lib, const model::OpSpec& op) {
                        fmt::join(params, ", ")));
   }
   p.line();
-  p.line(fmt::format("}}  // namespace {}::kernels", lib.ns));
+  p.line(fmt::format("}}  // namespace {}::kernels", lib.cpp_ns()));
   return p.str();
 }
 

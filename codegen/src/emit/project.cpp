@@ -130,7 +130,7 @@ void scale(const T* x, T* y, int64_t n, double alpha) {
 
 }  // namespace
 
-torch::stable::Tensor $ns$::kernels::scale_cpu(const torch::stable::Tensor& x, double alpha) {
+torch::stable::Tensor $cpp_ns$::kernels::scale_cpu(const torch::stable::Tensor& x, double alpha) {
   torch::stable::Tensor y = torch::stable::empty_like(x);
   // The spec's checks let only contiguous float32 and float64 tensors through.
   if (x.scalar_type() == torch::headeronly::ScalarType::Double) {
@@ -222,7 +222,7 @@ std::vector<std::pair<std::string, std::string>> project_files(const model::Libr
       {"pyproject.toml", substitute(kPyproject, {{"ns", lib.ns}, {"pkg", lib.python_package}, {"torch_target", target},
                                                  {"opgen_version", opgen_version}})},
       {"schemas/scale.yaml", spec},
-      {"kernels/scale.cpp", substitute(kKernel, {{"ns", lib.ns}})},
+      {"kernels/scale.cpp", substitute(kKernel, {{"ns", lib.ns}, {"cpp_ns", lib.cpp_ns()}})},
       {"README.md", substitute(kReadme, {{"ns", lib.ns}, {"pkg", lib.python_package}, {"torch_target", target}})},
       {".gitignore", std::string(kGitignore)},
   };

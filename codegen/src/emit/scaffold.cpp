@@ -27,7 +27,7 @@ std::string kernel_source(const model::Library& lib, const model::OpSpec& op, co
 
 #include <stdexcept>
 
-$ret$ $ns$::kernels::$kernel$($params$) {
+$ret$ $cpp_ns$::kernels::$kernel$($params$) {
   throw std::runtime_error("$qualified$: the $key$ kernel is not implemented yet ($file$)");
 }
 )cc",
@@ -35,7 +35,7 @@ $ret$ $ns$::kernels::$kernel$($params$) {
           {"qualified", qualified_name(lib, op)},
           {"header", kernel_header_path(lib, op).substr(std::string("include/").size())},
           {"ret", model::kernel_return_type(op.schema, stable)},
-          {"ns", lib.ns},
+          {"cpp_ns", lib.cpp_ns()},
           {"kernel", kernel_name(op, key)},
           {"params", fmt::format("{}", fmt::join(params, ",\n    "))},
           {"file", file}});

@@ -86,6 +86,17 @@ const HostClass* Library::host_class(const std::string& name) const {
 
 std::string default_python_package(const std::string& ns) { return ns == "opgen" ? "opgen_ops" : ns; }
 
+std::string cpp_namespace(std::string_view ns) {
+  if (!ns.starts_with('_') && ns.find("__") == std::string_view::npos) return std::string(ns);
+  std::string name;
+  for (char c : ns)
+    if (c != '_' || (!name.empty() && name.back() != '_')) name.push_back(c);
+  if (!name.empty() && name.back() == '_') name.pop_back();
+  return (name.empty() ? std::string("opgen") : name) + "_ns";
+}
+
+std::string Library::cpp_ns() const { return cpp_namespace(ns); }
+
 std::string format_torch_version(uint64_t version) {
   return fmt::format("{}.{}", version >> 56, (version >> 48) & 0xff);
 }

@@ -322,7 +322,17 @@ struct Library {
 
   const OpSpec* find(const std::string& op_name) const;
   const HostClass* host_class(const std::string& name) const;
+  // The C++ namespace of the generated code and the kernels (<cpp_ns>::kernels):
+  // cpp_namespace(ns).
+  std::string cpp_ns() const;
 };
+
+// The C++ namespace for a torch.ops namespace: the namespace itself, unless
+// C++ reserves it as a name in the global namespace (a leading '_', or '__'
+// anywhere: vLLM's `_C`, `_moe_C`), which PyTorch accepts and registers as
+// written; then its leading underscores are dropped, runs of '_' collapsed,
+// and `_ns` appended (`_C` -> `C_ns`, `_C_cache_ops` -> `C_cache_ops_ns`).
+std::string cpp_namespace(std::string_view ns);
 
 // "2.10" for a TORCH_TARGET_VERSION value.
 std::string format_torch_version(uint64_t version);
