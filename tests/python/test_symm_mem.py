@@ -86,7 +86,7 @@ def _worker(rank, store_path, results_dir):
             f.write(str(checked))
         # Both ranks done with every collective before either tears its group down: a rank
         # destroying its gloo group while the other still runs one aborted (torch 2.11,
-        # "terminate called without an active exception", 2 runs in 12 under load).
+        # "terminate called without an active exception", twice in 14 runs here).
         dist.barrier()
     finally:
         dist.destroy_process_group()
@@ -388,7 +388,7 @@ def _cuda_worker(rank, world_size, store_path, results_dir):
             f.write(str(checked))
         # Both ranks done with every collective before either tears its group down: a rank
         # destroying its gloo group while the other still runs one aborted (torch 2.11,
-        # "terminate called without an active exception", 2 runs in 12 under load).
+        # "terminate called without an active exception", twice in 14 runs here).
         dist.barrier()
     finally:
         dist.destroy_process_group()
