@@ -199,3 +199,43 @@ def test_headers_that_are_not_files_are_not_read(tmp_path):
                           text=True, timeout=60)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert 'include: ["fifo.h", "zero.h"]' in (tmp_path / "schemas" / "op.yaml").read_text()
+
+
+SEVERAL_NAMESPACES = """#include <torch/library.h>
+#include "ops.h"
+TORCH_LIBRARY(_C, m) {
+  m.def("scale(Tensor x, float a) -> Tensor");
+  m.impl("scale", torch::kCPU, &scale);
+}
+TORCH_LIBRARY(_C_cache_ops, m) {
+  m.def("copy_blocks(Tensor x) -> Tensor");
+  m.impl("copy_blocks", torch::kCPU, &copy_blocks);
+}
+"""
+
+
+def test_several_namespaces_import_in_one_run_each_into_its_directory(tmp_path):
+    """vLLM's torch_bindings.cpp registers _C, _C_cache_ops, ... in one file (issue 34, item 3):
+    one run imports each namespace as it is written, into schemas/<ns>/; --namespace picks one."""
+    csrc = tmp_path / "csrc"
+    csrc.mkdir()
+    (csrc / "bindings.cpp").write_text(SEVERAL_NAMESPACES)
+    (csrc / "ops.h").write_text("#pragma once\n#include <ATen/core/Tensor.h>\n"
+                                "at::Tensor scale(const at::Tensor& x, double a);\n"
+                                "at::Tensor copy_blocks(const at::Tensor& x);\n")
+    proc = run_opgen("import", "csrc", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "the sources register 2 namespaces (_C, _C_cache_ops)" in proc.stdout, proc.stdout
+    assert "another namespace" not in proc.stdout, proc.stdout
+    for ns, op in [("_C", "scale"), ("_C_cache_ops", "copy_blocks")]:
+        spec = tmp_path / "schemas" / ns / f"{op}.yaml"
+        assert spec.is_file(), proc.stdout
+        assert f"# to write: python/{ns}/_fakes.py" in spec.read_text()
+        assert (tmp_path / "python" / ns / "_fakes.py").is_file()
+        assert f"opgen_add_library({ns}_ops NAMESPACE {ns} SCHEMAS schemas/{ns} " in proc.stdout
+        check = run_opgen("check", "--namespace", ns, tmp_path / "schemas" / ns)
+        assert check.returncode == 0, check.stderr
+    picked = run_opgen("import", "--namespace", "_C", "--schemas-dir", "picked", "csrc", cwd=tmp_path)
+    assert picked.returncode == 0, picked.stdout + picked.stderr
+    assert sorted(p.name for p in (tmp_path / "picked").iterdir()) == ["scale.yaml"]
+    assert "_C_cache_ops::copy_blocks (csrc/bindings.cpp:8): another namespace" in picked.stdout, picked.stdout

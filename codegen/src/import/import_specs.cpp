@@ -43,7 +43,7 @@ struct Draft {
 };
 
 std::string spec_text(const ImportedOp& op, const std::string& package, const std::vector<std::string>& defines,
-                      Draft& draft) {
+                      Draft& draft, const std::string& fakes_file) {
   std::string out = fmt::format("# {}\n", yaml_comment(fmt::format("Imported by `opgen import` from {}{}.", op.where,
                                                                  op.guard.empty() ? "" : fmt::format(" (under {})", op.guard))));
   out += fmt::format("schema: {}\n", yaml_double_quoted(op.schema));
@@ -87,8 +87,9 @@ std::string spec_text(const ImportedOp& op, const std::string& package, const st
     if (!op.python_fake.empty()) {
       out += fmt::format("fake: {{python: {}}}\n", yaml_double_quoted(op.python_fake));
     } else {
-      out += fmt::format("fake: {{python: {}}}  # to write: python/_fakes.py\n",
-                         yaml_double_quoted(fmt::format("{}._fakes:{}", package, python_identifier(op.name))));
+      out += fmt::format("fake: {{python: {}}}  # {}\n",
+                         yaml_double_quoted(fmt::format("{}._fakes:{}", package, python_identifier(op.name))),
+                         yaml_comment("to write: " + fakes_file));
       draft.fake_stub = true;
     }
   }
@@ -127,26 +128,15 @@ void check_drafts(std::vector<Draft>& drafts, const model::Library& settings) {
 
 }  // namespace
 
-ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) {
+namespace {
+
+// The specs of namespace `ns` (moved: the sources' one namespace imported as
+// another), into `schemas_dir` and `python_dir`.
+// several: one of several namespaces imported in one run, where the other
+// namespaces' ops (and those of no named namespace) are accounted elsewhere.
+ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& options, const std::string& ns,
+                          const std::set<std::string>& namespaces, bool moved, bool several = false) {
   ImportPlan plan;
-  std::string ns = options.ns;
-  std::set<std::string> namespaces;
-  for (const auto& op : found.ops)
-    if (!op.ns.empty()) namespaces.insert(op.ns);
-  if (ns.empty()) {
-    if (namespaces.size() != 1) {
-      plan.ok = false;
-      plan.report = namespaces.empty()
-                        ? fmt::format("opgen import: error: no namespace is named in the sources{}: pass --namespace\n",
-                                      found.namespace_macros.empty()
-                                          ? ""
-                                          : fmt::format(" (a macro names it: {})", fmt::join(found.namespace_macros, ", ")))
-                        : fmt::format("opgen import: error: the sources register namespaces {}: import one at a "
-                                      "time with --namespace\n", fmt::join(namespaces, ", "));
-      return plan;
-    }
-    ns = *namespaces.begin();
-  }
   const std::string package = options.python_package.empty() ? model::default_python_package(ns) : options.python_package;
   model::Library settings;
   settings.ns = ns;
@@ -165,13 +155,12 @@ ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) 
       return plan;
     }
   }
-  // One namespace in the sources and another one asked for: the ops move.
-  const bool moved = !options.ns.empty() && namespaces.size() == 1 && *namespaces.begin() != options.ns;
 
   std::vector<Draft> drafts;
   std::vector<std::string> skipped;
   std::set<std::string> stems;
   for (const auto& op : found.ops) {
+    if (several && op.ns != ns) continue;
     if (!op.ns.empty() && op.ns != ns && !moved) {
       skipped.push_back(fmt::format("{}::{} ({}): another namespace", op.ns, op.name, op.where));
       continue;
@@ -191,7 +180,7 @@ ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) 
     d.text = op.schema.empty() ? fmt::format("# {}\nschema: {}\n",
                                              yaml_comment(fmt::format("Imported by `opgen import` from {}.", op.where)),
                                              yaml_double_quoted(op.name + "(...) -> ..."))
-                               : spec_text(op, package, options.defines, d);
+                               : spec_text(op, package, options.defines, d, (options.python_dir / "_fakes.py").generic_string());
     drafts.push_back(std::move(d));
   }
   check_drafts(drafts, settings);
@@ -272,6 +261,54 @@ ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) 
     r += "opgen import: error: no op to import\n";
   }
   return plan;
+}
+
+}  // namespace
+
+ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) {
+  std::set<std::string> namespaces;
+  for (const auto& op : found.ops)
+    if (!op.ns.empty()) namespaces.insert(op.ns);
+  if (!options.ns.empty()) {
+    // One namespace in the sources and another one asked for: the ops move.
+    const bool moved = namespaces.size() == 1 && *namespaces.begin() != options.ns;
+    return plan_namespace(found, options, options.ns, namespaces, moved);
+  }
+  if (namespaces.size() == 1) return plan_namespace(found, options, *namespaces.begin(), namespaces, false);
+  if (namespaces.empty()) {
+    ImportPlan plan;
+    plan.ok = false;
+    plan.report = fmt::format("opgen import: error: no namespace is named in the sources{}: pass --namespace\n",
+                              found.namespace_macros.empty()
+                                  ? ""
+                                  : fmt::format(" (a macro names it: {})", fmt::join(found.namespace_macros, ", ")));
+    return plan;
+  }
+  // Several namespaces (vLLM's _C, _C_cache_ops, ...): each is a library of
+  // its own, its specs in <schemas>/<ns>/ and its fakes in <python>/<ns>/.
+  // --namespace picks one instead.
+  ImportPlan all;
+  all.ok = false;
+  all.report = fmt::format("opgen import: the sources register {} namespaces ({}): each is imported into its own "
+                           "directory, {}/<namespace>/ (--namespace picks one)\n",
+                           namespaces.size(), fmt::join(namespaces, ", "), options.schemas_dir.generic_string());
+  for (const std::string& ns : namespaces) {
+    ImportOptions one = options;
+    one.schemas_dir = options.schemas_dir / ns;
+    one.python_dir = options.python_dir / ns;
+    ImportPlan plan = plan_namespace(found, one, ns, namespaces, false, true);
+    all.ok = all.ok || plan.ok;
+    all.report += "\n" + plan.report;
+    for (auto& file : plan.files) all.files.push_back(std::move(file));
+  }
+  std::vector<std::string> unnamed;
+  for (const auto& op : found.ops)
+    if (op.ns.empty()) unnamed.push_back(fmt::format("{} ({})", op.name, op.where));
+  if (!unnamed.empty())
+    all.report += fmt::format("\nopgen import: {} ops not imported: the sources name no namespace for them (a macro?); "
+                              "import them with --namespace:\n  {}\n",
+                              unnamed.size(), fmt::join(unnamed, "\n  "));
+  return all;
 }
 
 }  // namespace opgen::import
