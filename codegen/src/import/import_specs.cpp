@@ -48,6 +48,10 @@ std::string spec_text(const ImportedOp& op, const std::string& package, const st
                                                                  op.guard.empty() ? "" : fmt::format(" (under {})", op.guard))));
   out += fmt::format("schema: {}\n", yaml_double_quoted(op.schema));
   out += fmt::format("abi: {}\n", op.abi == model::Abi::Stable ? "stable" : "unstable");
+  // Impls for keys opgen does not register stay in the project's build,
+  // registered against this def (docs/import.md).
+  for (const auto& kept : op.kept_impls)
+    out += fmt::format("# {}\n", yaml_comment("kept in the project's build: the impl for " + kept));
   std::vector<const ImportedKernel*> kernels;
   for (const auto& k : op.kernels) {
     auto same = [&](const ImportedKernel* other) { return other->dispatch_key == k.dispatch_key; };
@@ -70,6 +74,8 @@ std::string spec_text(const ImportedOp& op, const std::string& package, const st
     }
     for (const auto* k : kernels)
       out += fmt::format("  {}: {}\n", yaml_scalar(k->dispatch_key), yaml_double_quoted(k->function));
+  } else if (!op.kept_impls.empty() && !op.kernel_refused) {
+    out += "dispatch: []  # its kernels are the impls kept in the project's build\n";
   } else if (!op.kernel_refused) {
     draft.needs.push_back(defines.empty()
                               ? "no kernel in the sources given (its impl may be in a file not imported): add that "
@@ -186,6 +192,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   check_drafts(drafts, settings);
 
   size_t written = 0, as_is = 0, stubs = 0;
+  std::vector<std::string> kept;  // "op: impls" of the written ops whose impls for other keys stay
   std::string stub_text;
   // Ops that need a person for the same reasons are reported together.
   std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> todo_groups;  // needs, ops
@@ -202,6 +209,8 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     } else {
       ++written;
       as_is += !d.op->kernels.empty();
+      if (!d.op->kept_impls.empty())
+        kept.push_back(fmt::format("{}: {}", d.op->name, fmt::join(d.op->kept_impls, ", ")));
       if (d.fake_stub) {
         ++stubs;
         stub_text += fmt::format("\n\ndef {}(*args, **kwargs):\n    raise NotImplementedError(\"{}::{} has no fake "
@@ -230,6 +239,12 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   if (stubs)
     r += fmt::format("  {} of them need their fake written: {}/_fakes.py raises until then\n", stubs,
                      options.python_dir.generic_string());
+  if (!kept.empty()) {
+    r += fmt::format("  {} of them keep impls for dispatch keys opgen does not register in the project's build "
+                     "(registered against the spec's def; written in the spec as comments):\n",
+                     kept.size());
+    for (const auto& line : kept) r += "    " + line + "\n";
+  }
   if (!todo_groups.empty()) {
     r += fmt::format("  {} ops need a person (written as <op>.yaml.todo, which no build reads):\n",
                      drafts.size() - written);
@@ -244,7 +259,10 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   }
   for (const auto& note : found.notes) r += "  note: " + note + "\n";
   if (written) {
-    r += "  next: drop the sources' own registrations of these ops from the build (they would register them twice)\n";
+    r += kept.empty() ? "  next: drop the sources' own registrations of these ops from the build (they would register "
+                        "them twice)\n"
+                      : "  next: drop the sources' own defs of these ops and their impls now in the specs from the "
+                        "build (they would register them twice); keep the impls listed above\n";
     // The CMake a build of these specs needs (docs/cmake.md): the kernels'
     // header directories, and the configuration's macros, which those headers may test.
     const std::string target = settings.library_name;

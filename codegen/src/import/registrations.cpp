@@ -206,7 +206,8 @@ class Collector {
       const std::string var = text_of(tokens, head.back());
       const std::string block_key = impl_block ? dispatch_key(text_of(tokens, head[1])) : "";
       if (impl_block && block_key.empty())
-        result.notes.push_back(fmt::format("{}: dispatch key '{}' is not one opgen registers; its impls are left out",
+        result.notes.push_back(fmt::format("{}: dispatch key '{}' is not one opgen registers: its impls stay in the "
+                                           "project's build (keep this block)",
                                            where(i), text_of(tokens, head[1])));
       const size_t body_end = matching(tokens, head_end);
       for (size_t k = head_end + 1; k + 3 < body_end; ++k) {
@@ -227,8 +228,7 @@ class Collector {
               o.kernels.push_back({key, *fn, where(k)});
               set_includes(o);
             } else if (key.empty()) {
-              result.notes.push_back(fmt::format("{}: {} is for a dispatch key opgen does not register: left out",
-                                                 where(k), tokens[k].text));
+              o.kept_impls.push_back(fmt::format("{} ({})", written, where(k)));
             }
           }
           k = call_end - 1;
@@ -302,9 +302,15 @@ class Collector {
           }
           ImportedOp& o = op(op_ns, name, where(k));
           if (key.empty()) {
-            o.kernel_refused = true;
-            o.needs.push_back(fmt::format("{}: an impl for dispatch key '{}', which opgen does not register", where(k),
-                                          args.size() == 3 ? text_of(tokens, args[1]) : text_of(tokens, head[1])));
+            // Not one opgen registers: the project's build keeps registering it, against the spec's def.
+            std::string written = args.size() == 3 ? text_of(tokens, args[1]) : text_of(tokens, head[1]);
+            if (const size_t colon = written.rfind("::"); colon != std::string::npos) written = written.substr(colon + 2);
+            if (written.size() > 1 && written.front() == '"' && written.back() == '"')
+              written = written.substr(1, written.size() - 2);
+            if (written.size() > 1 && written[0] == 'k' && std::isupper(static_cast<unsigned char>(written[1])))
+              written = written.substr(1);
+            o.kept_impls.push_back(fmt::format("{} ({})", written, where(k)));
+            k = call_end - 1;
             continue;
           }
           if (auto fn = kernel_function(tokens, fn_range)) {

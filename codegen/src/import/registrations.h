@@ -46,6 +46,10 @@ struct ImportedOp {
   std::vector<std::string> needs;     // what a person must do, and why
   bool defined = false;               // a def was read (a second one is compared with it)
   bool kernel_refused = false;        // an impl was found, but not one opgen can call (in `needs`)
+  // Impls for dispatch keys opgen does not register (Autograd, AutocastCUDA,
+  // QuantizedCPU, ...): "<key> (<file:line>)". They stay in the project's
+  // build, registered against the spec's def; they do not block the op.
+  std::vector<std::string> kept_impls;
 };
 
 struct ImportResult {

@@ -1,0 +1,102 @@
+"""Adoption in steps (issue 34, item 2): an op whose project registers impls
+for dispatch keys opgen does not register (Autograd, Autocast, quantized and
+backend keys) is not blocked on them. `opgen import` writes its spec (the
+def, the keys opgen binds, the other impls named in comments), reports the
+impls the project keeps, and those impls, still compiled in the project's
+build, register against the def the spec now owns.
+
+Here the project's AutocastCPU impl of mylib::scale (cast to float32, then
+redispatch) stays in its source file; the library built from the imported
+spec and that file runs it under torch.autocast. Needs the built tool: run
+through CTest.
+"""
+
+import subprocess
+import sys
+
+from cli_helpers import SOURCE_DIR, build_with_opgen, requires_opgen, run_opgen
+
+pytestmark = requires_opgen
+
+OPS_H = """#pragma once
+#include <ATen/core/Tensor.h>
+at::Tensor scale(const at::Tensor& x, double a);
+"""
+
+BINDING = """#include <torch/library.h>
+#include "ops.h"
+TORCH_LIBRARY(mylib, m) {
+  m.def("scale(Tensor x, float a) -> Tensor");
+}
+TORCH_LIBRARY_IMPL(mylib, CPU, m) {
+  m.impl("scale", &scale);
+}
+TORCH_LIBRARY_IMPL(mylib, AutocastCPU, m) {
+  m.impl("scale", &scale_autocast);
+}
+"""
+
+# The project's kernels: the CPU one opgen binds, and the Autocast impl that stays its own.
+KERNELS = """#include "ops.h"
+
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <ATen/ops/mul.h>
+#include <c10/core/impl/LocalDispatchKeySet.h>
+#include <torch/library.h>
+
+at::Tensor scale(const at::Tensor& x, double a) { return at::mul(x, a); }
+
+namespace {
+at::Tensor scale_autocast(const at::Tensor& x, double a) {
+  c10::impl::ExcludeDispatchKeyGuard no_autocast(c10::DispatchKey::AutocastCPU);
+  static const auto op = c10::Dispatcher::singleton().findSchemaOrThrow("mylib::scale", "")
+                             .typed<at::Tensor(const at::Tensor&, double)>();
+  return op.call(x.to(at::kFloat), a);
+}
+}  // namespace
+
+TORCH_LIBRARY_IMPL(mylib, AutocastCPU, m) {
+  m.impl("scale", &scale_autocast);
+}
+"""
+
+CHECK = """
+import torch, mylib
+x = torch.arange(6, dtype=torch.bfloat16)
+assert torch.ops.mylib.scale(x, 2.0).dtype == torch.bfloat16
+with torch.autocast("cpu", dtype=torch.bfloat16):
+    y = torch.ops.mylib.scale(x, 2.0)
+assert y.dtype == torch.float32 and torch.equal(y, x.float() * 2), y
+print("ok")
+"""
+
+
+def test_an_impl_for_a_key_opgen_does_not_register_stays_and_runs(tmp_path):
+    project = tmp_path / "project"
+    (project / "csrc").mkdir(parents=True)
+    (project / "csrc" / "ops.h").write_text(OPS_H)
+    (project / "csrc" / "binding.cpp").write_text(BINDING)
+    (project / "csrc" / "kernels.cpp").write_text(KERNELS)
+    proc = run_opgen("import", "csrc/binding.cpp", cwd=project)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 ops imported as schemas/<op>.yaml, 1 of them with their kernels as they are" in proc.stdout, proc.stdout
+    assert "keep impls for dispatch keys opgen does not register" in proc.stdout
+    assert "scale: AutocastCPU (csrc/binding.cpp:10)" in proc.stdout, proc.stdout
+    spec = project / "schemas" / "scale.yaml"
+    text = spec.read_text()
+    assert "# kept in the project's build: the impl for AutocastCPU (csrc/binding.cpp:10)" in text, text
+    assert "dispatch: [CPU]" in text, text
+    # The person's step the report asks for: the fake (here a rule instead of python/_fakes.py).
+    spec.write_text(text.replace(text[text.index("fake:"):].split("\n")[0], "fake:\n  - like(x)"))
+    check = run_opgen("check", "--namespace", "mylib", project / "schemas")
+    assert check.returncode == 0, check.stderr
+    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
+project(mylib CXX)
+include({SOURCE_DIR}/cmake/Opgen.cmake)
+opgen_add_library(mylib_ops NAMESPACE mylib SCHEMAS schemas/scale.yaml KERNELS csrc/kernels.cpp)
+target_include_directories(mylib_ops PRIVATE csrc)
+""")
+    _, env = build_with_opgen(project, tmp_path / "build")
+    run = subprocess.run([sys.executable, "-c", CHECK], env=env, capture_output=True, text=True, cwd=tmp_path,
+                         timeout=300)
+    assert run.returncode == 0 and "ok" in run.stdout, (run.stdout[-2000:], run.stderr[-4000:])
