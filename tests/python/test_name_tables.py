@@ -1,6 +1,7 @@
 """Names that compile nowhere, and names that damage the environment (issue 21,
 classes 2 and 3): the checker refuses every macro the compilers define over the
-generated code's headers, every name C++ reserves, and every Python package that
+generated code's headers, every name C++ reserves as an op or argument (a
+namespace C++ reserves is registered as written, issue 34), and every Python package that
 would shadow the standard library, torch, opgen or what they need. The tables
 come from the compilers and the environment (scripts/name_tables.py), and the
 first test holds them to what this machine's compilers and torch define now.
@@ -30,8 +31,15 @@ def test_the_tables_hold_every_name_this_environment_defines():
 
 @pytest.mark.parametrize("name", MACROS + RESERVED)
 def test_a_macro_or_reserved_name_is_refused_as_namespace_op_and_argument(tmp_path, name):
-    ns = run_opgen("check", "--namespace", name, "--python-package", "pkg_ok", SCHEMAS / "rms_norm.yaml")
-    assert ns.returncode == 1 and f"--namespace: error[E0905]: '{name}' is not a valid namespace" in ns.stderr, ns.stderr
+    (tmp_path / "ok.yaml").write_text('schema: "ok(Tensor x) -> Tensor"\nfake:\n  - like(x)\n')
+    ns = run_opgen("check", "--namespace", name, "--python-package", "pkg_ok", tmp_path / "ok.yaml")
+    if name in RESERVED and not name.endswith("__"):
+        # A namespace C++ reserves is PyTorch's to take (vLLM's _C): registered as written, its
+        # C++ in a derived namespace (test_namespaces.py). A dunder would be torch.ops' own attribute.
+        assert ns.returncode == 0, ns.stderr
+    else:
+        assert ns.returncode == 1 and f"--namespace: error[E0905]: '{name}' is not a valid namespace" in ns.stderr, \
+            ns.stderr
     (tmp_path / f"{name}.yaml").write_text(f'schema: "{name}(Tensor x) -> Tensor"\nfake:\n  - like(x)\n')
     op = run_opgen("check", "--namespace", "mylib", tmp_path / f"{name}.yaml")
     assert op.returncode == 1 and "error[E0302]" in op.stderr, op.stderr

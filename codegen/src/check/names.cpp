@@ -97,6 +97,9 @@ void check_library_names(const model::Library& lib, Diagnostics& diags) {
     invalid("--namespace", "namespace", lib.ns, "it is a keyword of C++ or Python");
   } else if (kTorchNamespaces.count(lib.ns)) {
     invalid("--namespace", "namespace", lib.ns, "PyTorch defines it; name the library's own namespace");
+  } else if (lib.ns.size() > 4 && lib.ns.starts_with("__") && lib.ns.ends_with("__")) {
+    invalid("--namespace", "namespace", lib.ns,
+            fmt::format("torch.ops.{} reads an attribute of the torch.ops module itself, not the namespace", lib.ns));
   } else if (contains(kMacroNames, lib.ns)) {
     // The registration macros take the namespace as a C++ token: TORCH_LIBRARY(linux, m) reads TORCH_LIBRARY(1, m).
     invalid("--namespace", "namespace", lib.ns,

@@ -1785,9 +1785,10 @@ nor `opgen`: that is the tool's own package, whose `opgen.testing` the
 generated test suite imports (namespace `opgen` gets package `opgen_ops` by
 default). The namespace may not be a macro of GNU C++, the C library,
 PyTorch or CUDA (`linux`, `errno`, ...): the registration macros take it as
-a C++ token. A namespace C++ reserves (`_C`, `__x`) is registered as
-written, as PyTorch allows; the generated C++ and the kernels use a derived
-namespace (`_C` -> `C_ns`).
+a C++ token; nor a dunder (`__all__`): `torch.ops.__all__` reads the
+module's own attribute. A namespace C++ reserves (`_C`, `__x`) is registered
+as written, as PyTorch allows; the generated C++ and the kernels use a
+derived namespace (`_C` -> `C_ns`).
 The package may not shadow a module of the standard library (`typing`), or
 torch, opgen or a distribution they depend on (`sympy`): on the test path it
 would hide that module, and `opgen init` names the project's distribution
