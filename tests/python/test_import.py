@@ -36,7 +36,7 @@ MANIFEST = {entry["path"]: entry for entry in json.loads((SOURCES / "MANIFEST.js
 EXPECTED = {
     "sgl-kernel/csrc/common_extension.cc": (None, 85, 10),
     # PyTorch defines `fbgemm` (E0905): imported into a namespace of its own.
-    "fbgemm_gpu/src/quantize_ops/quantize_ops_cpu.cpp": ("fbgemm_ops", 20, 8),
+    "fbgemm_gpu/src/quantize_ops/quantize_ops_cpu.cpp": ("fbgemm_ops", 21, 7),
     "deep-gemm/torch-ext/torch_binding.cpp": ("deep_gemm", 50, 1),
     "pyg_lib/csrc/ops/scatter.cpp": (None, 0, 5),
     "csrc/compile/init.cpp": (None, 4, 10),
@@ -239,3 +239,18 @@ def test_several_namespaces_import_in_one_run_each_into_its_directory(tmp_path):
     assert picked.returncode == 0, picked.stdout + picked.stderr
     assert sorted(p.name for p in (tmp_path / "picked").iterdir()) == ["scale.yaml"]
     assert "_C_cache_ops::copy_blocks (csrc/bindings.cpp:8): another namespace" in picked.stdout, picked.stdout
+
+
+def test_namespace_moves_a_schema_that_names_its_own(tmp_path):
+    """pyg-lib writes m.def(TORCH_SELECTIVE_SCHEMA("pyg::scatter_sum(...)")): imported into another
+    namespace, the spec's schema loses the prefix (the library supplies it; E0303 otherwise)."""
+    proc, project = import_file(tmp_path, "pyg_lib/csrc/ops/scatter.cpp", "mypyg")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    todo = (project / "schemas" / "scatter_sum.yaml.todo").read_text()
+    assert 'schema: "scatter_sum(Tensor src, Tensor index, int dim=-1, ' in todo, todo
+    # The person's step its report asks for (no kernel in this file): the schema alone, then check.
+    spec = project / "schemas" / "scatter_sum.yaml"
+    spec.write_text(todo + "dispatch: []\nfake: {python: \"mypyg._fakes:scatter_sum\"}\n"
+                    if "fake:" not in todo else todo.replace("abi: unstable\n", "abi: unstable\ndispatch: []\n"))
+    check = run_opgen("check", "--namespace", "mypyg", spec)
+    assert check.returncode == 0, check.stderr

@@ -43,10 +43,15 @@ struct Draft {
 };
 
 std::string spec_text(const ImportedOp& op, const std::string& package, const std::vector<std::string>& defines,
-                      Draft& draft, const std::string& fakes_file) {
+                      Draft& draft, const std::string& fakes_file, const std::string& ns) {
   std::string out = fmt::format("# {}\n", yaml_comment(fmt::format("Imported by `opgen import` from {}{}.", op.where,
                                                                  op.guard.empty() ? "" : fmt::format(" (under {})", op.guard))));
-  out += fmt::format("schema: {}\n", yaml_double_quoted(op.schema));
+  // Moved into another namespace (--namespace): a schema that names its own
+  // (`TORCH_SELECTIVE_SCHEMA("pyg::scatter_sum(...)")`) loses that prefix, the
+  // library supplies the new one; otherwise the schema is kept as written.
+  std::string schema = op.schema;
+  if (!op.ns.empty() && op.ns != ns && schema.starts_with(op.ns + "::")) schema.erase(0, op.ns.size() + 2);
+  out += fmt::format("schema: {}\n", yaml_double_quoted(schema));
   out += fmt::format("abi: {}\n", op.abi == model::Abi::Stable ? "stable" : "unstable");
   // Impls for keys opgen does not register stay in the project's build,
   // registered against this def (docs/import.md).
@@ -186,7 +191,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     d.text = op.schema.empty() ? fmt::format("# {}\nschema: {}\n",
                                              yaml_comment(fmt::format("Imported by `opgen import` from {}.", op.where)),
                                              yaml_double_quoted(op.name + "(...) -> ..."))
-                               : spec_text(op, package, options.defines, d, (options.python_dir / "_fakes.py").generic_string());
+                               : spec_text(op, package, options.defines, d, (options.python_dir / "_fakes.py").generic_string(), ns);
     drafts.push_back(std::move(d));
   }
   check_drafts(drafts, settings);
