@@ -254,3 +254,54 @@ def test_namespace_moves_a_schema_that_names_its_own(tmp_path):
                     if "fake:" not in todo else todo.replace("abi: unstable\n", "abi: unstable\ndispatch: []\n"))
     check = run_opgen("check", "--namespace", "mypyg", spec)
     assert check.returncode == 0, check.stderr
+
+
+KERNELS_IN_NAMESPACES = """#include <torch/library.h>
+#include "ops.h"
+namespace myproj {
+namespace ops {
+TORCH_LIBRARY(mylib, m) {
+  m.def("scale(Tensor x, float a) -> Tensor");
+  m.impl("scale", torch::kCPU, &scale);
+  m.def("shift(Tensor x) -> Tensor");
+  m.impl("shift", torch::kCPU, &::shift);
+}
+}  // namespace ops
+}  // namespace myproj
+namespace {
+at::Tensor hidden(const at::Tensor& x) { return x; }
+TORCH_LIBRARY_FRAGMENT(mylib, m) {
+  m.def("hidden(Tensor x) -> Tensor");
+  m.impl("hidden", torch::kCPU, &hidden);
+}
+}  // namespace
+"""
+
+
+def test_kernels_registered_inside_namespaces_are_named_as_the_bindings_must_call_them(tmp_path):
+    """A block inside `namespace myproj::ops` names its kernel unqualified (issue 34, item 4):
+    the spec names myproj::ops::scale, and the generated bindings compile against the
+    project's header; a kernel in an anonymous namespace (internal linkage) needs a person."""
+    (tmp_path / "csrc").mkdir()
+    (tmp_path / "csrc" / "bindings.cpp").write_text(KERNELS_IN_NAMESPACES)
+    (tmp_path / "csrc" / "ops.h").write_text("#pragma once\n#include <ATen/core/Tensor.h>\n"
+                                             "namespace myproj::ops { at::Tensor scale(const at::Tensor& x, double a); }\n"
+                                             "at::Tensor shift(const at::Tensor& x);\n")
+    proc = run_opgen("import", "csrc", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert 'CPU: "myproj::ops::scale"' in (tmp_path / "schemas" / "scale.yaml").read_text()
+    assert 'CPU: "::shift"' in (tmp_path / "schemas" / "shift.yaml").read_text()
+    assert "the CPU kernel 'hidden' is registered inside an anonymous namespace: it has internal linkage" in proc.stdout
+    assert (tmp_path / "schemas" / "hidden.yaml.todo").is_file()
+    out = tmp_path / "out"
+    generate = run_opgen("generate", "--namespace", "mylib", "--shards", "1", "-o", out,
+                         tmp_path / "schemas" / "scale.yaml", tmp_path / "schemas" / "shift.yaml")
+    assert generate.returncode == 0, generate.stderr
+    torch_dir = os.path.dirname(torch.__file__)
+    result = subprocess.run(
+        ["c++", "-std=c++20", "-fsyntax-only", "-D_GLIBCXX_USE_CXX11_ABI=1", f"-I{out / 'include'}",
+         f"-I{tmp_path / 'csrc'}", "-isystem", f"{torch_dir}/include", "-isystem",
+         f"{torch_dir}/include/torch/csrc/api/include", "-isystem", sysconfig.get_paths()["include"],
+         str(out / "csrc" / "mylib-unstable-shard0.cpp")],
+        capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-6000:]

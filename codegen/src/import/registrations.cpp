@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <set>
 
 #include <fmt/format.h>
@@ -186,6 +187,58 @@ class Collector {
       o.includes = scanned.quoted_includes;
       o.includes_from = file.display;
     };
+    // The C++ namespaces around each registration block: a kernel named
+    // unqualified in a block inside `namespace foo {` is foo's, and the
+    // generated bindings (in another namespace) must call it foo::kernel;
+    // one in an anonymous namespace has internal linkage, and no other file
+    // can call it. `scopes` holds, per open brace, the namespace it opens
+    // ("" anonymous) or nullopt for any other brace; `scanned_to` is how far
+    // it has read (the loop below only moves forward).
+    std::vector<std::optional<std::string>> scopes;
+    size_t scanned_to = 0;
+    auto scope_at = [&](size_t i) {
+      for (; scanned_to < i; ++scanned_to) {
+        const Token& t = tokens[scanned_to];
+        if (is(t, "}")) {
+          if (!scopes.empty()) scopes.pop_back();
+        } else if (is(t, "{")) {
+          scopes.push_back(std::nullopt);
+        } else if (is(t, "namespace") && (scanned_to == 0 || !is(tokens[scanned_to - 1], "using"))) {
+          std::string name;
+          size_t j = scanned_to + 1;
+          for (; j < tokens.size() && (tokens[j].kind == Token::Kind::Identifier || is(tokens[j], "::")); ++j)
+            name += tokens[j].text;
+          if (j < tokens.size() && is(tokens[j], "{")) {  // not an alias (namespace fs = ...;)
+            scopes.push_back(name);
+            scanned_to = j;
+          }
+        }
+      }
+      std::string path;
+      bool anonymous = false;
+      for (const auto& scope : scopes) {
+        if (!scope) continue;
+        if (scope->empty()) anonymous = true;
+        else path += (path.empty() ? "" : "::") + *scope;
+      }
+      return std::pair{path, anonymous};
+    };
+    std::string block_scope;   // the namespace path around the block being read
+    bool block_anonymous = false;
+    // A kernel of the block being read, as the generated bindings must name it.
+    auto bind = [&](ImportedOp& o, const std::string& key, const std::string& fn, size_t k) {
+      if (block_anonymous && !fn.starts_with("::")) {
+        o.kernel_refused = true;
+        o.needs.push_back(fmt::format("{}: the {} kernel '{}' is registered inside an anonymous namespace: it has "
+                                      "internal linkage, and the generated bindings (another file) cannot call it; "
+                                      "give it a named namespace, or declare it in a header outside one",
+                                      where(k), key, fn));
+        return;
+      }
+      const std::string qualified = fn.starts_with("::") || block_scope.empty() ? fn : block_scope + "::" + fn;
+      o.kernels.push_back({key, qualified, where(k)});
+      set_includes(o);
+    };
     for (size_t i = 0; i + 1 < tokens.size(); ++i) {
       const Token& t = tokens[i];
       if (t.kind != Token::Kind::Identifier || !is(tokens[i + 1], "(")) continue;
@@ -198,6 +251,7 @@ class Collector {
       size_t head_end = 0;
       const auto head = call_arguments(tokens, i + 1, &head_end);
       if (head.size() != (impl_block ? 3u : 2u) || head_end >= tokens.size() || !is(tokens[head_end], "{")) continue;
+      std::tie(block_scope, block_anonymous) = scope_at(i);
       std::string ns = text_of(tokens, head[0]);
       if (t.text.ends_with("_EXPAND") || !model::is_identifier(ns) || ns == "TORCH_EXTENSION_NAME") {
         result.namespace_macros.push_back(fmt::format("{} ('{}')", where(i), ns));
@@ -225,8 +279,7 @@ class Collector {
             ImportedOp& o = op(qualified_ns.empty() ? ns : qualified_ns, op_name, where(k));
             const auto fn = kernel_function(tokens, args[1]);
             if (!key.empty() && fn) {
-              o.kernels.push_back({key, *fn, where(k)});
-              set_includes(o);
+              bind(o, key, *fn, k);
             } else if (key.empty()) {
               o.kept_impls.push_back(fmt::format("{} ({})", written, where(k)));
             }
@@ -285,8 +338,7 @@ class Collector {
                   o.tags.push_back(tokens[x + 2].text);
             } else if (auto fn = kernel_function(tokens, args[a]); fn && o.schema.size()) {
               // def(schema, fn): one kernel for every backend.
-              o.kernels.push_back({"CompositeExplicitAutograd", *fn, where(k)});
-              set_includes(o);
+              bind(o, "CompositeExplicitAutograd", *fn, k);
             }
           }
         } else {
@@ -314,8 +366,7 @@ class Collector {
             continue;
           }
           if (auto fn = kernel_function(tokens, fn_range)) {
-            o.kernels.push_back({key, *fn, where(k)});
-            set_includes(o);
+            bind(o, key, *fn, k);
           } else {
             o.kernel_refused = true;
             o.needs.push_back(fmt::format("{}: the {} kernel is '{}', not a plain function: give opgen the function "
