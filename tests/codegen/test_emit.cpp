@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "emit/emit.h"
-#include "emit/names.h"
+#include "model/generated_names.h"
 #include "support/output.h"
 #include "test_util.h"
 
@@ -44,13 +44,13 @@ model::Library golden_library() {
 }
 
 // Every name the generated Python modules bind at module level is one the
-// checker claims: a fixed module name or a name of an op (emit/names.h).
+// checker claims: a fixed module name or a name of an op (model/generated_names.h).
 TEST(Emit, ModuleLevelNamesAreAllClaimed) {
   const model::Library lib = golden_library();
-  std::set<std::string> claimed(emit::fixed_module_names().begin(), emit::fixed_module_names().end());
-  for (const auto& module : emit::host_class_modules(lib)) claimed.insert(module.substr(0, module.find('.')));
+  std::set<std::string> claimed(model::fixed_module_names().begin(), model::fixed_module_names().end());
+  for (const auto& module : model::host_class_modules(lib)) claimed.insert(module.substr(0, module.find('.')));
   for (const auto& op : lib.ops)
-    for (const auto& bound : emit::names_bound_by(op)) claimed.insert(bound.name);
+    for (const auto& bound : model::names_bound_by(op)) claimed.insert(bound.name);
   const auto tree = emit::emit_library(lib);
   const std::regex binding(R"(^(?:def (\w+)\(|(\w+)(?: =|:) |import (\w+)|from \S+ import (.+)|\s*for (\w+), (\w+) in ))");
   size_t seen = 0;
@@ -74,7 +74,7 @@ TEST(Emit, ModuleLevelNamesAreAllClaimed) {
       }
       for (const auto& name : names) {
         ++seen;
-        EXPECT_TRUE(claimed.count(name)) << module << " binds '" << name << "', which emit/names.h does not list: "
+        EXPECT_TRUE(claimed.count(name)) << module << " binds '" << name << "', which model/generated_names.h does not list: "
                                          << line;
       }
     }

@@ -16,7 +16,7 @@
 #include "check/kernels.h"
 #include "check/names.h"
 #include "check/tags.h"
-#include "emit/names.h"
+#include "model/generated_names.h"
 #include "model/expr_bounds.h"
 #include "model/types.h"
 
@@ -898,7 +898,7 @@ const std::vector<std::string>& dispatch_keys() {
 
 namespace {
 
-// Claims every name the generated code binds (emit/names.h), in op order:
+// Claims every name the generated code binds (model/generated_names.h), in op order:
 // the second op to claim a name, or one that claims a module name, is an error.
 void check_generated_names(const model::Library& library, Diagnostics& diags) {
   struct Owner {
@@ -906,8 +906,8 @@ void check_generated_names(const model::Library& library, Diagnostics& diags) {
     const char* what;
   };
   std::map<std::string, Owner> claimed;
-  for (const std::string& name : emit::fixed_module_names()) claimed.emplace(name, Owner{nullptr, nullptr});
-  for (const std::string& module : emit::host_class_modules(library))  // the .pyi imports them
+  for (const std::string& name : model::fixed_module_names()) claimed.emplace(name, Owner{nullptr, nullptr});
+  for (const std::string& module : model::host_class_modules(library))  // the .pyi imports them
     claimed.emplace(module.substr(0, module.find('.')), Owner{nullptr, nullptr});
   // An op carrying objects to C++ kernels registers its flat op in C++, whose
   // name another op may have (one error: the Python names collide too).
@@ -948,7 +948,7 @@ void check_generated_names(const model::Library& library, Diagnostics& diags) {
     if (!op_names.insert(op.op_name()).second || is_python_keyword(name.name) || is_python_keyword(name.overload) ||
         name.name == "torch" || cpp_name_problem(name.name) || cpp_name_problem(name.overload))
       continue;
-    for (const emit::BoundName& bound : emit::names_bound_by(op)) {
+    for (const model::BoundName& bound : model::names_bound_by(op)) {
       auto [it, inserted] = claimed.emplace(bound.name, Owner{&op, bound.what});
       if (inserted || it->second.op == &op) continue;
       const Owner& first = it->second;

@@ -10,14 +10,6 @@
 
 namespace opgen::check {
 
-// Tags the checker accepts (torch.Tag members) and the first stable-ABI
-// version that can carry tags on `def`.
-inline constexpr uint64_t kStableTagsSince = 0x020c000000000000ULL;  // 2.12
-// Tags no stable-ABI release can carry on `def`: its tag conversion
-// (torch/csrc/stable/stableivalue_conversions.h, 2.12-2.15) has no case for
-// them and aborts the process that loads the library (E0823).
-inline const std::vector<std::string> kTagsNotInStableAbi = {"inplace", "out"};
-
 // Dispatch keys and torch.Tag names a spec may name.
 const std::vector<std::string>& dispatch_keys();
 const std::vector<std::string>& known_tags();

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "check/checker.h"
+#include "model/tags.h"
 #include "model/types.h"
 #include "support/diagnostic_codes.h"
 
@@ -27,9 +28,6 @@ const std::vector<std::string> kTags = {
 const std::vector<std::string> kLayoutTags = {"needs_exact_strides", "needs_contiguous_strides",
                                               "needs_fixed_stride_order", "flexible_layout"};
 
-bool has_tag(const model::OpSpec& op, std::string_view tag) {
-  return std::any_of(op.tags.begin(), op.tags.end(), [&](auto& t) { return t.value == tag; });
-}
 
 bool calls_dynamic(const model::Expr& e) {
   if (e.kind == model::Expr::Kind::Call && !e.operands.empty() && e.operands[0]->kind == model::Expr::Kind::Name &&
@@ -50,7 +48,7 @@ void check_tag_advice(const model::OpSpec& op, Diagnostics& diags) {
     const std::string key = model::type_key(*a.type);
     return key == "Generator" || key == "Generator?";
   });
-  if (generator != op.schema.arguments.end() && !has_tag(op, "nondeterministic_seeded"))
+  if (generator != op.schema.arguments.end() && !model::has_tag(op, "nondeterministic_seeded"))
     diags.warning(Code::GeneratorWithoutSeededTag, op.schema_at(generator->column),
                   fmt::format("'{}' is a Generator, but the op has no nondeterministic_seeded tag: torch.compile's "
                               "partitioner may recompute it in the backward pass and draw other numbers",
@@ -94,13 +92,13 @@ void check_tags(const model::Library& lib, model::OpSpec& op, Diagnostics& diags
   }
   // An op defined in Python (every kernel Python, or around its flat C++ op)
   // gets its tags from torch.library; a flat op on such a target gets none.
-  const bool stable_without_tags = op.abi.value == model::Abi::Stable && lib.torch_target_version < kStableTagsSince &&
+  const bool stable_without_tags = op.abi.value == model::Abi::Stable && lib.torch_target_version < model::kStableTagsSince &&
                                    !op.defined_in_python() && !op.wraps_flat_op();
   // From 2.12 the stable def carries tags, but not every tag (E0823).
   if (op.abi.value == model::Abi::Stable && !op.defined_in_python() && !stable_without_tags &&
-      (!op.wraps_flat_op() || lib.torch_target_version >= kStableTagsSince))
+      (!op.wraps_flat_op() || lib.torch_target_version >= model::kStableTagsSince))
     for (const auto& tag : op.tags)
-      if (std::find(kTagsNotInStableAbi.begin(), kTagsNotInStableAbi.end(), tag.value) != kTagsNotInStableAbi.end())
+      if (std::find(model::kTagsNotInStableAbi.begin(), model::kTagsNotInStableAbi.end(), tag.value) != model::kTagsNotInStableAbi.end())
         diags.error(Code::TagNotInStableAbi, tag.loc,
                     fmt::format("the stable ABI cannot carry the tag '{}': its tag conversion has no case for it "
                                 "(PyTorch 2.12-2.15), and loading the library would abort the process", tag.value))
@@ -108,10 +106,10 @@ void check_tags(const model::Library& lib, model::OpSpec& op, Diagnostics& diags
   if (!op.tags.empty() && stable_without_tags) {
     auto& d = diags.error(Code::TagsNeedNewerStableAbi, op.tags.front().loc,
                           fmt::format("tags need the stable ABI of PyTorch {} or newer; the target is {}",
-                                      model::format_torch_version(kStableTagsSince),
+                                      model::format_torch_version(model::kStableTagsSince),
                                       model::format_torch_version(lib.torch_target_version)));
     d.notes.push_back({"raise the library's TORCH_TARGET_VERSION, or use 'abi: unstable' for this op"});
-    if (has_tag(op, "cudagraph_unsafe"))
+    if (model::has_tag(op, "cudagraph_unsafe"))
       d.notes.push_back({"for cudagraph_unsafe alone, 'cudagraph: unsafe' works on this target (Inductor's "
                          "partition list, from Python)"});
   }
@@ -125,18 +123,15 @@ void check_tags(const model::Library& lib, model::OpSpec& op, Diagnostics& diags
                           "at capture, memory outside the caching allocator); safe: it may be captured"});
     return;
   }
-  if (value == "safe" && has_tag(op, "cudagraph_unsafe")) {
+  if (value == "safe" && model::has_tag(op, "cudagraph_unsafe")) {
     diags.error(Code::CudagraphContradictsTags, op.cudagraph->loc,
                 "'cudagraph: safe', but 'tags' has cudagraph_unsafe")
         .notes.push_back({"drop the tag, or say 'cudagraph: unsafe'"});
     return;
   }
-  if (value == "unsafe" && !stable_without_tags && !has_tag(op, "cudagraph_unsafe"))
+  if (value == "unsafe" && !stable_without_tags && !model::has_tag(op, "cudagraph_unsafe"))
     op.tags.push_back({"cudagraph_unsafe", op.cudagraph->loc});
 }
 
-bool partitioned_from_python(const model::OpSpec& op) {
-  return op.cudagraph && op.cudagraph->value == "unsafe" && !has_tag(op, "cudagraph_unsafe");
-}
 
 }  // namespace opgen::check

@@ -14,8 +14,4 @@ namespace opgen::check {
 // Python module puts the op on Inductor's partition list (emit/python.cpp).
 void check_tags(const model::Library& lib, model::OpSpec& op, Diagnostics& diags);
 
-// Whether the op reaches Inductor as CUDA-graph-unsafe through its Python
-// module rather than a tag (after check_tags).
-bool partitioned_from_python(const model::OpSpec& op);
-
 }  // namespace opgen::check

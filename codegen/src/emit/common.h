@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "emit/names.h"
+#include "model/generated_names.h"
 #include "model/spec.h"
 
 namespace opgen::emit {

@@ -7,10 +7,10 @@
 
 #include <fmt/format.h>
 
-#include "check/tags.h"
+#include "model/tags.h"
 #include "emit/common.h"
 #include "emit/emit.h"
-#include "emit/names.h"
+#include "model/generated_names.h"
 #include "model/types.h"
 #include "support/printer.h"
 
@@ -245,8 +245,8 @@ void emit_autograd(Printer& p, const model::Library& lib, const model::OpSpec& o
       call_args.push_back(fmt::format("saved[{}]", saved.size()));
       saved.push_back(source);
     } else {
-      call_args.push_back("ctx." + ctx_attribute(a.name));
-      ctx_attrs.emplace_back(ctx_attribute(a.name), source);
+      call_args.push_back("ctx." + model::ctx_attribute(a.name));
+      ctx_attrs.emplace_back(model::ctx_attribute(a.name), source);
     }
   }
   std::vector<std::string> non_differentiable;
@@ -396,7 +396,7 @@ else:
 void emit_cudagraph_partitions(Printer& p, const model::Library& lib) {
   std::vector<std::string> names;
   for (const auto& op : lib.ops)
-    if (check::partitioned_from_python(op)) names.push_back(python_string_literal(lib.ns + "::" + op.op_name()));
+    if (model::partitioned_from_python(op)) names.push_back(python_string_literal(lib.ns + "::" + op.op_name()));
   if (names.empty()) return;
   p.line();
   p.line();
@@ -858,7 +858,7 @@ std::string python_module(const model::Library& lib) {
   const bool loads = std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) { return !op.defined_in_python(); });
   p.emit(kPrologue, {{"ns", lib.ns}, {"library", loads ? library_file : "nothing: every kernel is Python, and it defines the ops"}});
   std::set<std::string> stdlib = {"os", "warnings"};
-  if (std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) { return check::partitioned_from_python(op); }))
+  if (std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) { return model::partitioned_from_python(op); }))
     stdlib.insert({"importlib.abc", "importlib.util", "sys"});  // emit_cudagraph_partitions' import hook
   const bool handwritten = std::any_of(lib.ops.begin(), lib.ops.end(), imports_handwritten);
   if (handwritten) stdlib.insert("importlib");

@@ -3,7 +3,7 @@
 // the results, registered with STABLE_TORCH_LIBRARY_FRAGMENT / _IMPL.
 #include <fmt/format.h>
 
-#include "check/checker.h"
+#include "model/tags.h"
 #include "emit/common.h"
 #include "emit/emit.h"
 #include "emit/host_objects.h"
@@ -48,7 +48,7 @@ std::string stable_op_source(const model::Library& lib, const model::OpSpec& op)
   // The checker allows tags from the 2.12 stable ABI on; before, an op that
   // wraps its flat op has them on the op itself (Python), the flat op none.
   std::vector<std::string> tags;
-  if (!op.wraps_flat_op() || lib.torch_target_version >= check::kStableTagsSince)
+  if (!op.wraps_flat_op() || lib.torch_target_version >= model::kStableTagsSince)
     for (const auto& tag : op.tags) tags.push_back("at::Tag::" + tag.value);
 
   Printer p;

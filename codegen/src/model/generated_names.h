@@ -1,7 +1,8 @@
-// The names generated code binds, in one place. The emitters take every
-// per-op name from here, and the checker claims all of them (and the fixed
-// names of the generated modules) up front, so that two ops, or an op and
-// the module around it, never bind the same name.
+// The names generated code binds, in one place (the model: both the checker
+// and the emitters need them). The emitters take every per-op name from here,
+// and the checker claims all of them (and the fixed names of the generated
+// modules) up front, so that two ops, or an op and the module around it,
+// never bind the same name.
 #pragma once
 
 #include <string>
@@ -9,7 +10,7 @@
 
 #include "model/spec.h"
 
-namespace opgen::emit {
+namespace opgen::model {
 
 // "rms_norm" / "add_Tensor": the op name usable as an identifier; the op's
 // binding in the generated Python module and its .pyi.
@@ -64,4 +65,4 @@ struct BoundName {
 // functions) and in C++ (its kernel functions).
 std::vector<BoundName> names_bound_by(const model::OpSpec& op);
 
-}  // namespace opgen::emit
+}  // namespace opgen::model

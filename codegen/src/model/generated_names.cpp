@@ -1,4 +1,4 @@
-#include "emit/names.h"
+#include "model/generated_names.h"
 
 #include <algorithm>
 #include <cctype>
@@ -8,7 +8,7 @@
 
 #include "support/printer.h"
 
-namespace opgen::emit {
+namespace opgen::model {
 
 std::string op_identifier(const model::OpSpec& op) {
   std::string id = op.op_name();
@@ -122,4 +122,4 @@ std::vector<BoundName> names_bound_by(const model::OpSpec& op) {
   return names;
 }
 
-}  // namespace opgen::emit
+}  // namespace opgen::model
