@@ -608,10 +608,13 @@ class OpChecker {
             .notes.push_back({"use a Python identifier that is not a keyword or 'torch', e.g. 'n_rows'"});
       else if (find_arg(op_.schema, name) || env.lets.count(name))
         error(Code::LetNameTaken, let.name.loc, fmt::format("'let' name '{}' is already taken", name));
+      const size_t errors_before = diags_.error_count();
       auto kind = check_rule(let.rule, env);
       if (kind && *kind != ValueKind::Int)
         error(Code::LetNotInt, let.rule.at(0),
               fmt::format("'let' binding '{}' must be Int, but this is {}", name, model::to_string(*kind)));
+      else if (kind && diags_.error_count() == errors_before)
+        check_fake_rule_in_range(let.rule, env);
       // A binding of the wrong kind keeps it, so its uses report nothing more.
       env.lets[name] = kind.value_or(ValueKind::Int);
     }
@@ -708,10 +711,23 @@ class OpChecker {
 
   // What the op's checks guarantee (ranks from `dim:`, bounds from
   // `require:`), and the formula's totality under it.
+  // A rule the generated fake evaluates on every call it sees (a `let`, a
+  // `fake:` rule) must not raise on every input (E0526): an index past a
+  // tensor's exact rank. (What only may raise, where the checks leave a
+  // rank open, is left to the kernel's own checks, as real fakes do.)
+  void check_fake_rule_in_range(const model::RuleText& rule, const model::ExprEnv& env) {
+    if (!rule.expr) return;
+    for (const auto& diag : model::check_always_raises(*rule.expr, env, accepted_shapes(), "the fake",
+                                                       Code::FakeRuleAlwaysRaises)) {
+      auto& d = error(diag.code, rule.at(diag.column), diag.message);
+      if (!diag.note.empty()) d.notes.push_back({diag.note});
+    }
+  }
+
   model::ShapeFacts accepted_shapes() const {
     model::ShapeFacts facts;
     for (const auto& check : op_.checks)
-      if (check.dim) facts.min_rank[check.arg.value] = check.dim->value;
+      if (check.dim) facts.min_rank[check.arg.value] = facts.exact_rank[check.arg.value] = check.dim->value;
     for (const auto& relation : op_.require)
       if (relation.expr) facts.add_relation(*relation.expr);
     return facts;
@@ -870,15 +886,17 @@ class OpChecker {
         continue;
       }
       const auto& text = op_.fake[rule++];
+      const size_t errors_before = diags_.error_count();
       if (key == "float") {  // an Int rule is a float too, as in Python
         auto kind = check_rule(text, env);
         if (kind && *kind != ValueKind::Float && *kind != ValueKind::Int)
           error(Code::FakeRuleNotOutput, text.at(0),
                 fmt::format("a fake rule for a float output must be Float or Int, but this is {}",
                             model::to_string(*kind)));
-        continue;
+      } else {
+        expect_kind(Code::FakeRuleNotOutput, text, env, *want, "a fake rule for a " + key + " output");
       }
-      expect_kind(Code::FakeRuleNotOutput, text, env, *want, "a fake rule for a " + key + " output");
+      if (diags_.error_count() == errors_before) check_fake_rule_in_range(text, env);
     }
   }
 

@@ -95,6 +95,7 @@ void keep_common(std::map<std::string, int64_t>& mine, const std::map<std::strin
 struct Raiser {
   std::string who;
   Code code;
+  bool always_only = false;  // report only what raises on every accepted input (check_always_raises)
 };
 
 class Analysis {
@@ -143,6 +144,15 @@ class Analysis {
     return it == facts_.min_rank.end() ? 0 : it->second;
   }
 
+  // The tensor's exact rank, where the facts give one and nothing known
+  // contradicts it (a guard `x.dim() > 3` on a 2-D x: that code never runs).
+  std::optional<int64_t> exact_rank(const Expr& tensor) const {
+    const std::string name = tensor_name(tensor);
+    auto it = facts_.exact_rank.find(name);
+    if (it == facts_.exact_rank.end() || it->second < 0 || rank(tensor) > it->second) return std::nullopt;
+    return it->second;
+  }
+
   void may_raise(const Expr& at, std::string message, std::string note) {
     problems.push_back({at.op_column, raiser_.who + " would raise " + message, std::move(note), raiser_.code});
   }
@@ -162,8 +172,15 @@ class Analysis {
   // Index `index` into something with at least `length` elements: in range
   // for every input only as a literal within it.
   void check_index(const Expr& at, const Expr& index, int64_t length, const std::string& what,
-                   const std::string& fix) {
+                   const std::string& fix, std::optional<int64_t> exact = std::nullopt) {
     const std::optional<int64_t> i = int_literal(index);
+    if (raiser_.always_only) {
+      if (i && exact && !(*i >= 0 ? *i < *exact : -*i <= *exact))
+        may_raise(at, fmt::format("IndexError on every input: {} has exactly {} dimension{} (its checks), so index {} "
+                                  "is out of range", what, *exact, *exact == 1 ? "" : "s", *i),
+                  fmt::format("index within its {} dimensions, or change its `dim:` check", *exact));
+      return;
+    }
     if (i && (*i >= 0 ? *i < length : -*i <= length)) return;
     const int64_t needed = i ? (*i >= 0 ? plus_one(*i) : -*i) : 0;
     if (!i)
@@ -189,7 +206,7 @@ class Analysis {
       visit(object);
       if ((callee.text == "size" || callee.text == "stride") && e.operands.size() == 2)
         check_index(e, *e.operands[1], rank(object), tensor_name(object).empty() ? "this tensor" : tensor_name(object),
-                    "dim");
+                    "dim", exact_rank(object));
       if (callee.text == "dim") return {static_cast<double>(rank(object)), kInf};
       return kNonNegative;  // size, stride, numel
     }
@@ -225,7 +242,8 @@ class Analysis {
     visit(*e.index);
     if (object.kind == Kind::Attribute && object.text == "shape") {  // x.shape[i]: a size
       check_index(e, *e.index, rank(*object.operands[0]),
-                  tensor_name(*object.operands[0]).empty() ? "this tensor" : tensor_name(*object.operands[0]), "dim");
+                  tensor_name(*object.operands[0]).empty() ? "this tensor" : tensor_name(*object.operands[0]), "dim",
+                  exact_rank(*object.operands[0]));
       return kNonNegative;
     }
     if (object.kind != Kind::List) visit(object);  // a list's items: below
@@ -253,7 +271,7 @@ class Analysis {
   }
 
   void check_divisor(const Expr& at, Bounds divisor) {
-    if (divisor.lo >= 1 || divisor.hi <= -1) return;
+    if (divisor.lo >= 1 || divisor.hi <= -1 || raiser_.always_only) return;
     may_raise(at, "ZeroDivisionError: this divisor can be 0 (any size, numel or length is 0 for an empty input, "
                   "and an int argument is unbounded unless a `require:` rule bounds it)",
               "divide by max(d, 1), or bound it in `require:` (e.g. `- d >= 1`) so that the op rejects a 0 first");
@@ -327,6 +345,11 @@ void ShapeFacts::add_relation(const Expr& relation) {
     at_least = op == "<" ? plus_one(*lv) : *lv;
   }
   if (m) raise_to(this->*(m->table()), m->name, *at_least);
+  // x.dim() == n: exactly n (two different exact ranks: code that never runs, -1).
+  if (m && op == "==" && m->what == Measure::Rank) {
+    auto [it, inserted] = exact_rank.try_emplace(m->name, *at_least);
+    if (!inserted && it->second != *at_least) it->second = -1;
+  }
 }
 
 void ShapeFacts::close() {
@@ -352,6 +375,15 @@ std::vector<ExprDiagnostic> check_cannot_raise(const Expr& expr, const ExprEnv& 
                                                const std::string& who, Code code) {
   facts.close();
   const Raiser raiser{who, code};
+  Analysis analysis(env, facts, raiser);
+  analysis.visit(expr);
+  return std::move(analysis.problems);
+}
+
+std::vector<ExprDiagnostic> check_always_raises(const Expr& expr, const ExprEnv& env, ShapeFacts facts,
+                                                const std::string& who, Code code) {
+  facts.close();
+  const Raiser raiser{who, code, true};
   Analysis analysis(env, facts, raiser);
   analysis.visit(expr);
   return std::move(analysis.problems);

@@ -21,6 +21,8 @@ namespace opgen::model {
 // What the op's checks guarantee before the formula runs.
 struct ShapeFacts {
   std::map<std::string, int64_t> min_rank;    // tensor argument -> at least this many dimensions
+  // tensor argument -> exactly this many dimensions (`dim:` checks, `x.dim() == n`)
+  std::map<std::string, int64_t> exact_rank;
   std::map<std::string, int64_t> min_length;  // Tensor[] / int[] argument -> at least this many elements
   std::map<std::string, int64_t> min_value;   // int argument -> at least this value
   using Table = std::map<std::string, int64_t> ShapeFacts::*;
@@ -50,5 +52,12 @@ std::vector<ExprDiagnostic> check_total_count(const Expr& expr, const ExprEnv& e
 // evaluates whenever torch.compile traces a call.
 std::vector<ExprDiagnostic> check_cannot_raise(const Expr& expr, const ExprEnv& env, ShapeFacts facts,
                                                const std::string& who, Code code);
+
+// What raises on every accepted input, for the rules the generated fake
+// evaluates (`let`, `fake:`), which real fakes write freely over what the
+// kernel checks: an index past a tensor's exact rank (`x.size(5)` where
+// `dim: 2`), outside branches whose guards contradict what is known.
+std::vector<ExprDiagnostic> check_always_raises(const Expr& expr, const ExprEnv& env, ShapeFacts facts,
+                                                const std::string& who, Code code);
 
 }  // namespace opgen::model

@@ -1042,6 +1042,31 @@ compile:
       reason: "no kernel for rows past 1024"
 )md"},
 
+    {Code::FakeRuleAlwaysRaises, "E0526", "a 'fake' or 'let' rule that raises on every input",
+     R"md(The generated fake evaluates the op's `let` bindings and `fake:` rules
+on every call torch.compile traces and FakeTensor sees. A rule that indexes
+a tensor past the rank its checks fix (`x.size(5)` or `x.shape[-3]` where
+`checks: {x: {dim: 2}}` or `require: x.dim() == 2`) raises IndexError on
+every such call, while eager calls, which run the kernel, work. Rules under
+a guard that contradicts the checks (`x.size(3) if x.dim() > 3 else 1`)
+never run that branch and are not reported. (An index the checks merely
+leave open, `x.size(0)` with no `dim:` check, is allowed in these rules, as
+real fakes write them: the kernel's checks refuse such inputs. `flops` and
+`compile` conditions, which run on every call, must be in range for every
+accepted input: E0523, E0525.))md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+checks:
+  x: {dim: 2}
+fake: empty([x.size(0), x.size(2)])
+)md",
+     R"md(# foo.yaml
+schema: "foo(Tensor x) -> Tensor"
+checks:
+  x: {dim: 3}
+fake: empty([x.size(0), x.size(2)])
+)md"},
+
     // -----------------------------------------------------------------------
     // E06xx: checks and require
     // -----------------------------------------------------------------------

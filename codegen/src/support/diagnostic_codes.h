@@ -92,6 +92,7 @@ enum class Code : uint16_t {
   FlopsMayRaise,
   FlopsMayBeNegative,
   CompileConditionMayRaise,
+  FakeRuleAlwaysRaises,
   // E06xx: checks and require
   UnknownDtype,
   NegativeDim,
