@@ -23,6 +23,7 @@
 #include "check/output_size.h"
 #include "emit/emit.h"
 #include "import/import_specs.h"
+#include "import/infer_schema.h"
 #include "import/kernel_headers.h"
 #include "import/registrations.h"
 #include "load/host_types_loader.h"
@@ -292,6 +293,7 @@ int run_import(const ImportCli& o) {
   }
   const opgen::import::Configuration* config = configuration ? &*configuration : nullptr;
   auto found = opgen::import::find_registrations(sources, config);
+  opgen::import::infer_schemas(found, config);
   opgen::import::choose_kernel_headers(found, config);
   opgen::import::ImportOptions options;
   options.ns = o.ns;

@@ -19,6 +19,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import sysconfig
 from pathlib import Path
 
@@ -305,3 +306,74 @@ def test_kernels_registered_inside_namespaces_are_named_as_the_bindings_must_cal
          str(out / "csrc" / "mylib-unstable-shard0.cpp")],
         capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-6000:]
+
+
+INFER_HEADER = """#pragma once
+#include <ATen/core/Tensor.h>
+#include <optional>
+#include <tuple>
+#include <vector>
+#include <string>
+namespace myproj {
+using handle_t = int64_t;
+at::Tensor scale(const at::Tensor& x, double alpha);
+std::tuple<at::Tensor, at::Tensor> split2(const at::Tensor& x, int64_t dim, bool keep);
+void touch(at::Tensor& out, const std::optional<at::Tensor>& maybe, std::vector<int64_t> sizes, c10::string_view mode);
+std::tuple<at::Tensor, std::vector<int64_t>> meta(handle_t h, const std::vector<std::string>& names);
+}  // namespace myproj
+"""
+INFER_BINDINGS = """#include <torch/library.h>
+#include "ops.h"
+namespace myproj {
+TORCH_LIBRARY(infer, m) {
+  m.def("scale", &scale);
+  m.def("split2", &split2);
+  m.def("touch", &touch);
+  m.def("meta", &meta);
+}
+}  // namespace myproj
+"""
+INFER_KERNELS = """#include "ops.h"
+namespace myproj {
+at::Tensor scale(const at::Tensor& x, double) { return x; }
+std::tuple<at::Tensor, at::Tensor> split2(const at::Tensor& x, int64_t, bool) { return {x, x}; }
+void touch(at::Tensor&, const std::optional<at::Tensor>&, std::vector<int64_t>, c10::string_view) {}
+std::tuple<at::Tensor, std::vector<int64_t>> meta(handle_t, const std::vector<std::string>&) { return {}; }
+}  // namespace myproj
+"""
+
+
+def test_a_schema_pytorch_infers_from_cpp_is_the_one_import_writes(tmp_path):
+    """m.def("name", &fn) registers no schema: PyTorch infers it from fn's C++ signature,
+    naming arguments and results _0, _1, ... (issue 34, item 7). Import reads fn's declaration
+    and maps its types back through the type table (through `using` aliases, as sglang's fptr_t);
+    the spec's schema is, exactly, the one the project's own build registers in torch (built
+    here and loaded)."""
+    csrc = tmp_path / "csrc"
+    csrc.mkdir()
+    (csrc / "ops.h").write_text(INFER_HEADER)
+    (csrc / "bindings.cpp").write_text(INFER_BINDINGS)
+    (csrc / "kernels.cpp").write_text(INFER_KERNELS)
+    proc = run_opgen("import", "csrc/bindings.cpp", cwd=tmp_path)
+    assert proc.returncode == 0 and "4 ops imported" in proc.stdout, proc.stdout + proc.stderr
+    written = {}
+    for op in ("scale", "split2", "touch", "meta"):
+        spec = (tmp_path / "schemas" / f"{op}.yaml").read_text()
+        written[op] = "infer::" + re.search(r'^schema: "(.*)"$', spec, re.M)[1]
+        assert f'CompositeExplicitAutograd: "myproj::{op}"' in spec, spec
+    check = run_opgen("check", "--namespace", "infer", tmp_path / "schemas")
+    assert check.returncode == 0, check.stderr
+    torch_dir = os.path.dirname(torch.__file__)
+    library = tmp_path / "libinfer.so"
+    build = subprocess.run(
+        ["c++", "-shared", "-fPIC", "-std=c++20", "-D_GLIBCXX_USE_CXX11_ABI=1", f"-I{csrc}", "-isystem",
+         f"{torch_dir}/include", "-isystem", f"{torch_dir}/include/torch/csrc/api/include", str(csrc / "bindings.cpp"),
+         str(csrc / "kernels.cpp"), f"-L{torch_dir}/lib", "-ltorch", "-ltorch_cpu", "-lc10", "-o", str(library)],
+        capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr[-4000:]
+    code = ("import sys, torch; torch.ops.load_library(sys.argv[1])\n"
+            "for op in ('scale', 'split2', 'touch', 'meta'): print(getattr(torch.ops.infer, op).default._schema)\n")
+    registered = subprocess.run([sys.executable, "-c", code, str(library)], capture_output=True, text=True)
+    assert registered.returncode == 0, registered.stderr[-3000:]
+    assert registered.stdout.split("\n")[:4] == [written[op] for op in ("scale", "split2", "touch", "meta")], \
+        (registered.stdout, written)

@@ -51,6 +51,10 @@ std::string spec_text(const ImportedOp& op, const std::string& package, const st
   // library supplies the new one; otherwise the schema is kept as written.
   std::string schema = op.schema;
   if (!op.ns.empty() && op.ns != ns && schema.starts_with(op.ns + "::")) schema.erase(0, op.ns.size() + 2);
+  if (!op.schema_inferred_from.empty())
+    out += fmt::format("# {}\n", yaml_comment(fmt::format("The schema PyTorch infers from the C++ signature of {} "
+                                                           "({}): arguments and results named _0, _1, ...",
+                                                           op.schema_from, op.schema_inferred_from)));
   out += fmt::format("schema: {}\n", yaml_double_quoted(schema));
   out += fmt::format("abi: {}\n", op.abi == model::Abi::Stable ? "stable" : "unstable");
   // Impls for keys opgen does not register stay in the project's build,

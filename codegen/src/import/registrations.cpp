@@ -324,6 +324,12 @@ class Collector {
           o.guard = guard(k);
           if (first->find('(') != std::string::npos) {
             o.schema = *first;
+          } else if (auto fn = args.size() > 1 ? kernel_function(tokens, args[1]) : std::nullopt;
+                     fn && !(block_anonymous && !fn->starts_with("::"))) {
+            // PyTorch infers the schema from fn's signature: so does import, after the scan (infer_schema.h).
+            o.schema_from = fn->starts_with("::") || block_scope.empty() ? *fn : block_scope + "::" + *fn;
+            o.schema_from_file = file.display;
+            o.schema_from_includes = scanned.quoted_includes;
           } else {
             o.needs.push_back(fmt::format(
                 "{}: no schema: PyTorch infers it from the C++ signature of {}; write it as the spec's 'schema'",

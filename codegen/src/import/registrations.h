@@ -50,6 +50,13 @@ struct ImportedOp {
   // QuantizedCPU, ...): "<key> (<file:line>)". They stay in the project's
   // build, registered against the spec's def; they do not block the op.
   std::vector<std::string> kept_impls;
+  // `m.def("name", &fn)`: no schema string; PyTorch infers it from fn's C++
+  // signature (infer_schema.h). The function as the bindings must name it,
+  // the registering file and its quoted includes, where its declaration is.
+  std::string schema_from;
+  std::string schema_from_file;
+  std::vector<std::string> schema_from_includes;
+  std::string schema_inferred_from;  // file:line of the declaration the schema was inferred from
 };
 
 struct ImportResult {

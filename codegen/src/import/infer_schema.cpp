@@ -1,0 +1,277 @@
+#include "import/infer_schema.h"
+
+#include <cctype>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "model/types.h"
+#include "support/file_io.h"
+
+namespace opgen::import {
+namespace {
+
+using Tokens = std::vector<Token>;
+
+// A type as a comparable spelling: no `const`, references or spaces, and
+// PyTorch's aliases written one way (torch:: and c10:: names as at::,
+// c10::optional as std::optional).
+std::string normalize(std::string_view type) {
+  std::string s;
+  std::string word;
+  auto flush = [&] {
+    if (word != "const") s += word;
+    word.clear();
+  };
+  for (char c : type) {
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
+      word.push_back(c);
+      continue;
+    }
+    flush();
+    if (c == '&' || std::isspace(static_cast<unsigned char>(c))) continue;
+    s.push_back(c);
+  }
+  flush();
+  auto replace_all = [&](std::string_view from, std::string_view to) {
+    for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+      s.replace(at, from.size(), to);
+  };
+  replace_all("c10::optional<", "std::optional<");
+  replace_all("c10::string_view", "std::string_view");
+  replace_all("torch::", "at::");
+  replace_all("c10::", "at::");
+  if (s == "Tensor") s = "at::Tensor";  // `using at::Tensor;`
+  return s;
+}
+
+// `ns::fn<T, 2>` -> `fn`: the name a declaration spells.
+std::string declared_name(const std::string& function) {
+  std::string name = function.substr(0, function.find('<'));
+  if (const size_t colon = name.rfind("::"); colon != std::string::npos) name = name.substr(colon + 2);
+  return name;
+}
+
+std::string join(const Tokens& tokens, size_t begin, size_t end) {
+  std::string text;
+  for (size_t i = begin; i < end; ++i) {
+    if (!text.empty() && tokens[i].kind == Token::Kind::Identifier &&
+        std::isalnum(static_cast<unsigned char>(text.back())))
+      text.push_back(' ');
+    text += tokens[i].text;
+  }
+  return text;
+}
+
+struct Declaration {
+  std::string returns;              // the return type as written
+  std::vector<std::string> params;  // each parameter's type as written (name and default dropped)
+  std::string where;                // file:line
+};
+
+// The first declaration or definition of `name` in `tokens`: `<type> name(<params>)`
+// at the start of a declaration (after `;`, `}`, `{`, `)` of an attribute, or a label).
+std::optional<Declaration> find_declaration(const Tokens& tokens, const std::string& name, const std::string& display) {
+  static const std::set<std::string> kSpecifiers = {"inline", "static", "extern", "constexpr", "TORCH_API",
+                                                    "C10_EXPORT", "C10_API", "TORCH_EXTENSION_API"};
+  for (size_t i = 1; i + 1 < tokens.size(); ++i) {
+    if (tokens[i].kind != Token::Kind::Identifier || tokens[i].text != name || tokens[i + 1].text != "(") continue;
+    if (tokens[i - 1].text == "::" || tokens[i - 1].text == "." || tokens[i - 1].text == "->") continue;
+    // The return type: back to the start of the declaration.
+    size_t start = i;
+    int angle = 0;
+    while (start > 0) {
+      const std::string& t = tokens[start - 1].text;
+      if (t == ">") ++angle;
+      if (t == "<") --angle;
+      if (angle == 0 && (t == ";" || t == "{" || t == "}" || t == ":" || t == "=" || t == "(" || t == "," ||
+                         t == "return" || tokens[start - 1].kind == Token::Kind::String))
+        break;
+      --start;
+    }
+    if (start > 0 && tokens[start - 1].text == ":" && start > 1 && tokens[start - 2].text == ":") continue;
+    while (start < i && kSpecifiers.count(tokens[start].text)) ++start;
+    if (start >= i || tokens[start].text == "template") continue;  // a call, or a template: not inferred
+    Declaration d;
+    d.returns = join(tokens, start, i);
+    d.where = fmt::format("{}:{}", display, tokens[i].line);
+    // The parameters, split at top-level commas.
+    size_t j = i + 2;
+    int depth = 0;
+    size_t param_start = j;
+    bool ok = false;
+    for (; j < tokens.size(); ++j) {
+      const std::string& t = tokens[j].text;
+      if (t == "(" || t == "<" || t == "[" || t == "{") ++depth;
+      if ((t == ")" || t == ">" || t == "]" || t == "}") && depth > 0) {
+        --depth;
+        continue;
+      }
+      if (depth == 0 && (t == "," || t == ")")) {
+        size_t end = j;
+        for (size_t k = param_start; k < j; ++k)
+          if (tokens[k].text == "=") {
+            end = k;
+            break;
+          }
+        // Drop the parameter's name: an identifier after the type.
+        if (end - param_start >= 2 && tokens[end - 1].kind == Token::Kind::Identifier &&
+            tokens[end - 2].text != "::" && tokens[end - 2].text != "<" && tokens[end - 2].text != ",")
+          --end;
+        if (end > param_start) d.params.push_back(join(tokens, param_start, end));
+        param_start = j + 1;
+        if (t == ")") {
+          ok = true;
+          break;
+        }
+      }
+    }
+    if (!ok) continue;
+    if (d.params.size() == 1 && normalize(d.params[0]) == "void") d.params.clear();
+    return d;
+  }
+  return std::nullopt;
+}
+
+// `using name = type;` and `typedef type name;` in `tokens`: name -> type as written.
+void collect_aliases(const Tokens& tokens, std::map<std::string, std::string>& aliases) {
+  for (size_t i = 0; i + 3 < tokens.size(); ++i) {
+    if (tokens[i].text == "using" && tokens[i + 1].kind == Token::Kind::Identifier && tokens[i + 2].text == "=") {
+      size_t end = i + 3;
+      while (end < tokens.size() && tokens[end].text != ";") ++end;
+      aliases.try_emplace(tokens[i + 1].text, join(tokens, i + 3, end));
+    } else if (tokens[i].text == "typedef") {
+      size_t end = i + 1;
+      while (end < tokens.size() && tokens[end].text != ";" && tokens[end].text != "(") ++end;
+      if (end < tokens.size() && tokens[end].text == ";" && end >= i + 3 && tokens[end - 1].kind == Token::Kind::Identifier)
+        aliases.try_emplace(tokens[end - 1].text, join(tokens, i + 1, end - 1));
+    }
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> schema_type_of(std::string_view cpp_type, bool is_return) {
+  static const std::map<std::string, std::string> by_param = [] {
+    std::map<std::string, std::string> map;
+    for (const auto& row : model::all_type_mappings()) {
+      if (!row.unstable_param.empty()) map.try_emplace(normalize(row.unstable_param), std::string(row.schema));
+      if (!row.unstable_value.empty()) map.try_emplace(normalize(row.unstable_value), std::string(row.schema));
+    }
+    return map;
+  }();
+  const std::string key = normalize(cpp_type);
+  auto it = by_param.find(key);
+  if (it == by_param.end()) return std::nullopt;
+  // A return is a value: only the rows that can be returned.
+  if (is_return) {
+    for (const auto& row : model::all_type_mappings())
+      if (row.schema == it->second) return row.unstable_value.empty() ? std::nullopt : std::optional(it->second);
+  }
+  return it->second;
+}
+
+void infer_schemas(ImportResult& found, const Configuration* configuration) {
+  namespace fs = std::filesystem;
+  std::map<std::string, std::optional<std::vector<Token>>> scanned;
+  auto tokens_of = [&](const fs::path& path) -> const std::optional<std::vector<Token>>& {
+    auto [it, fresh] = scanned.try_emplace(path.generic_string());
+    if (fresh) {
+      std::error_code ec;
+      if (fs::is_regular_file(path, ec))
+        if (auto text = read_file(path)) it->second = scan_cpp(*text, configuration).tokens;
+    }
+    return it->second;
+  };
+  for (ImportedOp& op : found.ops) {
+    if (!op.schema.empty() || op.schema_from.empty()) continue;
+    const std::string fn = declared_name(op.schema_from);
+    const fs::path file = op.schema_from_file;
+    std::vector<fs::path> places = {file};
+    for (const auto& include : op.schema_from_includes) places.push_back(file.parent_path() / include);
+    std::optional<Declaration> declaration;
+    std::map<std::string, std::string> aliases;  // the places' `using`/`typedef` names (sglang's fptr_t)
+    for (const fs::path& place : places) {
+      const auto& tokens = tokens_of(place);
+      if (!tokens) continue;
+      collect_aliases(*tokens, aliases);
+      if (!declaration) declaration = find_declaration(*tokens, fn, place.generic_string());
+    }
+    // A type through the aliases it is spelled with (a few levels: `using a = b;`).
+    auto map_type = [&](const std::string& written, bool is_return) -> std::optional<std::string> {
+      std::string type = written;
+      for (int level = 0; level < 4; ++level) {
+        if (auto mapped = schema_type_of(type, is_return)) return mapped;
+        std::string bare = normalize(type);
+        if (const size_t colon = bare.rfind("::"); colon != std::string::npos) bare = bare.substr(colon + 2);
+        auto it = aliases.find(bare);
+        if (it == aliases.end()) return std::nullopt;
+        type = it->second;
+      }
+      return std::nullopt;
+    };
+    auto need = [&](const std::string& why) {
+      op.needs.push_back(fmt::format("{}: no schema: PyTorch infers it from the C++ signature of {}, and {}: write "
+                                     "it as the spec's 'schema'",
+                                     op.where, op.schema_from, why));
+    };
+    if (!declaration) {
+      need("import found no declaration of it in the file or the headers it includes beside it");
+      continue;
+    }
+    std::vector<std::string> args;
+    std::string unmapped;
+    for (size_t i = 0; i < declaration->params.size() && unmapped.empty(); ++i) {
+      if (auto type = map_type(declaration->params[i], false))
+        args.push_back(fmt::format("{} _{}", *type, i));
+      else
+        unmapped = declaration->params[i];
+    }
+    std::vector<std::string> returns;
+    const std::string ret = normalize(declaration->returns);
+    if (unmapped.empty() && ret != "void") {
+      std::vector<std::string> parts;
+      if (ret.starts_with("std::tuple<") && ret.ends_with(">")) {
+        // Split the tuple's elements at top-level commas.
+        const std::string inner = ret.substr(11, ret.size() - 12);
+        int depth = 0;
+        size_t from = 0;
+        for (size_t k = 0; k <= inner.size(); ++k) {
+          if (k == inner.size() || (inner[k] == ',' && depth == 0)) {
+            parts.push_back(inner.substr(from, k - from));
+            from = k + 1;
+          } else if (inner[k] == '<') {
+            ++depth;
+          } else if (inner[k] == '>') {
+            --depth;
+          }
+        }
+      } else {
+        parts.push_back(ret);
+      }
+      for (size_t i = 0; i < parts.size() && unmapped.empty(); ++i) {
+        if (auto type = map_type(parts[i], true))
+          returns.push_back(fmt::format("{} _{}", *type, i));
+        else
+          unmapped = parts[i];
+      }
+    }
+    if (!unmapped.empty()) {
+      need(fmt::format("its type '{}' ({}) has no schema type in opgen's table", unmapped, declaration->where));
+      continue;
+    }
+    const std::string result = returns.size() == 1 ? returns[0] : fmt::format("({})", fmt::join(returns, ", "));
+    op.schema = fmt::format("{}({}) -> {}", op.name, fmt::join(args, ", "), result);
+    op.schema_inferred_from = declaration->where;
+    op.kernels.push_back({"CompositeExplicitAutograd", op.schema_from, op.where});
+    if (op.includes.empty()) {
+      op.includes = op.schema_from_includes;
+      op.includes_from = op.schema_from_file;
+    }
+  }
+}
+
+}  // namespace opgen::import

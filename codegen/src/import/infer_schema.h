@@ -1,0 +1,29 @@
+// `opgen import`: the schema PyTorch infers for `m.def("name", &fn)`, which
+// registers no schema string: c10's infer_schema reads fn's C++ signature,
+// maps each type, and names the arguments and the returns `_0`, `_1`, ...
+// Import reads fn's declaration (in the registering file or the headers it
+// includes beside it) and maps its types back through the type table
+// (model/types.h, the unstable ABI's columns), so the spec registers the
+// schema PyTorch registered.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "import/registrations.h"
+#include "import/source_scan.h"
+
+namespace opgen::import {
+
+// The schema type of a C++ parameter or return type as written
+// ("const at::Tensor&", "std::optional<int64_t>", "torch::Tensor"), or
+// nullopt when PyTorch's inference would not take it (or opgen's table has
+// no row for it).
+std::optional<std::string> schema_type_of(std::string_view cpp_type, bool is_return);
+
+// Fills in the schema of each op defined without one (ImportedOp::schema_from),
+// or says in its needs why it cannot.
+void infer_schemas(ImportResult& found, const Configuration* configuration);
+
+}  // namespace opgen::import
