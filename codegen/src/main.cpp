@@ -263,6 +263,7 @@ struct ImportCli {
   std::string python_dir = "python";
   std::string torch_target = "2.10";
   std::vector<std::string> defines;  // NAME or NAME=VALUE
+  std::vector<std::string> include_dirs;  // where the build finds headers (-I)
 };
 
 // `opgen import`: a project's binding sources -> one spec per op (import/).
@@ -293,8 +294,9 @@ int run_import(const ImportCli& o) {
   }
   const opgen::import::Configuration* config = configuration ? &*configuration : nullptr;
   auto found = opgen::import::find_registrations(sources, config);
-  opgen::import::infer_schemas(found, config);
-  opgen::import::choose_kernel_headers(found, config);
+  const std::vector<std::filesystem::path> include_dirs(o.include_dirs.begin(), o.include_dirs.end());
+  opgen::import::infer_schemas(found, config, include_dirs);
+  opgen::import::choose_kernel_headers(found, config, include_dirs);
   opgen::import::ImportOptions options;
   options.ns = o.ns;
   options.defines = o.defines;
@@ -615,6 +617,11 @@ int main(int argc, char** argv) {
                          "branches not taken are left out); repeatable. Without one, every branch is read")
       ->check(one_line)
       ->allow_extra_args(false);  // one value per --define: the sources that follow are not macros
+  import_cmd->add_option("--include-dir,-I", import_options.include_dirs,
+                         "A directory the build adds to the include path: the kernels' headers are looked for "
+                         "there too, after the source's own directory; repeatable")
+      ->check(CLI::ExistingDirectory)
+      ->allow_extra_args(false);
   import_cmd->add_option("--schemas-dir", import_options.schemas_dir, "Where the specs go")->capture_default_str();
   import_cmd->add_option("--python-dir", import_options.python_dir, "Where _fakes.py goes, when an op needs a fake written")
       ->capture_default_str();

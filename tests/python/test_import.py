@@ -377,3 +377,25 @@ def test_a_schema_pytorch_infers_from_cpp_is_the_one_import_writes(tmp_path):
     assert registered.returncode == 0, registered.stderr[-3000:]
     assert registered.stdout.split("\n")[:4] == [written[op] for op in ("scale", "split2", "touch", "meta")], \
         (registered.stdout, written)
+
+
+def test_include_dirs_are_searched_as_the_build_searches_them(tmp_path):
+    """sglang's binding file includes "sgl_kernel_ops.h", which the build finds through -I
+    sgl-kernel/include: with --include-dir import reads it there too, so the kernels' header is
+    named, its directory printed for the build, and the schemas of the ops defined without one
+    inferred from their declarations (fptr_t through its `using`)."""
+    proc, project = import_file(tmp_path, "sgl-kernel/csrc/common_extension.cc", None)
+    assert "85 ops imported" in proc.stdout, proc.stdout
+    include = project / "sgl-kernel" / "include"
+    include.mkdir()
+    for header in ("sgl-kernel/include/sgl_kernel_ops.h", "sgl-kernel/include/scalar_type.hpp"):
+        shutil.copy(SOURCES / MANIFEST[header]["file"], include / Path(header).name)
+    shutil.rmtree(project / "schemas")
+    shutil.rmtree(project / "python")
+    proc = run_opgen("import", "-I", "sgl-kernel/include", "sgl-kernel/csrc/common_extension.cc", cwd=project)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "91 ops imported" in proc.stdout and "4 ops need a person" in proc.stdout, proc.stdout
+    assert "target_include_directories(sgl_kernel_ops PRIVATE sgl-kernel/include)" in proc.stdout, proc.stdout
+    spec = (project / "schemas" / "dispose.yaml").read_text()
+    assert 'schema: "dispose(int _0) -> ()"' in spec and 'CompositeExplicitAutograd: "dispose"' in spec, spec
+    assert "'const std::vector<std::vector<int64_t>>&'" in proc.stdout  # a type with no row: said so

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "import/kernel_headers.h"
 #include "model/types.h"
 #include "support/file_io.h"
 
@@ -174,7 +175,8 @@ std::optional<std::string> schema_type_of(std::string_view cpp_type, bool is_ret
   return it->second;
 }
 
-void infer_schemas(ImportResult& found, const Configuration* configuration) {
+void infer_schemas(ImportResult& found, const Configuration* configuration,
+                   const std::vector<std::filesystem::path>& include_dirs) {
   namespace fs = std::filesystem;
   std::map<std::string, std::optional<std::vector<Token>>> scanned;
   auto tokens_of = [&](const fs::path& path) -> const std::optional<std::vector<Token>>& {
@@ -191,7 +193,8 @@ void infer_schemas(ImportResult& found, const Configuration* configuration) {
     const std::string fn = declared_name(op.schema_from);
     const fs::path file = op.schema_from_file;
     std::vector<fs::path> places = {file};
-    for (const auto& include : op.schema_from_includes) places.push_back(file.parent_path() / include);
+    for (const auto& include : op.schema_from_includes)
+      if (auto path = find_include(file.parent_path(), include, include_dirs)) places.push_back(*path);
     std::optional<Declaration> declaration;
     std::map<std::string, std::string> aliases;  // the places' `using`/`typedef` names (sglang's fptr_t)
     for (const fs::path& place : places) {
@@ -219,7 +222,7 @@ void infer_schemas(ImportResult& found, const Configuration* configuration) {
                                      op.where, op.schema_from, why));
     };
     if (!declaration) {
-      need("import found no declaration of it in the file or the headers it includes beside it");
+      need("import found no declaration of it in the file or the headers it includes (beside it, or under --include-dir)");
       continue;
     }
     std::vector<std::string> args;

@@ -7,9 +7,11 @@
 // schema PyTorch registered.
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "import/registrations.h"
 #include "import/source_scan.h"
@@ -24,6 +26,7 @@ std::optional<std::string> schema_type_of(std::string_view cpp_type, bool is_ret
 
 // Fills in the schema of each op defined without one (ImportedOp::schema_from),
 // or says in its needs why it cannot.
-void infer_schemas(ImportResult& found, const Configuration* configuration);
+void infer_schemas(ImportResult& found, const Configuration* configuration,
+                   const std::vector<std::filesystem::path>& include_dirs = {});
 
 }  // namespace opgen::import

@@ -23,16 +23,29 @@ std::string declared_name(const std::string& function) {
 
 }  // namespace
 
-void choose_kernel_headers(ImportResult& found, const Configuration* configuration) {
+std::optional<std::filesystem::path> find_include(const std::filesystem::path& dir, const std::string& include,
+                                                  const std::vector<std::filesystem::path>& include_dirs) {
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(dir / include, ec)) return dir / include;
+  for (const auto& include_dir : include_dirs)
+    if (std::filesystem::is_regular_file(include_dir / include, ec)) return include_dir / include;
+  return std::nullopt;
+}
+
+void choose_kernel_headers(ImportResult& found, const Configuration* configuration,
+                           const std::vector<std::filesystem::path>& include_dirs) {
   namespace fs = std::filesystem;
   // header path -> its identifiers (nullopt: not readable beside the source)
   std::map<std::string, std::optional<std::set<std::string>>> headers;
-  auto identifiers = [&](const fs::path& path) -> const std::optional<std::set<std::string>>& {
-    auto [it, fresh] = headers.try_emplace(path.generic_string());
+  static const std::optional<std::set<std::string>> kNone;
+  auto identifiers = [&](const fs::path& dir, const std::string& include) -> const std::optional<std::set<std::string>>& {
+    const auto path = find_include(dir, include, include_dirs);
+    if (!path) return kNone;
+    auto [it, fresh] = headers.try_emplace(path->generic_string());
     if (fresh) {
       std::error_code ec;
-      if (fs::is_regular_file(path, ec)) {
-        if (auto text = read_file(path)) {
+      if (fs::is_regular_file(*path, ec)) {
+        if (auto text = read_file(*path)) {
           std::set<std::string> names;
           for (const Token& t : scan_cpp(*text, configuration).tokens)
             if (t.kind == Token::Kind::Identifier) names.insert(t.text);
@@ -51,7 +64,7 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
     const fs::path dir = fs::path(op.includes_from).parent_path();
     std::vector<std::string> declaring;
     for (const std::string& include : op.includes) {
-      const auto& names = identifiers(dir / include);
+      const auto& names = identifiers(dir, include);
       if (names && std::any_of(op.kernels.begin(), op.kernels.end(),
                                [&](const ImportedKernel& k) { return names->count(declared_name(k.function)) > 0; }))
         declaring.push_back(include);
@@ -62,14 +75,18 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
       if (std::find(declaring.begin(), declaring.end(), include) != declaring.end())
         choice.kept.insert(include);
       else
-        (identifiers(dir / include) ? choice.declaring_none : choice.not_found).insert(include);
+        (identifiers(dir, include) ? choice.declaring_none : choice.not_found).insert(include);
     }
     op.includes = std::move(declaring);
   }
   std::set<std::string> dirs;
   for (const auto& [file, choice] : chosen) {
     for (const std::string& include : choice.kept) {
-      const std::string dir = (fs::path(file).parent_path() / include).parent_path().generic_string();
+      // The directory the build adds: the one the include is found under (its own subdirectories kept).
+      const auto path = find_include(fs::path(file).parent_path(), include, include_dirs);
+      std::string dir = path ? path->generic_string() : (fs::path(file).parent_path() / include).generic_string();
+      dir = dir.substr(0, dir.size() - std::min(dir.size(), include.size()));
+      while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
       dirs.insert(dir.empty() ? "." : dir);
     }
     std::string left_out;

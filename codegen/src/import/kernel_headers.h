@@ -7,6 +7,11 @@
 // one it cannot find may be on the include path the build gives.
 #pragma once
 
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "import/registrations.h"
 #include "import/source_scan.h"
 
@@ -14,6 +19,14 @@ namespace opgen::import {
 
 // Rewrites each op's `includes`; adds a note per registering file that says
 // which headers were kept and which directory the build must add.
-void choose_kernel_headers(ImportResult& found, const Configuration* configuration);
+// A quoted include is looked for as the compiler looks for it: beside the
+// file that includes it, then in each of `include_dirs` (-I).
+void choose_kernel_headers(ImportResult& found, const Configuration* configuration,
+                           const std::vector<std::filesystem::path>& include_dirs = {});
+
+// Where a quoted include of a file in `dir` is: `dir/include`, else the first
+// `include_dirs` entry that has it; nullopt when none has.
+std::optional<std::filesystem::path> find_include(const std::filesystem::path& dir, const std::string& include,
+                                                  const std::vector<std::filesystem::path>& include_dirs);
 
 }  // namespace opgen::import
