@@ -3,6 +3,7 @@
 // registration finder. Real projects' files are tests/python/test_import.py's.
 #include <gtest/gtest.h>
 
+#include "import/infer_schema.h"
 #include "import/pp_condition.h"
 #include "import/registrations.h"
 #include "import/source_scan.h"
@@ -84,10 +85,18 @@ TORCH_LIBRARY_IMPL(myns, CPU, m) {
   EXPECT_EQ(scale.includes, std::vector<std::string>{"k.h"});
   EXPECT_TRUE(scale.needs.empty());
 
+  // m.def("legacy", &legacy_fn): PyTorch infers the schema from legacy_fn's
+  // signature; so does infer_schemas, which here finds no declaration (b.cc
+  // is not on disk) and says so.
   const ImportedOp& legacy = found.ops[1];
   EXPECT_TRUE(legacy.schema.empty());
-  ASSERT_EQ(legacy.needs.size(), 1u);
-  EXPECT_NE(legacy.needs[0].find("no schema"), std::string::npos);
+  EXPECT_EQ(legacy.schema_from, "legacy_fn");
+  EXPECT_TRUE(legacy.needs.empty());
+  ImportResult inferred = found;
+  infer_schemas(inferred, nullptr);
+  ASSERT_EQ(inferred.ops[1].needs.size(), 1u);
+  EXPECT_NE(inferred.ops[1].needs[0].find("no schema"), std::string::npos);
+  EXPECT_NE(inferred.ops[1].needs[0].find("found no declaration"), std::string::npos);
 
   const ImportedOp& sel = found.ops[2];
   EXPECT_EQ(sel.schema, "myns::sel(Tensor x) -> Tensor");
@@ -227,3 +236,23 @@ TEST(ImportFind, OneOpPerBuildConfiguration) {
 
 }  // namespace
 }  // namespace opgen::import
+
+// The C++ types PyTorch's schema inference takes, mapped back through the
+// type table as import reads them from a declaration.
+TEST(ImportInfer, CppTypesMapToTheSchemaTypesPyTorchInfers) {
+  EXPECT_EQ(opgen::import::schema_type_of("const at::Tensor&", false), "Tensor");
+  EXPECT_EQ(opgen::import::schema_type_of("torch::Tensor", true), "Tensor");
+  EXPECT_EQ(opgen::import::schema_type_of("at::Tensor &", false), "Tensor");
+  EXPECT_EQ(opgen::import::schema_type_of("const c10::optional<at::Tensor>&", false), "Tensor?");
+  EXPECT_EQ(opgen::import::schema_type_of("std::vector<at::Tensor>", false), "Tensor[]");
+  EXPECT_EQ(opgen::import::schema_type_of("at::TensorList", false), "Tensor[]");
+  EXPECT_EQ(opgen::import::schema_type_of("int64_t", true), "int");
+  EXPECT_EQ(opgen::import::schema_type_of("double", false), "float");
+  EXPECT_EQ(opgen::import::schema_type_of("c10::string_view", false), "str");
+  EXPECT_EQ(opgen::import::schema_type_of("const std::vector<std::string>&", false), "str[]");
+  EXPECT_EQ(opgen::import::schema_type_of("std::vector<int64_t>", true), "int[]");
+  // Not what the inference takes (int, float), or no row (nested vectors).
+  EXPECT_EQ(opgen::import::schema_type_of("int", false), std::nullopt);
+  EXPECT_EQ(opgen::import::schema_type_of("float", false), std::nullopt);
+  EXPECT_EQ(opgen::import::schema_type_of("const std::vector<std::vector<int64_t>>&", false), std::nullopt);
+}
