@@ -399,3 +399,69 @@ def test_include_dirs_are_searched_as_the_build_searches_them(tmp_path):
     spec = (project / "schemas" / "dispose.yaml").read_text()
     assert 'schema: "dispose(int _0) -> ()"' in spec and 'CompositeExplicitAutograd: "dispose"' in spec, spec
     assert "'const std::vector<std::vector<int64_t>>&'" in proc.stdout  # a type with no row: said so
+
+
+META_REGISTRATIONS = '''import functools
+
+import torch
+import torch.library
+
+
+@functools.lru_cache(None)
+def get_meta_lib():
+    return torch.library.Library("mytv", "IMPL", "Meta")
+
+
+def register_meta(op_name, overload_name="default"):
+    def wrapper(fn):
+        get_meta_lib().impl(getattr(getattr(torch.ops.mytv, op_name), overload_name), fn)
+        return fn
+
+    return wrapper
+
+
+@register_meta("roi_align")
+def meta_roi_align(input, rois, scale):
+    return input.new_empty((rois.size(0), input.size(1)))
+
+
+@register_meta("nms")
+def meta_nms(dets, scores, iou):
+    return torch.empty(dets.size(0), dtype=torch.long, device="meta")
+
+
+@torch.library.register_fake("mytv::box_area")
+def fake_box_area(boxes):
+    return torch.empty(boxes.size(0), device="meta")
+'''
+
+
+def test_fakes_behind_the_projects_own_decorator_are_found_and_meta_tensors_flagged(tmp_path):
+    """torchvision registers its fakes as Meta kernels through its own decorator, register_meta,
+    which wraps Library("torchvision", "IMPL", "Meta").impl (issue 34, item 5): import names them,
+    and flags a Meta kernel that makes tensors on the meta device (as a fake its outputs would be
+    meta tensors, which opcheck refuses)."""
+    (tmp_path / "mytv" / "csrc").mkdir(parents=True)
+    (tmp_path / "mytv" / "csrc" / "ops.cpp").write_text(
+        '#include <torch/library.h>\n#include "ops.h"\nTORCH_LIBRARY(mytv, m) {\n'
+        '  m.def("roi_align(Tensor input, Tensor rois, float scale) -> Tensor");\n'
+        '  m.def("nms(Tensor dets, Tensor scores, float iou) -> Tensor");\n'
+        '  m.def("box_area(Tensor boxes) -> Tensor");\n}\n'
+        'TORCH_LIBRARY_IMPL(mytv, CPU, m) {\n  m.impl("roi_align", &roi_align_cpu);\n  m.impl("nms", &nms_cpu);\n'
+        '  m.impl("box_area", &box_area_cpu);\n}\n')
+    (tmp_path / "mytv" / "csrc" / "ops.h").write_text(
+        "#pragma once\n#include <ATen/core/Tensor.h>\n"
+        "at::Tensor roi_align_cpu(const at::Tensor& input, const at::Tensor& rois, double scale);\n"
+        "at::Tensor nms_cpu(const at::Tensor& dets, const at::Tensor& scores, double iou);\n"
+        "at::Tensor box_area_cpu(const at::Tensor& boxes);\n")
+    (tmp_path / "mytv" / "_meta_registrations.py").write_text(META_REGISTRATIONS)
+    proc = run_opgen("import", "mytv/csrc/ops.cpp", "mytv/_meta_registrations.py", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    roi = (tmp_path / "schemas" / "roi_align.yaml").read_text()
+    assert 'fake: {python: "mytv._meta_registrations:meta_roi_align"}' in roi, roi
+    assert "through its decorator register_meta" in roi
+    assert "its fake meta_nms (registered through register_meta) makes tensors on the meta device" in proc.stdout
+    assert "its fake fake_box_area makes tensors on the meta device" in proc.stdout, proc.stdout
+    assert (tmp_path / "schemas" / "nms.yaml.todo").is_file() and (tmp_path / "schemas" / "box_area.yaml.todo").is_file()
+    check = run_opgen("check", "--namespace", "mytv", tmp_path / "schemas" / "roi_align.yaml")
+    assert check.returncode == 0, check.stderr

@@ -100,6 +100,10 @@ std::string spec_text(const ImportedOp& op, const std::string& package, const st
   }
   if (needs_fake(op.schema)) {
     if (!op.python_fake.empty()) {
+      if (!op.fake_via.empty())
+        out += fmt::format("# {}\n", yaml_comment(fmt::format("The fake the project registers through its decorator "
+                                                               "{} (a Meta kernel): the package registers it instead.",
+                                                               op.fake_via)));
       out += fmt::format("fake: {{python: {}}}\n", yaml_double_quoted(op.python_fake));
     } else {
       out += fmt::format("fake: {{python: {}}}  # {}\n",

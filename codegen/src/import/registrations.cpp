@@ -400,6 +400,75 @@ class Collector {
     // or one chosen by a version check (`_torch_custom_op_wrapper = torch.library.custom_op`).
     static const std::set<std::string> library_functions = {"define", "register_fake", "impl_abstract", "custom_op",
                                                             "register_kernel", "impl"};
+    // The indentation of a line (1-based), and the token range of the block a
+    // `def` at token i opens: up to the first later line indented no deeper.
+    std::vector<std::string_view> lines;
+    for (size_t at = 0; at <= file.text.size();) {
+      const size_t nl = file.text.find('\n', at);
+      lines.push_back(std::string_view(file.text).substr(at, (nl == std::string::npos ? file.text.size() : nl) - at));
+      if (nl == std::string::npos) break;
+      at = nl + 1;
+    }
+    auto indent = [&](int line) -> size_t {
+      if (line < 1 || static_cast<size_t>(line) > lines.size()) return 0;
+      const auto text = lines[line - 1];
+      return text.find_first_not_of(" \t") == std::string_view::npos ? 0 : text.find_first_not_of(" \t");
+    };
+    auto block_end = [&](size_t def) {
+      const size_t depth = indent(tokens[def].line);
+      size_t j = def + 1;
+      while (j < tokens.size() && (tokens[j].line == tokens[def].line || indent(tokens[j].line) > depth)) ++j;
+      return j;
+    };
+    // A project's own fake decorator (torchvision's `register_meta("roi_align")`):
+    // a function whose body registers what it wraps with `.impl(..., "Meta")`,
+    // with `.impl(...)` of a library this file opens for the Meta key
+    // (`Library("ns", "IMPL", "Meta")`), or with register_fake/impl_abstract.
+    // Its uses name the op and decorate the fake.
+    bool opens_meta_library = false;
+    for (size_t i = 0; i + 1 < tokens.size() && !opens_meta_library; ++i) {
+      if (!is(tokens[i], "Library") || !is(tokens[i + 1], "(")) continue;
+      size_t call_end = 0;
+      for (auto range : call_arguments(tokens, i + 1, &call_end))
+        if (auto value = string_argument(tokens, range); value && *value == "Meta") opens_meta_library = true;
+    }
+    std::set<std::string> fake_decorators;
+    for (size_t i = 0; i + 1 < tokens.size(); ++i) {
+      if (!is(tokens[i], "def") || tokens[i + 1].kind != Token::Kind::Identifier) continue;
+      const size_t end = block_end(i);
+      for (size_t j = i + 2; j + 1 < end; ++j) {
+        if (is(tokens[j], "register_fake") || is(tokens[j], "impl_abstract")) {
+          fake_decorators.insert(tokens[i + 1].text);
+          break;
+        }
+        if (is(tokens[j], "impl") && is(tokens[j + 1], "(") && j > 0 && is(tokens[j - 1], ".")) {
+          size_t call_end = 0;
+          const auto args = call_arguments(tokens, j + 1, &call_end);
+          if (opens_meta_library || std::any_of(args.begin(), args.end(), [&](auto range) {
+                auto value = string_argument(tokens, range);
+                return value && (*value == "Meta" || *value == "meta");
+              })) {
+            fake_decorators.insert(tokens[i + 1].text);
+            break;
+          }
+        }
+      }
+    }
+    // Whether the function the `def` at token i opens makes tensors on the meta
+    // device (a Meta kernel's `device="meta"`): as a fake, its outputs would be
+    // meta tensors, which opcheck refuses and torch.compile takes silently.
+    auto makes_meta_tensors = [&](size_t def) {
+      const size_t end = block_end(def);
+      for (size_t j = def; j + 2 < end; ++j)
+        if (is(tokens[j], "device") && is(tokens[j + 1], "=") && tokens[j + 2].kind == Token::Kind::String &&
+            tokens[j + 2].text == "meta")
+          return true;
+      for (size_t j = def; j + 3 < end; ++j)
+        if (is(tokens[j], "device") && is(tokens[j + 1], "(") && tokens[j + 2].kind == Token::Kind::String &&
+            tokens[j + 2].text == "meta")
+          return true;
+      return false;
+    };
     std::map<std::string, std::string> alias;
     for (size_t i = 0; i + 5 < tokens.size(); ++i) {
       if (tokens[i].kind == Token::Kind::Identifier && is(tokens[i + 1], "=") && is(tokens[i + 2], "torch") &&
@@ -412,6 +481,30 @@ class Collector {
       if (t.kind != Token::Kind::Identifier || !is(tokens[i + 1], "(")) continue;
       if (auto a = alias.find(t.text); a != alias.end()) t.text = a->second;
       size_t end = 0;
+      // `@register_meta("roi_align")\ndef meta_roi_align(...)`: the project's own fake decorator.
+      if (fake_decorators.count(t.text) && i > 0 && is(tokens[i - 1], "@")) {
+        const auto args = call_arguments(tokens, i + 1, &end);
+        const auto name = args.empty() ? std::nullopt : string_argument(tokens, args[0]);
+        if (name && end + 1 < tokens.size() && is(tokens[end], "def") &&
+            tokens[end + 1].kind == Token::Kind::Identifier && tokens[end + 1].text != "_") {
+          ++result.registrations;
+          auto [ns, op_name] = split_qualified(*name);
+          ImportedOp& o = op(ns, op_name, where(i));
+          if (makes_meta_tensors(end))
+            o.needs.push_back(fmt::format(
+                "{}: its fake {} (registered through {}) makes tensors on the meta device: a fake returns tensors on "
+                "its inputs' device (new_empty, empty_like, device=x.device); fix it, then name it in 'fake: "
+                "{{python: ...}}'",
+                where(i), tokens[end + 1].text, t.text));
+          else
+            o.python_fake = module + ":" + tokens[end + 1].text;
+          o.fake_via = t.text;
+        } else {
+          result.notes.push_back(fmt::format("{}: {}(...) registers a fake that import cannot name: not imported",
+                                             where(i), t.text));
+        }
+        continue;
+      }
       // `lib = torch.library.Library("ns", "FRAGMENT")`
       if (t.text == "Library" && i >= 2) {
         const auto args = call_arguments(tokens, i + 1, &end);
@@ -470,6 +563,10 @@ class Collector {
           if (function.empty() || function == "_")
             o.needs.push_back(fmt::format("{}: the fake is {}: give it a name of its own to name it in 'fake: "
                                           "{{python: ...}}'", where(i), function.empty() ? "not a named function" : "'_'"));
+          else if (is(tokens[end], "def") && makes_meta_tensors(end))
+            o.needs.push_back(fmt::format("{}: its fake {} makes tensors on the meta device: a fake returns tensors on "
+                                          "its inputs' device (new_empty, empty_like, device=x.device); fix it, then "
+                                          "name it in 'fake: {{python: ...}}'", where(i), function));
           else
             o.python_fake = module + ":" + function;
         } else if (t.text == "custom_op") {

@@ -41,6 +41,7 @@ struct ImportedOp {
   std::vector<std::string> includes;  // the quoted includes of the file that registers the kernels
   std::string includes_from;          // that file (its display path)
   std::string python_fake;            // "module:function"
+  std::string fake_via;               // the project's decorator that registered it, if not torch.library's
   std::string where;                  // file:line of the def
   std::string guard;                  // the #if conditions around the def
   std::vector<std::string> needs;     // what a person must do, and why
