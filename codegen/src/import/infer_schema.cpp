@@ -188,6 +188,20 @@ void infer_schemas(ImportResult& found, const Configuration* configuration,
     }
     return it->second;
   };
+  // One search per (file, function): many ops naming one function, or a file
+  // that spells a name a million times, cost what one search costs.
+  std::map<std::pair<std::string, std::string>, std::optional<Declaration>> declarations;
+  auto declaration_in = [&](const fs::path& place, const std::vector<Token>& tokens, const std::string& fn) {
+    auto [it, fresh] = declarations.try_emplace({place.generic_string(), fn});
+    if (fresh) it->second = find_declaration(tokens, fn, place.generic_string());
+    return it->second;
+  };
+  std::map<std::string, std::map<std::string, std::string>> aliases_by_place;  // read once per file
+  auto aliases_of = [&](const fs::path& place, const std::vector<Token>& tokens) -> const auto& {
+    auto [it, fresh] = aliases_by_place.try_emplace(place.generic_string());
+    if (fresh) collect_aliases(tokens, it->second);
+    return it->second;
+  };
   for (ImportedOp& op : found.ops) {
     if (!op.schema.empty() || op.schema_from.empty()) continue;
     const std::string fn = declared_name(op.schema_from);
@@ -196,12 +210,12 @@ void infer_schemas(ImportResult& found, const Configuration* configuration,
     for (const auto& include : op.schema_from_includes)
       if (auto path = find_include(file.parent_path(), include, include_dirs)) places.push_back(*path);
     std::optional<Declaration> declaration;
-    std::map<std::string, std::string> aliases;  // the places' `using`/`typedef` names (sglang's fptr_t)
+    std::vector<const std::map<std::string, std::string>*> alias_maps;  // the places' `using`/`typedef` names
     for (const fs::path& place : places) {
       const auto& tokens = tokens_of(place);
       if (!tokens) continue;
-      collect_aliases(*tokens, aliases);
-      if (!declaration) declaration = find_declaration(*tokens, fn, place.generic_string());
+      alias_maps.push_back(&aliases_of(place, *tokens));
+      if (!declaration) declaration = declaration_in(place, *tokens, fn);
     }
     // A type through the aliases it is spelled with (a few levels: `using a = b;`).
     auto map_type = [&](const std::string& written, bool is_return) -> std::optional<std::string> {
@@ -210,9 +224,11 @@ void infer_schemas(ImportResult& found, const Configuration* configuration,
         if (auto mapped = schema_type_of(type, is_return)) return mapped;
         std::string bare = normalize(type);
         if (const size_t colon = bare.rfind("::"); colon != std::string::npos) bare = bare.substr(colon + 2);
-        auto it = aliases.find(bare);
-        if (it == aliases.end()) return std::nullopt;
-        type = it->second;
+        const std::string* aliased = nullptr;
+        for (const auto* aliases : alias_maps)
+          if (auto it = aliases->find(bare); it != aliases->end() && !aliased) aliased = &it->second;
+        if (!aliased) return std::nullopt;
+        type = *aliased;
       }
       return std::nullopt;
     };

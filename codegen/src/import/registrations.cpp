@@ -433,8 +433,10 @@ class Collector {
         if (auto value = string_argument(tokens, range); value && *value == "Meta") opens_meta_library = true;
     }
     std::set<std::string> fake_decorators;
+    // Module-level functions only: each body is read once (linear in the file).
     for (size_t i = 0; i + 1 < tokens.size(); ++i) {
-      if (!is(tokens[i], "def") || tokens[i + 1].kind != Token::Kind::Identifier) continue;
+      if (!is(tokens[i], "def") || tokens[i + 1].kind != Token::Kind::Identifier || indent(tokens[i].line) != 0)
+        continue;
       const size_t end = block_end(i);
       for (size_t j = i + 2; j + 1 < end; ++j) {
         if (is(tokens[j], "register_fake") || is(tokens[j], "impl_abstract")) {
