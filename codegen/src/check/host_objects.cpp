@@ -10,6 +10,7 @@
 
 #include "check/arguments.h"
 #include "check/names.h"
+#include "model/expr_bounds.h"
 #include "model/host_types.h"
 #include "model/types.h"
 
@@ -655,6 +656,21 @@ class Lowering {
                             model::to_string(kind)));
           continue;
         }
+        // The binding evaluates the rule on every call: one that raises on every
+        // input (an index past a tensor's exact rank) is refused, as a fake rule is (E0526).
+        model::ShapeFacts facts;
+        for (const auto& check : op_.checks)
+          if (check.dim) facts.min_rank[check.arg.value] = facts.exact_rank[check.arg.value] = check.dim->value;
+        for (const auto& relation : op_.require)
+          if (relation.expr) facts.add_relation(*relation.expr);
+        bool raises = false;
+        for (const auto& diag : model::check_always_raises(*text.expr, env, facts, "the binding",
+                                                           Code::FakeRuleAlwaysRaises)) {
+          auto& d = error(diag.code, text.at(diag.column), diag.message);
+          if (!diag.note.empty()) d.notes.push_back({diag.note});
+          raises = true;
+        }
+        if (raises) continue;
         result.meta.push_back(std::move(text));
       }
     }

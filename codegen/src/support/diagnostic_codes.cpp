@@ -1042,9 +1042,10 @@ compile:
       reason: "no kernel for rows past 1024"
 )md"},
 
-    {Code::FakeRuleAlwaysRaises, "E0526", "a 'fake' or 'let' rule that raises on every input",
+    {Code::FakeRuleAlwaysRaises, "E0526", "a 'fake', 'let' or 'result_meta' rule that raises on every input",
      R"md(The generated fake evaluates the op's `let` bindings and `fake:` rules
-on every call torch.compile traces and FakeTensor sees. A rule that indexes
+on every call torch.compile traces and FakeTensor sees, and the binding a
+`result_meta` rule on every call. A rule that indexes
 a tensor past the rank its checks fix (`x.size(5)` or `x.shape[-3]` where
 `checks: {x: {dim: 2}}` or `require: x.dim() == 2`) raises IndexError on
 every such call, while eager calls, which run the kernel, work. Rules under
