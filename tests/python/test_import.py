@@ -465,3 +465,28 @@ def test_fakes_behind_the_projects_own_decorator_are_found_and_meta_tensors_flag
     assert (tmp_path / "schemas" / "nms.yaml.todo").is_file() and (tmp_path / "schemas" / "box_area.yaml.todo").is_file()
     check = run_opgen("check", "--namespace", "mytv", tmp_path / "schemas" / "roi_align.yaml")
     assert check.returncode == 0, check.stderr
+
+
+def test_a_kernel_whose_declarations_take_another_number_of_parameters_is_said_before_the_build(tmp_path):
+    """'Imported with their kernels as they are' must build (issue 34, item 4): the adapter calls
+    each kernel with the schema's arguments, so a kernel declared with another number of
+    parameters (here the schema has three, the header's scale two) is a need, with the
+    declaration; an overload that fits, as for shift, is enough."""
+    (tmp_path / "csrc").mkdir()
+    (tmp_path / "csrc" / "ops.h").write_text(
+        "#pragma once\n#include <ATen/core/Tensor.h>\n"
+        "at::Tensor scale(const at::Tensor& x, double alpha);\n"
+        "at::Tensor shift(const at::Tensor& x);\n"
+        "at::Tensor shift(const at::Tensor& x, double by);\n")
+    (tmp_path / "csrc" / "b.cpp").write_text(
+        '#include <torch/library.h>\n#include "ops.h"\nTORCH_LIBRARY(ar, m) {\n'
+        '  m.def("scale(Tensor x, float alpha, bool inplace) -> Tensor");\n'
+        '  m.def("shift(Tensor x, float by) -> Tensor");\n}\n'
+        'TORCH_LIBRARY_IMPL(ar, CPU, m) {\n  m.impl("scale", &scale);\n  m.impl("shift", &shift_fn);\n}\n')
+    (tmp_path / "csrc" / "ops.h").write_text((tmp_path / "csrc" / "ops.h").read_text().replace("shift(", "shift_fn("))
+    proc = run_opgen("import", "csrc/b.cpp", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert ("the CPU kernel scale takes another number of parameters than the schema's 3 arguments "
+            "(csrc/ops.h:3 (2 parameters))") in proc.stdout, proc.stdout
+    assert (tmp_path / "schemas" / "scale.yaml.todo").is_file()
+    assert (tmp_path / "schemas" / "shift.yaml").is_file()

@@ -4,11 +4,13 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "import/kernel_headers.h"
+#include "model/schema.h"
 #include "model/types.h"
 #include "support/file_io.h"
 
@@ -73,9 +75,12 @@ struct Declaration {
   std::string where;                // file:line
 };
 
-// The first declaration or definition of `name` in `tokens`: `<type> name(<params>)`
-// at the start of a declaration (after `;`, `}`, `{`, `)` of an attribute, or a label).
-std::optional<Declaration> find_declaration(const Tokens& tokens, const std::string& name, const std::string& display) {
+// The declarations and definitions of `name` in `tokens` (overloads too, at
+// most kMaxDeclarations): `<type> name(<params>)` at the start of a
+// declaration (after `;`, `}`, `{`, `)` of an attribute, or a label).
+constexpr size_t kMaxDeclarations = 64;
+std::vector<Declaration> find_declarations(const Tokens& tokens, const std::string& name, const std::string& display) {
+  std::vector<Declaration> found;
   static const std::set<std::string> kSpecifiers = {"inline", "static", "extern", "constexpr", "TORCH_API",
                                                     "C10_EXPORT", "C10_API", "TORCH_EXTENSION_API"};
   for (size_t i = 1; i + 1 < tokens.size(); ++i) {
@@ -132,9 +137,10 @@ std::optional<Declaration> find_declaration(const Tokens& tokens, const std::str
     }
     if (!ok) continue;
     if (d.params.size() == 1 && normalize(d.params[0]) == "void") d.params.clear();
-    return d;
+    found.push_back(std::move(d));
+    if (found.size() == kMaxDeclarations) break;
   }
-  return std::nullopt;
+  return found;
 }
 
 // `using name = type;` and `typedef type name;` in `tokens`: name -> type as written.
@@ -190,10 +196,11 @@ void infer_schemas(ImportResult& found, const Configuration* configuration,
   };
   // One search per (file, function): many ops naming one function, or a file
   // that spells a name a million times, cost what one search costs.
-  std::map<std::pair<std::string, std::string>, std::optional<Declaration>> declarations;
-  auto declaration_in = [&](const fs::path& place, const std::vector<Token>& tokens, const std::string& fn) {
+  std::map<std::pair<std::string, std::string>, std::vector<Declaration>> declarations;
+  auto declarations_in = [&](const fs::path& place, const std::vector<Token>& tokens,
+                             const std::string& fn) -> const std::vector<Declaration>& {
     auto [it, fresh] = declarations.try_emplace({place.generic_string(), fn});
-    if (fresh) it->second = find_declaration(tokens, fn, place.generic_string());
+    if (fresh) it->second = find_declarations(tokens, fn, place.generic_string());
     return it->second;
   };
   std::map<std::string, std::map<std::string, std::string>> aliases_by_place;  // read once per file
@@ -215,7 +222,7 @@ void infer_schemas(ImportResult& found, const Configuration* configuration,
       const auto& tokens = tokens_of(place);
       if (!tokens) continue;
       alias_maps.push_back(&aliases_of(place, *tokens));
-      if (!declaration) declaration = declaration_in(place, *tokens, fn);
+      if (const auto& all = declarations_in(place, *tokens, fn); !declaration && !all.empty()) declaration = all.front();
     }
     // A type through the aliases it is spelled with (a few levels: `using a = b;`).
     auto map_type = [&](const std::string& written, bool is_return) -> std::optional<std::string> {
@@ -289,6 +296,42 @@ void infer_schemas(ImportResult& found, const Configuration* configuration,
     if (op.includes.empty()) {
       op.includes = op.schema_from_includes;
       op.includes_from = op.schema_from_file;
+    }
+  }
+
+  // "Imported with their kernels as they are" must build: the generated
+  // adapter calls each kernel with the schema's arguments, so a kernel whose
+  // every declaration import can read takes another number of parameters
+  // would not compile. Said here, with the declaration, rather than by the
+  // build. (Where no declaration is readable, the build is the check.)
+  for (ImportedOp& op : found.ops) {
+    if (op.schema.empty() || op.kernels.empty() || op.includes_from.empty()) continue;
+    const auto parsed = model::parse_schema(op.schema);
+    const auto* schema = std::get_if<model::FunctionSchema>(&parsed);
+    if (!schema) continue;  // opgen check reports it
+    const fs::path file = op.includes_from;
+    std::vector<fs::path> places = {file};
+    for (const auto& include : op.includes)
+      if (auto path = find_include(file.parent_path(), include, include_dirs)) places.push_back(*path);
+    for (const ImportedKernel& kernel : op.kernels) {
+      std::vector<std::string> seen;
+      bool fits = false;
+      for (const fs::path& place : places) {
+        const auto& tokens = tokens_of(place);
+        if (!tokens) continue;
+        for (const Declaration& d : declarations_in(place, *tokens, declared_name(kernel.function))) {
+          // A boxed kernel (the stable ABI's `void f(StableIValue* stack, uint64_t, uint64_t)`) takes the stack.
+          const bool boxed = !d.params.empty() && normalize(d.params[0]).find("StableIValue") != std::string::npos;
+          if (boxed || d.params.size() == schema->arguments.size()) fits = true;
+          seen.push_back(fmt::format("{} ({} parameter{})", d.where, d.params.size(), d.params.size() == 1 ? "" : "s"));
+        }
+      }
+      if (!fits && !seen.empty())
+        op.needs.push_back(fmt::format("{}: the {} kernel {} takes another number of parameters than the schema's {} "
+                                       "argument{} ({}): the generated bindings would not compile; fix the schema or "
+                                       "the kernel",
+                                       kernel.where, kernel.dispatch_key, kernel.function, schema->arguments.size(),
+                                       schema->arguments.size() == 1 ? "" : "s", fmt::join(seen, ", ")));
     }
   }
 }

@@ -25,7 +25,10 @@ namespace opgen::import {
 std::optional<std::string> schema_type_of(std::string_view cpp_type, bool is_return);
 
 // Fills in the schema of each op defined without one (ImportedOp::schema_from),
-// or says in its needs why it cannot.
+// or says in its needs why it cannot. Then holds each op's kernels to its
+// schema: a kernel whose every readable declaration takes another number of
+// parameters than the schema has arguments is a need (the generated adapter
+// would not compile).
 void infer_schemas(ImportResult& found, const Configuration* configuration,
                    const std::vector<std::filesystem::path>& include_dirs = {});
 
