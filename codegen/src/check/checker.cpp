@@ -724,14 +724,7 @@ class OpChecker {
     }
   }
 
-  model::ShapeFacts accepted_shapes() const {
-    model::ShapeFacts facts;
-    for (const auto& check : op_.checks)
-      if (check.dim) facts.min_rank[check.arg.value] = facts.exact_rank[check.arg.value] = check.dim->value;
-    for (const auto& relation : op_.require)
-      if (relation.expr) facts.add_relation(*relation.expr);
-    return facts;
-  }
+  model::ShapeFacts accepted_shapes() const { return model::accepted_shapes(op_); }
 
   void check_flops_total(const model::RuleText& rule, const model::ExprEnv& env) {
     for (const auto& diag : model::check_total_count(*rule.expr, env, accepted_shapes())) {

@@ -658,13 +658,8 @@ class Lowering {
         }
         // The binding evaluates the rule on every call: one that raises on every
         // input (an index past a tensor's exact rank) is refused, as a fake rule is (E0526).
-        model::ShapeFacts facts;
-        for (const auto& check : op_.checks)
-          if (check.dim) facts.min_rank[check.arg.value] = facts.exact_rank[check.arg.value] = check.dim->value;
-        for (const auto& relation : op_.require)
-          if (relation.expr) facts.add_relation(*relation.expr);
         bool raises = false;
-        for (const auto& diag : model::check_always_raises(*text.expr, env, facts, "the binding",
+        for (const auto& diag : model::check_always_raises(*text.expr, env, model::accepted_shapes(op_), "the binding",
                                                            Code::FakeRuleAlwaysRaises)) {
           auto& d = error(diag.code, text.at(diag.column), diag.message);
           if (!diag.note.empty()) d.notes.push_back({diag.note});

@@ -51,12 +51,6 @@ std::string normalize(std::string_view type) {
   return s;
 }
 
-// `ns::fn<T, 2>` -> `fn`: the name a declaration spells.
-std::string declared_name(const std::string& function) {
-  std::string name = function.substr(0, function.find('<'));
-  if (const size_t colon = name.rfind("::"); colon != std::string::npos) name = name.substr(colon + 2);
-  return name;
-}
 
 std::string join(const Tokens& tokens, size_t begin, size_t end) {
   std::string text;

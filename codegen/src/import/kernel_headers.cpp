@@ -14,12 +14,6 @@ namespace opgen::import {
 
 namespace {
 
-// `ns::fn<T, 2>` -> `fn`: the name a declaration spells.
-std::string declared_name(const std::string& function) {
-  std::string name = function.substr(0, function.find('<'));
-  if (const size_t colon = name.rfind("::"); colon != std::string::npos) name = name.substr(colon + 2);
-  return name;
-}
 
 }  // namespace
 

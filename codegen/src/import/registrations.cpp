@@ -627,4 +627,11 @@ ImportResult find_registrations(const std::vector<SourceFile>& sources, const Co
   return std::move(c.result);
 }
 
+// `ns::fn<T, 2>` -> `fn`: the name a declaration spells.
+std::string declared_name(const std::string& function) {
+  std::string name = function.substr(0, function.find('<'));
+  if (const size_t colon = name.rfind("::"); colon != std::string::npos) name = name.substr(colon + 2);
+  return name;
+}
+
 }  // namespace opgen::import

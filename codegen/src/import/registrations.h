@@ -60,6 +60,9 @@ struct ImportedOp {
   std::string schema_inferred_from;  // file:line of the declaration the schema was inferred from
 };
 
+// `ns::fn<T, 2>` -> `fn`: the name a kernel's declaration spells.
+std::string declared_name(const std::string& function);
+
 struct ImportResult {
   std::vector<ImportedOp> ops;      // in the order the sources define them
   std::vector<std::string> notes;   // about the sources as a whole

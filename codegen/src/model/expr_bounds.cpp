@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "model/expr_internal.h"
+#include "model/spec.h"
 
 namespace opgen::model {
 namespace {
@@ -369,6 +370,15 @@ void ShapeFacts::close() {
     }
     if (!changed) break;
   }
+}
+
+ShapeFacts accepted_shapes(const OpSpec& op) {
+  ShapeFacts facts;
+  for (const auto& check : op.checks)
+    if (check.dim) facts.min_rank[check.arg.value] = facts.exact_rank[check.arg.value] = check.dim->value;
+  for (const auto& relation : op.require)
+    if (relation.expr) facts.add_relation(*relation.expr);
+  return facts;
 }
 
 std::vector<ExprDiagnostic> check_cannot_raise(const Expr& expr, const ExprEnv& env, ShapeFacts facts,

@@ -41,6 +41,12 @@ struct ShapeFacts {
   void close();
 };
 
+struct OpSpec;
+
+// What the op's `checks:` (exact ranks) and `require:` relations guarantee of
+// every input it accepts: the facts every totality proof below starts from.
+ShapeFacts accepted_shapes(const OpSpec& op);
+
 // The problems of a checked Int `flops` expression under `facts`, each at
 // its column: a divisor that can be 0, an index that can be out of range, a
 // result that can be negative.
