@@ -1,6 +1,6 @@
 """The tool as a package: `pip wheel .` at the repository root (scikit-build-core,
 pyproject.toml) builds the `opgen` wheel: the executable (yaml-cpp linked
-statically, fmt header-only), its CMake package and the specs' JSON Schema,
+statically, fmt too), its CMake package and the specs' JSON Schema,
 inside the Python package `opgen`. `auditwheel repair` gives it its
 manylinux tag. Then a new user's path, in a fresh virtualenv:
 
