@@ -9,7 +9,8 @@ ABI carries beyond the basics, vLLM's `Tensor!`, FA3's forward, an apex list
 op), built through opgen's installed CMake package. Then for each PyTorch
 release: a virtualenv with that torch from PyPI (`--system-site-packages`, so
 pytest and friends are shared and only torch and its CUDA wheels are
-downloaded); against the same unchanged binaries, the in-tree part's
+installed; their wheels are downloaded once per machine into opgen's cache,
+scripts/wheel_cache.py); against the same unchanged binaries, the in-tree part's
 generated test suite (opcheck, torch.compile, fake vs real, input checks,
 gradcheck), the outside project's generated suite and its own checks
 (check_ops.py --stable-only: eager against PyTorch, opcheck, compile); and
@@ -37,6 +38,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import wheel_cache
 
 from device_check import cmake_cuda_args, find_tool
 
@@ -145,7 +148,7 @@ def main() -> int:
             sh([base_python, "-m", "venv", "--system-site-packages", venv], log)
         if torch_version(python).split("+")[0] != version:
             print(f"abi_matrix: installing torch=={version} into {venv}", file=sys.stderr)
-            if sh([python, "-m", "pip", "install", "-q", "--disable-pip-version-check", f"torch=={version}"], log):
+            if wheel_cache.install(python, [f"torch=={version}"], log):
                 sys.exit(f"abi_matrix: pip could not install torch=={version}; see {log}")
         installed = torch_version(python)
         print(f"abi_matrix: torch {installed}", file=sys.stderr)

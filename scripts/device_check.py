@@ -50,6 +50,9 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import wheel_cache
+from wheel_cache import cache_dir
+
 REPO = Path(__file__).resolve().parent.parent
 DEVICE_TORCH = "2.11.0"  # the device's torch (2.11.0+cu130 = PyPI torch==2.11.0)
 ARCH = os.environ.get("DEVICE_CHECK_ARCH", "90a")
@@ -200,13 +203,10 @@ def git_commit() -> dict:
     return {"commit": head, "dirty": bool(status)}
 
 
-def cache_dir() -> Path:
-    base = os.environ.get("OPGEN_CACHE_DIR") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "opgen"
-    return Path(base)
-
-
 def device_torch_python(version: str = DEVICE_TORCH) -> Path:
     """Here: a venv with the device's torch from PyPI, made once and kept in the cache (about 1 min).
+    Its wheels are kept in the cache too (scripts/wheel_cache.py): a venv made
+    again installs offline.
 
     --system-site-packages shares pytest and the rest, so only torch and the
     CUDA wheels it needs are installed."""
@@ -221,7 +221,8 @@ def device_torch_python(version: str = DEVICE_TORCH) -> Path:
         logfile = venv.parent / f"venv-torch-{version}.log"
         logfile.write_text("")
         quiet([sys.executable, "-m", "venv", "--clear", "--system-site-packages", venv], logfile)
-        quiet([python, "-m", "pip", "install", "-q", "--disable-pip-version-check", f"torch=={version}"], logfile)
+        if wheel_cache.install(python, [f"torch=={version}"], logfile):
+            die(f"pip could not install torch=={version} into {venv} (log: {logfile})")
         if (torch_version(python) or "").split("+")[0] != version:
             die(f"{venv} does not import torch {version} (log: {logfile})")
     return python
@@ -258,23 +259,15 @@ def bundle_peers(logfile: Path) -> list[str]:
     device's PYTHONPATH. Their wheels are downloaded once into the cache; a
     peer that cannot be had is left out with a note (the bench then has no
     column for it), never a failed prepare."""
-    wheels = cache_dir() / "wheels"
-    wheels.mkdir(parents=True, exist_ok=True)
     target = BUNDLE / "peers"
     shutil.rmtree(target, ignore_errors=True)
     target.mkdir()
     got = []
     for spec in PEERS:
-        name, version = spec.split("==")
-        stem = f"{name.replace('-', '_')}-{version}-"
-        found = sorted(wheels.glob(f"{stem}*.whl"))
+        found = wheel_cache.download_one(spec, logfile, sys.executable)
         if not found:
-            code, out = capture([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
-                                 "-d", wheels, spec])
-            found = sorted(wheels.glob(f"{stem}*.whl"))
-            if not found:
-                log(f"peer {spec} left out: pip download failed ({code}): {out.strip()[-300:]}")
-                continue
+            log(f"peer {spec} left out: pip download failed (log: {logfile})")
+            continue
         with zipfile.ZipFile(found[-1]) as wheel:
             wheel.extractall(target)
         got.append(spec)
