@@ -30,6 +30,18 @@ TEST(Checker, NamespaceMustMatch) {
                "namespace 'other' differs from the library's 'testns'");
 }
 
+// `dispatch: []` is the schema alone (its kernels registered elsewhere, as
+// `opgen import` writes it); no `dispatch:` is CPU and CUDA kernels.
+TEST(Checker, EmptyDispatchIsTheSchemaAlone) {
+  auto alone = load_and_check("schemas/foo.yaml", "schema: \"foo(Tensor(a!) x) -> ()\"\nabi: unstable\ndispatch: []\n");
+  ASSERT_TRUE(alone.ok) << alone.diagnostics;
+  EXPECT_TRUE(alone.library.ops.at(0).dispatch.empty());
+  auto defaulted = load_and_check("schemas/foo.yaml", "schema: \"foo(Tensor(a!) x) -> ()\"\nabi: unstable\n");
+  ASSERT_TRUE(defaulted.ok) << defaulted.diagnostics;
+  ASSERT_EQ(defaulted.library.ops.at(0).dispatch.size(), 2u);
+  EXPECT_EQ(defaulted.library.ops.at(0).dispatch[0].value, "CPU");
+}
+
 TEST(Checker, SameOpInTwoFiles) {
   auto r = load_and_check(std::vector<SpecFile>{
       {"schemas/foo.yaml", "schema: \"foo(Tensor x) -> Tensor\"\nfake: [like(x)]\n"},

@@ -1,6 +1,7 @@
 // Golden tests for every emitter: tests/codegen/golden/specs/*.yaml are
 // generated and compared, file by file, with tests/codegen/golden/expected/.
 // Refresh with: OPGEN_UPDATE_GOLDEN=1 ./opgen_unit_tests --gtest_filter='Emit.*'
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -198,6 +199,22 @@ TEST(Emit, WrapperLocalsDoNotClashWithArguments) {
   auto files = emit_one("foo", "schema: \"foo(Tensor out0) -> (Tensor, Tensor)\"\nfake: [like(out0), like(out0)]\n");
   EXPECT_NE(files.at("csrc/foo.cpp").find("auto [opgen_out0, opgen_out1] = kernel(out0);"), std::string::npos)
       << files.at("csrc/foo.cpp");
+}
+
+// `dispatch: []` (the schema alone): each ABI's TU defines the op and
+// nothing else, so no unused wrapper or check is left to warn about.
+TEST(Emit, SchemaAloneRegistersTheDefOnly) {
+  for (const char* abi : {"stable", "unstable"}) {
+    auto files = emit_one("foo", fmt::format("schema: \"foo(Tensor x, int n) -> Tensor\"\nabi: {}\ndispatch: []\n"
+                                             "checks:\n  x: {{dtype: [float32]}}\nfake: [like(x)]\n",
+                                             abi));
+    const std::string& tu = files.at("csrc/foo.cpp");
+    EXPECT_NE(tu.find("('dispatch: []'); its kernels are registered elsewhere."), std::string::npos) << tu;
+    EXPECT_NE(tu.find("m.def(\"foo(Tensor x, int n) -> Tensor\");"), std::string::npos) << tu;
+    for (const char* absent : {"namespace {", "_IMPL(", "_boxed", "_checked", "check_inputs"})
+      EXPECT_EQ(tu.find(absent), std::string::npos) << absent << " in\n" << tu;
+    EXPECT_EQ(files.at("include/testns/kernels/foo.h").find("foo_cpu"), std::string::npos);
+  }
 }
 
 TEST(Emit, RuleOverSeveralLinesKeepsTheFakeValidPython) {

@@ -1005,9 +1005,10 @@ void warn_about_missing_samples(const model::Library& library, Diagnostics& diag
 void check_library(model::Library& library, Diagnostics& diags) {
   const size_t errors_before = diags.error_count();
   // An op without `dispatch:` has kernels for CPU and CUDA; every check
-  // (which of them are Python, first) sees the keys it will have.
+  // (which of them are Python, first) sees the keys it will have. An empty
+  // `dispatch: []` stays empty: the schema alone.
   for (OpSpec& op : library.ops)
-    if (op.dispatch.empty()) op.dispatch = {{"CPU", op.file_loc}, {"CUDA", op.file_loc}};
+    if (op.dispatch.empty() && !op.dispatch_written) op.dispatch = {{"CPU", op.file_loc}, {"CUDA", op.file_loc}};
   check_host_objects(library, diags);
   if (diags.error_count() > errors_before) return;
   std::sort(library.ops.begin(), library.ops.end(),

@@ -60,8 +60,15 @@ std::string kernel_header(const model::Library& lib, const model::OpSpec& op) {
   std::string declared;  // the first kernel this header declares
   for (const auto& key : op.dispatch)
     if (declared.empty() && !op.existing_kernel(key.value)) declared = kernel_name(op, key.value);
-  if (op.dispatch.empty()) declared = kernel_name(op, "CPU");
-  if (declared.empty()) {
+  const bool schema_alone = op.dispatch.empty() && op.dispatch_written;
+  if (op.dispatch.empty() && !schema_alone) declared = kernel_name(op, "CPU");
+  if (schema_alone) {
+    p.emit(R"cc(//
+// $qualified$ is registered as its schema alone ('dispatch: []'): its kernels
+// are registered elsewhere, against this def.
+)cc",
+           {{"qualified", qualified_name(lib, op)}});
+  } else if (declared.empty()) {
     p.emit(R"cc(//
 // The kernels of $qualified$ are existing functions (the spec's 'kernels:'),
 // called through $adapt$.

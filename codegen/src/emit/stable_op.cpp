@@ -38,21 +38,12 @@ void $id$_call_boxed($id$_kernel_fn kernel, StableIValue* stack, uint64_t num_ar
                   num_outputs);
 )cc";
 
-}  // namespace
-
-std::string stable_op_source(const model::Library& lib, const model::OpSpec& op) {
+// The kernels' boxed wrappers, in an anonymous namespace.
+void emit_boxed_kernels(Printer& p, const model::Library& lib, const model::OpSpec& op,
+                        const std::vector<std::string>& tags) {
   const auto& s = op.schema;
   const std::vector<std::string> param_types = kernel_param_types(lib, op, true);
   const std::string ret = model::kernel_return_type(s, true);
-
-  // The checker allows tags from the 2.12 stable ABI on; before, an op that
-  // wraps its flat op has them on the op itself (Python), the flat op none.
-  std::vector<std::string> tags;
-  if (!op.wraps_flat_op() || lib.torch_target_version >= model::kStableTagsSince)
-    for (const auto& tag : op.tags) tags.push_back("at::Tag::" + tag.value);
-
-  Printer p;
-  p.emit(generated_header("//", op.display_path));
   p.emit(kPrologue, {{"qualified", qualified_name(lib, op)},
                      {"version", model::format_torch_version(lib.torch_target_version)},
                      {"header", kernel_header_path(lib, op).substr(std::string("include/").size())},
@@ -108,6 +99,33 @@ std::string stable_op_source(const model::Library& lib, const model::OpSpec& op)
   p.line();
   p.line("}  // namespace");
   p.line();
+}
+
+}  // namespace
+
+std::string stable_op_source(const model::Library& lib, const model::OpSpec& op) {
+  // The checker allows tags from the 2.12 stable ABI on; before, an op that
+  // wraps its flat op has them on the op itself (Python), the flat op none.
+  std::vector<std::string> tags;
+  if (!op.wraps_flat_op() || lib.torch_target_version >= model::kStableTagsSince)
+    for (const auto& tag : op.tags) tags.push_back("at::Tag::" + tag.value);
+
+  Printer p;
+  p.emit(generated_header("//", op.display_path));
+  if (op.dispatch.empty()) {
+    // `dispatch: []`: the schema alone, its kernels registered elsewhere.
+    p.emit(R"cc(//
+// $qualified$ on the LibTorch stable ABI (target: PyTorch $version$): the
+// schema alone ('dispatch: []'); its kernels are registered elsewhere.
+#include <torch/csrc/stable/library.h>$tag_include$
+
+)cc",
+           {{"qualified", qualified_name(lib, op)},
+            {"version", model::format_torch_version(lib.torch_target_version)},
+            {"tag_include", tags.empty() ? "" : "\n#include <torch/headeronly/core/enum_tag.h>"}});
+  } else {
+    emit_boxed_kernels(p, lib, op, tags);
+  }
   p.emit(R"cc(STABLE_TORCH_LIBRARY_FRAGMENT($ns$, m) {
   m.def($schema$$tags$);
 }

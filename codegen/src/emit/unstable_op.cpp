@@ -11,7 +11,10 @@
 
 namespace opgen::emit {
 
-std::string unstable_op_source(const model::Library& lib, const model::OpSpec& op) {
+namespace {
+
+// The kernels' checked entry points, in an anonymous namespace.
+void emit_checked_kernels(Printer& p, const model::Library& lib, const model::OpSpec& op) {
   const auto& s = op.schema;
   const std::string ret = model::kernel_return_type(s, false);
   std::vector<std::string> params;
@@ -20,8 +23,6 @@ std::string unstable_op_source(const model::Library& lib, const model::OpSpec& o
   const std::vector<std::string> host_checks = host_argument_checks(lib, op, "TORCH_CHECK");
   const auto checks = cpp_checks(lib, op, false);
 
-  Printer p;
-  p.emit(generated_header("//", op.display_path));
   p.emit(R"cc(//
 // $qualified$ through torch/library.h (unstable ABI).
 #include "$header$"
@@ -79,6 +80,25 @@ namespace {
   p.line();
   p.line("}  // namespace");
   p.line();
+}
+
+}  // namespace
+
+std::string unstable_op_source(const model::Library& lib, const model::OpSpec& op) {
+  Printer p;
+  p.emit(generated_header("//", op.display_path));
+  if (op.dispatch.empty()) {
+    // `dispatch: []`: the schema alone, its kernels registered elsewhere.
+    p.emit(R"cc(//
+// $qualified$ through torch/library.h (unstable ABI): the schema alone
+// ('dispatch: []'); its kernels are registered elsewhere.
+#include <torch/library.h>
+
+)cc",
+           {{"qualified", qualified_name(lib, op)}});
+  } else {
+    emit_checked_kernels(p, lib, op);
+  }
   std::vector<std::string> tags;
   for (const auto& tag : op.tags) tags.push_back("at::Tag::" + tag.value);
   p.emit(R"cc(TORCH_LIBRARY_FRAGMENT($ns$, m) {

@@ -85,6 +85,12 @@ std::string spec_text(const ImportedOp& op, const std::string& package, const st
       out += fmt::format("  {}: {}\n", yaml_scalar(k->dispatch_key), yaml_double_quoted(k->function));
   } else if (!op.kept_impls.empty() && !op.kernel_refused) {
     out += "dispatch: []  # its kernels are the impls kept in the project's build\n";
+  } else if (!op.impls_in_other_configurations.empty() && !op.kernel_refused) {
+    // As the project's own build of this configuration registers it: the schema alone.
+    out += fmt::format("# {}\n", yaml_comment(fmt::format("In this configuration the sources register the schema "
+                                                           "alone; its impls are in other configurations: {}",
+                                                           fmt::join(op.impls_in_other_configurations, "; "))));
+    out += "dispatch: []\n";
   } else if (!op.kernel_refused) {
     draft.needs.push_back(defines.empty()
                               ? "no kernel in the sources given (its impl may be in a file not imported): add that "
@@ -206,6 +212,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
 
   size_t written = 0, as_is = 0, stubs = 0;
   std::vector<std::string> kept;  // "op: impls" of the written ops whose impls for other keys stay
+  std::vector<std::string> schema_alone;  // written ops whose impls are all in other configurations
   std::string stub_text;
   // Ops that need a person for the same reasons are reported together.
   std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> todo_groups;  // needs, ops
@@ -224,6 +231,8 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
       as_is += !d.op->kernels.empty();
       if (!d.op->kept_impls.empty())
         kept.push_back(fmt::format("{}: {}", d.op->name, fmt::join(d.op->kept_impls, ", ")));
+      else if (d.op->kernels.empty() && !d.op->impls_in_other_configurations.empty())
+        schema_alone.push_back(d.op->name);
       if (d.fake_stub) {
         ++stubs;
         stub_text += fmt::format("\n\ndef {}(*args, **kwargs):\n    raise NotImplementedError(\"{}::{} has no fake "
@@ -258,6 +267,10 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
                      kept.size());
     for (const auto& line : kept) r += "    " + line + "\n";
   }
+  if (!schema_alone.empty())
+    r += fmt::format("  {} of them with the schema alone (dispatch: []), as this configuration registers them (their "
+                     "impls are under #if branches it leaves out; each spec names them): {}\n",
+                     schema_alone.size(), fmt::join(schema_alone, ", "));
   if (!todo_groups.empty()) {
     r += fmt::format("  {} ops need a person (written as <op>.yaml.todo, which no build reads):\n",
                      drafts.size() - written);

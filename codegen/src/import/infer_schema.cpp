@@ -286,7 +286,7 @@ void infer_schemas(ImportResult& found, const Configuration* configuration,
     const std::string result = returns.size() == 1 ? returns[0] : fmt::format("({})", fmt::join(returns, ", "));
     op.schema = fmt::format("{}({}) -> {}", op.name, fmt::join(args, ", "), result);
     op.schema_inferred_from = declaration->where;
-    op.kernels.push_back({"CompositeExplicitAutograd", op.schema_from, op.where});
+    op.kernels.push_back({"CompositeExplicitAutograd", op.schema_from, op.where, op.guard});
     if (op.includes.empty()) {
       op.includes = op.schema_from_includes;
       op.includes_from = op.schema_from_file;

@@ -236,7 +236,7 @@ class Collector {
         return;
       }
       const std::string qualified = fn.starts_with("::") || block_scope.empty() ? fn : block_scope + "::" + fn;
-      o.kernels.push_back({key, qualified, where(k)});
+      o.kernels.push_back({key, qualified, where(k), guard(k)});
       set_includes(o);
     };
     for (size_t i = 0; i + 1 < tokens.size(); ++i) {
@@ -615,6 +615,30 @@ std::vector<SourceFile> read_sources(const std::vector<std::string>& paths, Diag
   return sources;
 }
 
+namespace {
+
+// A def read in this configuration with no impl in it, whose impls the same
+// C++ sources read without a configuration do have (every branch read, each
+// impl with its guard): they all stand in branches this configuration does
+// not take, so here the sources register the schema alone.
+void find_impls_in_other_configurations(ImportResult& configured, const std::vector<SourceFile>& sources) {
+  Collector all;
+  for (const SourceFile& source : sources)
+    if (!source.display.ends_with(".py")) all.cpp(source);
+  for (ImportedOp& o : configured.ops) {
+    if (!o.defined || !o.kernels.empty() || !o.kept_impls.empty() || o.kernel_refused) continue;
+    for (const ImportedOp& every : all.result.ops) {
+      if (every.name != o.name || (every.ns != o.ns && !every.ns.empty() && !o.ns.empty())) continue;
+      for (const ImportedKernel& k : every.kernels)
+        o.impls_in_other_configurations.push_back(
+            fmt::format("{} ({}{})", k.dispatch_key, k.where, k.guard.empty() ? "" : ", under " + k.guard));
+      for (const std::string& kept : every.kept_impls) o.impls_in_other_configurations.push_back(kept);
+    }
+  }
+}
+
+}  // namespace
+
 ImportResult find_registrations(const std::vector<SourceFile>& sources, const Configuration* configuration) {
   Collector c;
   c.configuration = configuration;
@@ -624,6 +648,7 @@ ImportResult find_registrations(const std::vector<SourceFile>& sources, const Co
     else
       c.cpp(source);
   }
+  if (configuration) find_impls_in_other_configurations(c.result, sources);
   return std::move(c.result);
 }
 

@@ -29,6 +29,7 @@ struct ImportedKernel {
   std::string dispatch_key;  // opgen's spelling: CPU, CUDA, Meta, CompositeExplicitAutograd...
   std::string function;      // a C++ name as written, `&` dropped
   std::string where;         // file:line
+  std::string guard;         // the #if conditions around the impl
 };
 
 struct ImportedOp {
@@ -51,6 +52,10 @@ struct ImportedOp {
   // QuantizedCPU, ...): "<key> (<file:line>)". They stay in the project's
   // build, registered against the spec's def; they do not block the op.
   std::vector<std::string> kept_impls;
+  // With a configuration (--define), an op whose impls all stand in branches
+  // it does not take: "<key> (<file:line>, under <#if ...>)" for each. In
+  // this configuration the sources register its schema alone.
+  std::vector<std::string> impls_in_other_configurations;
   // `m.def("name", &fn)`: no schema string; PyTorch infers it from fn's C++
   // signature (infer_schema.h). The function as the bindings must name it,
   // the registering file and its quoted includes, where its declaration is.

@@ -463,7 +463,10 @@ const std::vector<KeyHandler>& key_handlers() {
            r.diags().error(Code::TextNotCarriable, r.loc(n), "'doc' cannot be copied into generated code: " + *why);
        }},
       {"abi", read_abi},
-      {"dispatch", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.dispatch = r.string_list(n, "dispatch"); }},
+      {"dispatch", [](Reader& r, const YAML::Node& n, OpSpec& s) {
+         s.dispatch = r.string_list(n, "dispatch");
+         s.dispatch_written = true;
+       }},
       {"kernels", read_kernels},
       {"tags", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.tags = r.string_list(n, "tags"); }},
       {"cudagraph",

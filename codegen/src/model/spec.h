@@ -245,6 +245,10 @@ struct OpSpec {
 
   Located<Abi> abi{Abi::Stable, {}};
   std::vector<Located<std::string>> dispatch;
+  // `dispatch:` was written. An empty list is then the schema alone: no
+  // kernel from this library (its impls are registered elsewhere); left out,
+  // the op has kernels for CPU and CUDA.
+  bool dispatch_written = false;
   // `kernels:`: dispatch keys whose kernel is an existing function, called
   // through an adapter instead of <ns>::kernels::<op>_<key>, and the headers
   // that declare them.
