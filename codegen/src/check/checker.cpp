@@ -157,6 +157,12 @@ class OpChecker {
     }
   }
 
+  static bool written_in_place(const model::Type& type) {
+    if (type.alias && type.alias->is_write) return true;
+    return std::any_of(type.elements.begin(), type.elements.end(),
+                       [](const auto& element) { return element && written_in_place(*element); });
+  }
+
   void check_type(const model::Type& type, size_t column, bool is_return) {
     const model::TypeMapping* mapping = model::find_type_mapping(type);
     const std::string key = model::type_key(type);
@@ -174,6 +180,19 @@ class OpChecker {
                                        "'tensor_subclasses:', docs/host-objects.md)",
                                        lib_.types_path.empty() ? "_types.yaml beside the specs" : lib_.types_path)});
       }
+      return;
+    }
+    if (key == "Tensor[][]" && written_in_place(type)) {
+      error(Code::UnsupportedType, op_.schema_at(column),
+            "a nested tensor list cannot be written to in place: PyTorch keeps no alias set inside it (it registers "
+            "'Tensor(a!)[][]' as 'Tensor[](!)[]', which its own parser refuses)")
+          .notes.push_back({"take each list updated in place as a 'Tensor(a!)[]' argument (as multi_tensor_adam_ "
+                            "does), or read-only as 'Tensor[][]'"});
+      return;
+    }
+    if (key == "Tensor[][]" && is_return) {
+      error(Code::UnsupportedReturnType, op_.schema_at(column), "an op cannot return 'Tensor[][]'")
+          .notes.push_back({"fake rules describe tensors and tensor lists, not nested lists: return a 'Tensor[]'"});
       return;
     }
     if (op_.defined_in_python()) return;  // no ABI: torch.library carries every type
@@ -372,19 +391,25 @@ class OpChecker {
   // no tensor arguments to this function ... but no fallback function is
   // registered"), so only a backend-independent kernel can run.
   void check_dispatchable() {
+    // PyTorch reads the dispatch key from Tensor, Tensor? and tensor lists, not from a nested list.
     const bool takes_tensors = std::any_of(op_.schema.arguments.begin(), op_.schema.arguments.end(), [](auto& a) {
-      return a.type && model::type_key(*a.type).find("Tensor") != std::string::npos;
+      const std::string key = a.type ? model::type_key(*a.type) : "";
+      return key.find("Tensor") != std::string::npos && key != "Tensor[][]";
     });
     if (takes_tensors) return;
     for (const auto& key : op_.dispatch) {
       if (key.value == "CompositeExplicitAutograd") continue;
       // A default key (no `dispatch:`) stands nowhere in the file: point at the schema.
-      error(Code::NoTensorToDispatchOn, key.loc.line ? key.loc : op_.schema_text.loc,
-            fmt::format("dispatch key '{}' is never reached: the op takes no tensor, and PyTorch picks a {} kernel "
-                        "by the device of its tensor arguments",
-                        key.value, key.value))
-          .notes.push_back({"give the op a tensor argument, or one kernel for every device: "
-                            "'dispatch: [CompositeExplicitAutograd]'"});
+      auto& d = error(Code::NoTensorToDispatchOn, key.loc.line ? key.loc : op_.schema_text.loc,
+                      fmt::format("dispatch key '{}' is never reached: the op takes no tensor, and PyTorch picks a "
+                                  "{} kernel by the device of its tensor arguments",
+                                  key.value, key.value));
+      d.notes.push_back({"give the op a tensor argument, or one kernel for every device: "
+                         "'dispatch: [CompositeExplicitAutograd]'"});
+      if (std::any_of(op_.schema.arguments.begin(), op_.schema.arguments.end(),
+                      [](auto& a) { return a.type && model::type_key(*a.type) == "Tensor[][]"; }))
+        d.notes.push_back({"PyTorch reads no device from a 'Tensor[][]' argument: apex's multi-tensor ops take a "
+                           "'Tensor noop_flag' first, which it does read"});
       return;
     }
   }
@@ -526,6 +551,15 @@ class OpChecker {
       if (value.kind == Kind::Tensor) return check_sample_tensor(value.tensor, dims);
       if (value.kind == Kind::None && key == "Tensor?") return;
       return mismatch(key == "Tensor" ? "a tensor: {shape: [...], dtype: ...}" : "a tensor or null");
+    }
+    if (key == "Tensor[][]") {
+      if (value.kind == Kind::TensorLists) {
+        for (const auto& list : value.lists)
+          for (const auto& t : list) check_sample_tensor(t, dims);
+        return;
+      }
+      if (value.kind == Kind::Literal && value.literal == "[]") return;
+      return mismatch("a list of tensor lists: [[{shape: [...]}, ...], ...]");
     }
     if (key == "Tensor[]") {
       if (value.kind == Kind::TensorList) {

@@ -72,6 +72,15 @@ std::string value_expr(const model::Argument& arg, const model::SampleValue& v) 
       for (const auto& t : v.list) items.push_back(tensor_expr(t));
       return fmt::format("[{}]", fmt::join(items, ", "));
     }
+    case Kind::TensorLists: {
+      std::vector<std::string> lists;
+      for (const auto& list : v.lists) {
+        std::vector<std::string> items;
+        for (const auto& t : list) items.push_back(tensor_expr(t));
+        lists.push_back(fmt::format("[{}]", fmt::join(items, ", ")));
+      }
+      return fmt::format("[{}]", fmt::join(lists, ", "));
+    }
     case Kind::Literal: return python_literal(arg, v.literal);
     case Kind::HostObject: break;  // lowered into its fields' samples (check/host_objects.h)
   }
@@ -227,6 +236,8 @@ std::vector<std::optional<int64_t>> expected_flops(const model::OpSpec& op, cons
         std::vector<model::EvalTensor> list;
         for (const auto& t : v->list) list.push_back(eval_tensor(t, dims));
         value = model::EvalValue{std::move(list)};
+      } else if (v && v->kind == model::SampleValue::Kind::TensorLists) {
+        // Rules have no value for a nested list: a rule naming one is not evaluated here.
       } else if (v && v->kind == model::SampleValue::Kind::None) {
         value = model::EvalValue{model::EvalNone{}};
       } else if (v && v->literal == "[]" && model::type_key(*arg.type) == "Tensor[]") {

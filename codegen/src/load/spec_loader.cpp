@@ -363,6 +363,28 @@ std::optional<model::SampleValue> read_sample_value(Reader& r, const YAML::Node&
     if (!t) return std::nullopt;
     v.kind = model::SampleValue::Kind::Tensor;
     v.tensor = std::move(*t);
+  } else if (node.IsSequence() && node.size() > 0 && node[0].IsSequence() &&
+             (node[0].size() == 0 || node[0][0].IsMap())) {
+    // [[{shape: ...}, ...], [...]]: a Tensor[][] argument's lists.
+    v.kind = model::SampleValue::Kind::TensorLists;
+    for (const YAML::Node& inner : node) {
+      std::vector<model::SampleTensor> list;
+      if (inner.IsSequence())
+        for (const YAML::Node& item : inner) {
+          auto t = item.IsMap() ? read_sample_tensor(r, item) : std::nullopt;
+          if (!t) {
+            if (!item.IsMap())
+              r.diags().error(Code::WrongValueType, r.loc(item), "a list of sample tensors holds only mappings");
+            return std::nullopt;
+          }
+          list.push_back(std::move(*t));
+        }
+      else {
+        r.diags().error(Code::WrongValueType, r.loc(inner), "a list of tensor lists holds only lists");
+        return std::nullopt;
+      }
+      v.lists.push_back(std::move(list));
+    }
   } else if (node.IsSequence() && node.size() > 0 && node[0].IsMap()) {
     v.kind = model::SampleValue::Kind::TensorList;
     for (const YAML::Node& item : node) {

@@ -86,10 +86,12 @@ struct SampleField;
 
 struct SampleValue {
   // HostObject: `{fields: {name: value}}`, a host object's declared fields.
-  enum class Kind { Tensor, TensorList, None, Literal, HostObject };
+  // TensorLists: a list of tensor lists (a `Tensor[][]` argument).
+  enum class Kind { Tensor, TensorList, TensorLists, None, Literal, HostObject };
   Kind kind = Kind::Literal;
   SampleTensor tensor;               // Tensor
   std::vector<SampleTensor> list;    // TensorList
+  std::vector<std::vector<SampleTensor>> lists;  // TensorLists
   std::vector<SampleField> fields;   // HostObject
   std::string literal;               // Literal: a YAML string as written; a number or a boolean
                                      // (or a list of them) in canonical form: 7, 0.5, true, [1, 2]

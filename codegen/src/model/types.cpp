@@ -22,6 +22,7 @@ constexpr std::array kTypes = {
   TypeMapping{"Tensor?",       "const std::optional<torch::stable::Tensor>&",      "std::optional<torch::stable::Tensor>",           v2_10,  "const std::optional<at::Tensor>&",             "std::optional<at::Tensor>",    "Optional[torch.Tensor]"},
   TypeMapping{"Tensor[]",      "const std::vector<torch::stable::Tensor>&",        "std::vector<torch::stable::Tensor>",             v2_10,  "at::TensorList",                               "std::vector<at::Tensor>",      "Sequence[torch.Tensor]"},
   TypeMapping{"Tensor?[]",     "const std::vector<std::optional<torch::stable::Tensor>>&", "std::vector<std::optional<torch::stable::Tensor>>", v2_10,  "const c10::List<std::optional<at::Tensor>>&",  "",                             "Sequence[Optional[torch.Tensor]]"},
+  TypeMapping{"Tensor[][]",    "const std::vector<std::vector<torch::stable::Tensor>>&", "std::vector<std::vector<torch::stable::Tensor>>", v2_10,  "const std::vector<std::vector<at::Tensor>>&",  "",                             "Sequence[Sequence[torch.Tensor]]"},
   TypeMapping{"Tensor[]?",     "const std::optional<std::vector<torch::stable::Tensor>>&", "std::optional<std::vector<torch::stable::Tensor>>", v2_10,  "const std::optional<std::vector<at::Tensor>>&", "",                             "Optional[Sequence[torch.Tensor]]"},
   TypeMapping{"int",           "int64_t",                                          "int64_t",                                        v2_10,  "int64_t",                                      "int64_t",                      "int"},
   TypeMapping{"int?",          "std::optional<int64_t>",                           "std::optional<int64_t>",                         v2_10,  "std::optional<int64_t>",                       "",                             "Optional[int]"},
@@ -93,7 +94,14 @@ carry the type at all (E0310: use `abi: unstable`); an empty unstable cell
 means opgen carries the type on the stable ABI only (E0308: use
 `abi: stable`). A return column left empty means the type cannot be
 returned on that ABI (E0309). `Tensor(a!)` arguments become non-const
-references. Types PyTorch has but no op here takes (`Any`, `Dict(...)`,
+references. `Tensor[][]` (the tensor lists of multi-tensor optimizers, as
+apex writes them) is an argument only (E0309: fake rules describe tensors
+and tensor lists, not nested lists), never written to in place: PyTorch
+keeps no alias set inside a nested list (`Tensor(a!)[][]` registers as
+`Tensor[](!)[]`, which its own parser refuses), so a list updated in place
+is a `Tensor(a!)[]` argument; and PyTorch picks a backend's kernel by
+`Tensor`, `Tensor?` and `Tensor[]` arguments only, so an op with a CPU or
+CUDA kernel also takes one of those (E0813). Types PyTorch has but no op here takes (`Any`, `Dict(...)`,
 tuples as arguments, `Scalar` on the stable ABI, which has no conversion
 for it) are E0308.
 

@@ -336,7 +336,8 @@ fake: like(x)
 
     {Code::UnsupportedType, "E0308", "a type opgen does not support",
      R"md(The schema uses a type opgen has no C++ or Python mapping for, such as
-`Dict(str, Tensor)`, tuples as arguments or nested lists but `int[][]`. [Types](types.md) lists the
+`Dict(str, Tensor)`, tuples as arguments or nested lists but `int[][]` and `Tensor[][]` (written
+to in place, `Tensor(a!)[][]`, it is refused: PyTorch drops the alias set inside a nested list). [Types](types.md) lists the
 supported types per ABI (`opgen types` prints the same table); pass the data
 as tensors or lists instead.)md",
      R"md(# foo.yaml
