@@ -191,3 +191,16 @@ def test_the_argument_limit_is_pytorchs(tmp_path, count):
     assert (proc.returncode == 0) == torch_accepts == (count <= 64), proc.stderr
     if not torch_accepts:
         assert "error[E0317]" in proc.stderr
+
+
+def test_pytorch_registers_arguments_named_alike_but_its_tools_refuse_them():
+    """E0306's reason, held against the installed torch: the schema registers, and opcheck (like Inductor's
+    lowering) fails building a Python signature from it. If a release takes it, opgen can too."""
+    lib = torch.library.Library("opgen_dup_probe", "FRAGMENT")
+    lib.define("offload(Tensor a, int id, int id) -> Tensor")
+    lib.impl("offload", lambda a, x, y: a + x + y, "CPU")
+    op = torch.ops.opgen_dup_probe.offload.default
+    assert [arg.name for arg in op._schema.arguments] == ["a", "id", "id"]
+    assert torch.equal(op(torch.zeros(2), 1, 2), torch.full((2,), 3.0))
+    with pytest.raises(Exception, match="duplicate parameter name: 'id'"):
+        torch.library.opcheck(op, (torch.zeros(2), 1, 2))

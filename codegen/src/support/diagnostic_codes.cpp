@@ -307,7 +307,12 @@ fake: like(x)
     {Code::DuplicateArgument, "E0306", "duplicate argument name",
      R"md(Two arguments of the schema have the same name. Arguments are passed and
 bound by name (in Python, in the fake, in `checks` and `autograd`), so each
-name must be unique.)md",
+name must be unique. PyTorch's parser registers such a schema (DeepSpeed's
+`offload_tensor(Tensor a, int id, int id)`), but PyTorch's own tools do not
+take it: `opcheck` and Inductor's lowering build a Python signature from the
+schema and fail with "duplicate parameter name" (checked against the
+installed torch by tests/python/test_schema_parity.py), so an op with one
+could not pass its generated suite or compile.)md",
      R"md(# foo.yaml
 schema: "foo(Tensor x, Tensor x) -> Tensor"
 fake: like(x)
