@@ -13,6 +13,14 @@ use (gnu++20 predefines `linux` and `unix`; c++20 does not), and every macro
 name that is not already reserved to the implementation (`__` anywhere, or
 `_` and an uppercase letter, refused by rule) goes into the table.
 
+global_names.inc: the names C, POSIX and torch's C shim declare at global
+scope (functions, variables, types: `dup`, `time`, `stat`, `FILE`) in the
+same headers. A namespace is a C++ namespace in the generated code, and
+`namespace dup {` after <unistd.h> is "redeclared as different kind of
+entity": such a namespace gets a derived C++ namespace (model::cpp_namespace).
+Read from clang's AST of that translation unit (its top-level declarations
+and those inside top-level `extern "C"` blocks).
+
 python_names.inc: the Python packages and distributions a generated
 package must not shadow or replace. The standard library's modules (a package
 named `typing` on the test PYTHONPATH breaks `import torch`), and torch, the
@@ -44,6 +52,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 MACRO_TABLE = REPO / "codegen" / "src" / "check" / "macro_names.inc"
 PYTHON_TABLE = REPO / "codegen" / "src" / "check" / "python_names.inc"
+GLOBAL_TABLE = REPO / "codegen" / "src" / "model" / "global_names.inc"
 # The tool's own distribution and the roots of the environment a generated project lives in.
 ENVIRONMENT_ROOTS = ["torch", "opgen", "scikit-build-core", "pip", "wheel", "pytest", "numpy"]
 
@@ -120,6 +129,48 @@ def current_macros(python: str) -> tuple[set[str], list[str]]:
     return {n for n in found if not reserved(n)}, seen_with
 
 
+# Declarations whose name the AST dump prints before the quoted type.
+NAMED_BEFORE_TYPE = {"FunctionDecl", "VarDecl", "TypedefDecl", "TypeAliasDecl", "FunctionTemplateDecl",
+                     "ClassTemplateDecl", "EnumDecl"}
+# Words of the dump that are not names: operators, and an anonymous record's "struct definition".
+NOT_NAMES = {"delete", "new", "operator", "definition"}
+
+
+def current_global_names(python: str) -> tuple[set[str], bool]:
+    """Names declared at global scope by HEADERS (clang's AST dump); (names, whether clang was there)."""
+    if not shutil.which("clang++"):
+        return set(), False
+    names: set[str] = set()
+    with tempfile.TemporaryDirectory() as tmp:
+        cpp = Path(tmp) / "all.cpp"
+        cpp.write_text("".join(f"#include <{h}>\n" for h in HEADERS))
+        dump = subprocess.Popen(["clang++", "-std=gnu++20", "-fsyntax-only", "-fno-color-diagnostics", "-Xclang",
+                                 "-ast-dump", *torch_includes(python), str(cpp)],
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        top = ""
+        for line in dump.stdout:
+            if line.startswith(("|-", "`-")):
+                top = line
+            elif not (line.startswith(("| |-", "| `-", "  |-", "  `-")) and "LinkageSpecDecl" in top):
+                continue  # deeper than the global scope (or an extern "C" block's direct children)
+            m = re.match(r"[|` -]*(\w+) ", line)
+            if not m:
+                continue
+            rest = line[line.find(">") + 1:] if ">" in line else line
+            if m.group(1) in NAMED_BEFORE_TYPE:
+                name = re.search(r"\s([A-Za-z_]\w*)(?: '|$)", rest.rstrip())
+            elif m.group(1) in ("CXXRecordDecl", "RecordDecl"):
+                name = re.search(r"\b(?:struct|class|union) ([A-Za-z_]\w*) definition", rest) or \
+                    re.search(r"\b(?:struct|class|union) ([A-Za-z_]\w*)$", rest.rstrip())
+            else:
+                continue
+            if name and name.group(1) not in NOT_NAMES:
+                names.add(name.group(1))
+        if dump.wait():
+            sys.exit("name_tables: clang++ could not parse the headers for the global names")
+    return {n for n in names if not reserved(n)}, True
+
+
 def current_python_names(python: str) -> set[str]:
     out = subprocess.run([python, "-c", PYTHON_PROBE, *ENVIRONMENT_ROOTS], capture_output=True, text=True, check=True)
     names = set(json.loads(out.stdout))
@@ -153,6 +204,7 @@ def main() -> int:
     args = parser.parse_args()
     macros, compilers = current_macros(args.python)
     python_names = current_python_names(args.python)
+    global_names, have_clang = current_global_names(args.python)
     tables = [
         (MACRO_TABLE, macros, f"macro ({', '.join(compilers)})",
          ["Every macro name (not reserved to the implementation) that g++, clang++ and nvcc define over",
@@ -161,6 +213,11 @@ def main() -> int:
          ["The standard library's modules, and torch, opgen and every distribution they and the build",
           "depend on (import and normalized distribution names): no generated Python package may take one."]),
     ]
+    if have_clang:
+        tables.append((GLOBAL_TABLE, global_names, "global name",
+                       ["Every name (not reserved to the implementation) declared at global scope by the headers the",
+                        "generated C++ and its kernels include (clang's AST): a namespace named so gets a derived",
+                        "C++ namespace (model::cpp_namespace)."]))
     status = 0
     for table, found, what, comment in tables:
         have = read_table(table)

@@ -13,6 +13,8 @@ Needs the built tool and this machine's torch: run through CTest.
 import subprocess
 import sys
 
+from pathlib import Path
+
 import pytest
 
 from cli_helpers import SOURCE_DIR, build_with_opgen, requires_opgen, run_opgen
@@ -52,7 +54,7 @@ print("ok")
 
 def test_the_cpp_namespace_is_derived_only_where_cpp_reserves_the_name(tmp_path):
     for ns, cpp in [("_C", "C_ns"), ("_C_cache_ops", "C_cache_ops_ns"), ("_moe_C", "moe_C_ns"), ("my__ops", "my_ops_ns"),
-                    ("vllm", "vllm")]:
+                    ("vllm", "vllm"), ("dup", "dup_ns"), ("clock", "clock_ns")]:
         proc = run_opgen("new", f"{ns}::f", "--schema", "(Tensor x) -> Tensor", "--dispatch", "CPU",
                          "--schemas-dir", tmp_path / ns / "schemas", "--kernels-dir", tmp_path / ns / "kernels")
         assert proc.returncode == 0, proc.stderr
@@ -64,6 +66,23 @@ def test_the_cpp_namespace_is_derived_only_where_cpp_reserves_the_name(tmp_path)
         assert f"namespace {cpp}::kernels {{" in header
         registration = "".join(p.read_text() for p in (tmp_path / ns / "out" / "csrc").glob("*.cpp"))
         assert f"TORCH_LIBRARY_FRAGMENT({ns}, m)" in registration or f"TORCH_LIBRARY({ns}, m)" in registration
+
+
+def test_a_namespace_the_c_library_declares_compiles(tmp_path):
+    """`dup` is POSIX's dup() at global scope once torch's headers are in (<unistd.h>): as a C++ namespace it
+    was "redeclared as different kind of entity". Its derived C++ namespace (dup_ns) compiles."""
+    import torch
+    proc = run_opgen("new", "dup::f", "--schema", "(Tensor x) -> Tensor", "--abi", "unstable", "--dispatch", "CPU",
+                     "--schemas-dir", tmp_path / "schemas", "--kernels-dir", tmp_path / "kernels")
+    assert proc.returncode == 0, proc.stderr
+    gen = run_opgen("generate", "--namespace", "dup", "-o", tmp_path / "out", tmp_path / "schemas")
+    assert gen.returncode == 0, gen.stderr
+    include = Path(torch.__file__).parent / "include"
+    for source in [tmp_path / "out" / "csrc" / "f.cpp", tmp_path / "kernels" / "f.cpp"]:
+        compiled = subprocess.run(["c++", "-std=c++20", "-fsyntax-only", "-Wall", "-Werror", f"-I{tmp_path / 'out' / 'include'}",
+                                   "-isystem", include, "-isystem", include / "torch" / "csrc" / "api" / "include",
+                                   source], capture_output=True, text=True)
+        assert compiled.returncode == 0, compiled.stderr[-3000:]
 
 
 @pytest.mark.parametrize("ns, why", [

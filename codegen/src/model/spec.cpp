@@ -1,6 +1,7 @@
 #include "model/spec.h"
 
 #include <algorithm>
+#include <array>
 
 #include <fmt/format.h>
 
@@ -86,8 +87,19 @@ const HostClass* Library::host_class(const std::string& name) const {
 
 std::string default_python_package(const std::string& ns) { return ns == "opgen" ? "opgen_ops" : ns; }
 
+namespace {
+
+// Generated from clang's AST of the headers the generated code includes: scripts/name_tables.py.
+constexpr std::array kGlobalNames = std::to_array<std::string_view>({
+#include "model/global_names.inc"
+});
+
+}  // namespace
+
 std::string cpp_namespace(std::string_view ns) {
-  if (!ns.starts_with('_') && ns.find("__") == std::string_view::npos) return std::string(ns);
+  const bool declared_globally = std::binary_search(kGlobalNames.begin(), kGlobalNames.end(), ns);
+  if (!ns.starts_with('_') && ns.find("__") == std::string_view::npos && !declared_globally)
+    return std::string(ns);
   std::string name;
   for (char c : ns)
     if (c != '_' || (!name.empty() && name.back() != '_')) name.push_back(c);

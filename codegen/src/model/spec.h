@@ -336,8 +336,10 @@ struct Library {
 // The C++ namespace for a torch.ops namespace: the namespace itself, unless
 // C++ reserves it as a name in the global namespace (a leading '_', or '__'
 // anywhere: vLLM's `_C`, `_moe_C`), which PyTorch accepts and registers as
-// written; then its leading underscores are dropped, runs of '_' collapsed,
-// and `_ns` appended (`_C` -> `C_ns`, `_C_cache_ops` -> `C_cache_ops_ns`).
+// written, or the headers the generated code includes already declare it
+// there (POSIX's `dup`, C's `time`: global_names.inc); then its leading
+// underscores are dropped, runs of '_' collapsed, and `_ns` appended
+// (`_C` -> `C_ns`, `_C_cache_ops` -> `C_cache_ops_ns`, `dup` -> `dup_ns`).
 std::string cpp_namespace(std::string_view ns);
 
 // "2.10" for a TORCH_TARGET_VERSION value.
