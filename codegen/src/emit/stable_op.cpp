@@ -38,7 +38,7 @@ void $id$_call_boxed($id$_kernel_fn kernel, StableIValue* stack, uint64_t num_ar
                   num_outputs);
 )cc";
 
-// The kernels' boxed wrappers, in an anonymous namespace.
+// The includes and, in an anonymous namespace, the kernels' boxed wrappers.
 void emit_boxed_kernels(Printer& p, const model::Library& lib, const model::OpSpec& op,
                         const std::vector<std::string>& tags) {
   const auto& s = op.schema;

@@ -13,7 +13,7 @@ namespace opgen::emit {
 
 namespace {
 
-// The kernels' checked entry points, in an anonymous namespace.
+// The includes and, in an anonymous namespace, the kernels' checked entry points.
 void emit_checked_kernels(Printer& p, const model::Library& lib, const model::OpSpec& op) {
   const auto& s = op.schema;
   const std::string ret = model::kernel_return_type(s, false);
