@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "model/schema.h"
+#include "model/spec.h"
 #include "model/types.h"
 #include "support/diagnostics.h"
 
@@ -29,6 +30,16 @@ inline std::vector<std::string> arg_names(const model::FunctionSchema& s) {
 inline bool is_tensor_or_optional(const model::Type& t) {
   const std::string key = model::type_key(t);
   return key == "Tensor" || key == "Tensor?";
+}
+
+// A name the spec gives (`context`: "a sample", "'mutates'") that is not one
+// of the op's arguments, with a did-you-mean.
+inline void report_unknown_argument(Diagnostics& diags, const model::OpSpec& op,
+                                    const model::Located<std::string>& name, const std::string& context) {
+  auto& d = diags.error(Code::UnknownArgument, name.loc,
+                        fmt::format("{} names '{}', which is not an argument of {}", context, name.value, op.op_name()));
+  if (auto guess = closest_match(name.value, arg_names(op.schema)); !guess.empty())
+    d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
 }
 
 // A spec key that lists arguments (`mutates`, `symm_mem`, `carry`) names each
