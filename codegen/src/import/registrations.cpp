@@ -576,8 +576,14 @@ class Collector {
                                         "spec's 'schema' (torch.library.infer_schema prints it)", where(i),
                                         function.empty() ? "its function" : function));
         } else {
-          o.needs.push_back(fmt::format("{}: a Python kernel ({}): opgen's kernels are C++ (port it, or keep this "
-                                        "registration beside the library)", where(i), function.empty() ? "?" : function));
+          // opgen binds Python kernels (`kernels: {CPU: {python: ...}}`), but importing this module to
+          // reach the function would run its registration too: a second kernel for the same key.
+          o.needs.push_back(fmt::format("{}: a Python kernel ({}) that registers itself where it is defined: naming "
+                                        "it under 'kernels: {{<key>: {{python: ...}}}}' would import that module and "
+                                        "register the kernel twice; take the registration off the function, then "
+                                        "name it there{} (docs/python-kernels.md)",
+                                        where(i), function.empty() ? "?" : function,
+                                        function == "_" ? ", under a name of its own" : ""));
         }
       }
     }
