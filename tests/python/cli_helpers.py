@@ -8,6 +8,7 @@ that need it are marked `requires_opgen` and skip when it is unset.
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,19 @@ def build_with_opgen(project, build, *cmake_options):
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-3000:]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(build) / "python"), str(SOURCE_DIR / "python")])}
     return result.stdout, env
+
+
+def check_built_library(build, package, check_script, env, cwd):
+    """A library build_with_opgen built: `check_script` (Python that prints "ok") runs against it, then its
+    generated suite (build/**/test_<package>_ops.py) passes. Returns the suite's path."""
+    loaded = subprocess.run([sys.executable, "-c", check_script], env=env, capture_output=True, text=True, cwd=cwd,
+                            timeout=300)
+    assert loaded.returncode == 0 and "ok" in loaded.stdout, (loaded.stdout[-2000:], loaded.stderr[-4000:])
+    suite = next(Path(build).rglob(f"test_{package}_ops.py"))
+    tests = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", suite], env=env,
+                           capture_output=True, text=True, cwd=cwd, timeout=600)
+    assert tests.returncode == 0 and " passed" in tests.stdout, tests.stdout[-4000:] + tests.stderr[-2000:]
+    return suite
 
 
 def run_opgen(*args, stdin=None, cwd=None):

@@ -104,3 +104,19 @@ def test_a_thousand_ops_import_under_a_small_descriptor_limit(tmp_path):
                           timeout=60, preexec_fn=few_descriptors)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert len(list((tmp_path / "schemas").iterdir())) == 1100
+
+
+def test_schema_alone_ops_are_found_and_reported_within_bounds(tmp_path):
+    """Many defs whose impls all stand under a branch the configuration leaves out: each op is looked up once
+    among the unconfigured read's ops (not against all of them), and the report names a few, then counts."""
+    n = 5_000
+    defs = "".join(f'  m.def("op{i}(Tensor x) -> Tensor");\n' for i in range(n))
+    impls = "".join(f'  m.impl("op{i}", torch::kCUDA, &k{i});\n' for i in range(n))
+    (tmp_path / "binding.cpp").write_text(
+        f"#include <torch/library.h>\nTORCH_LIBRARY(lim, m) {{\n{defs}#if defined(CUDA_KERNEL)\n{impls}#endif\n}}\n")
+    proc = subprocess.run([OPGEN_BIN, "import", "-D", "CPU_KERNEL", "binding.cpp"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=60, preexec_fn=limited)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    line = next(l for l in proc.stdout.splitlines() if "with the schema alone" in l)
+    assert line.startswith(f"  {n} of them with the schema alone") and line.endswith(f"op11 and {n - 12} more"), line
+    assert "\ndispatch: []\n" in (tmp_path / "schemas" / "op4999.yaml").read_text()

@@ -11,13 +11,11 @@ Needs the built tool and this machine's torch: run through CTest.
 """
 
 import subprocess
-import sys
-
 from pathlib import Path
 
 import pytest
 
-from cli_helpers import SOURCE_DIR, build_with_opgen, requires_opgen, run_opgen
+from cli_helpers import SOURCE_DIR, build_with_opgen, check_built_library, requires_opgen, run_opgen
 
 pytestmark = requires_opgen
 
@@ -116,10 +114,4 @@ file(GLOB kernels kernels/*.cpp)
 opgen_add_library(c_ops NAMESPACE _C PYTHON_PACKAGE c_ops SCHEMAS schemas KERNELS ${{kernels}})
 """)
     _, env = build_with_opgen(project, tmp_path / "build")
-    loaded = subprocess.run([sys.executable, "-c", CHECK], env=env, capture_output=True, text=True, cwd=tmp_path,
-                            timeout=300)
-    assert loaded.returncode == 0 and "ok" in loaded.stdout, (loaded.stdout[-2000:], loaded.stderr[-4000:])
-    suite = next((tmp_path / "build").rglob("test_c_ops_ops.py"))
-    tests = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", suite], env=env,
-                           capture_output=True, text=True, cwd=tmp_path, timeout=600)
-    assert tests.returncode == 0, tests.stdout[-4000:] + tests.stderr[-2000:]
+    check_built_library(tmp_path / "build", "c_ops", CHECK, env, tmp_path)

@@ -8,10 +8,7 @@ cannot carry is refused with the reason: a nested list written in place
 device to dispatch on). Needs the built tool: run through CTest.
 """
 
-import subprocess
-import sys
-
-from cli_helpers import SOURCE_DIR, build_with_opgen, requires_opgen, run_opgen
+from cli_helpers import SOURCE_DIR, build_with_opgen, check_built_library, requires_opgen, run_opgen
 
 pytestmark = requires_opgen
 
@@ -138,14 +135,8 @@ opgen_add_library(nest_ops NAMESPACE nest PYTHON_PACKAGE nest_ops SCHEMAS schema
 target_include_directories(nest_ops PRIVATE kernels)
 """)
     _, env = build_with_opgen(project, tmp_path / "build")
-    loaded = subprocess.run([sys.executable, "-c", CHECK], env=env, capture_output=True, text=True, cwd=tmp_path,
-                            timeout=300)
-    assert loaded.returncode == 0 and "ok" in loaded.stdout, (loaded.stdout[-2000:], loaded.stderr[-4000:])
-    suite = next((tmp_path / "build").rglob("test_nest_ops_ops.py"))
-    tests = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", suite], env=env,
-                           capture_output=True, text=True, cwd=tmp_path, timeout=600)
-    assert tests.returncode == 0, tests.stdout[-4000:] + tests.stderr[-2000:]
-    assert " passed" in tests.stdout and "lists_sum_s" in suite.read_text()
+    suite = check_built_library(tmp_path / "build", "nest_ops", CHECK, env, tmp_path)
+    assert "lists_sum_s" in suite.read_text()
 
 
 def test_what_pytorch_cannot_carry_is_refused_with_the_reason(tmp_path):

@@ -267,10 +267,14 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
                      kept.size());
     for (const auto& line : kept) r += "    " + line + "\n";
   }
-  if (!schema_alone.empty())
+  if (!schema_alone.empty()) {
+    constexpr size_t kNamed = 12;  // a project of thousands gets one readable line
+    const size_t named = std::min(schema_alone.size(), kNamed);
     r += fmt::format("  {} of them with the schema alone (dispatch: []), as this configuration registers them (their "
-                     "impls are under #if branches it leaves out; each spec names them): {}\n",
-                     schema_alone.size(), fmt::join(schema_alone, ", "));
+                     "impls are under #if branches it leaves out; each spec names them): {}{}\n",
+                     schema_alone.size(), fmt::join(schema_alone.begin(), schema_alone.begin() + named, ", "),
+                     schema_alone.size() > named ? fmt::format(" and {} more", schema_alone.size() - named) : "");
+  }
   if (!todo_groups.empty()) {
     r += fmt::format("  {} ops need a person (written as <op>.yaml.todo, which no build reads):\n",
                      drafts.size() - written);

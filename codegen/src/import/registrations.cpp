@@ -631,10 +631,13 @@ void find_impls_in_other_configurations(ImportResult& configured, const std::vec
   Collector all;
   for (const SourceFile& source : sources)
     if (!source.display.ends_with(".py")) all.cpp(source);
+  std::multimap<std::string, const ImportedOp*> by_name;  // one lookup per op: linear in hostile sources too
+  for (const ImportedOp& every : all.result.ops) by_name.emplace(every.name, &every);
   for (ImportedOp& o : configured.ops) {
     if (!o.defined || !o.kernels.empty() || !o.kept_impls.empty() || o.kernel_refused) continue;
-    for (const ImportedOp& every : all.result.ops) {
-      if (every.name != o.name || (every.ns != o.ns && !every.ns.empty() && !o.ns.empty())) continue;
+    for (auto [it, end] = by_name.equal_range(o.name); it != end; ++it) {
+      const ImportedOp& every = *it->second;
+      if (every.ns != o.ns && !every.ns.empty() && !o.ns.empty()) continue;
       for (const ImportedKernel& k : every.kernels)
         o.impls_in_other_configurations.push_back(
             fmt::format("{} ({}{})", k.dispatch_key, k.where, k.guard.empty() ? "" : ", under " + k.guard));

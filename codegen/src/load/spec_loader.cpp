@@ -338,6 +338,21 @@ std::optional<model::SampleTensor> read_sample_tensor(Reader& r, const YAML::Nod
 
 // One argument's sample value. Its meaning (a tensor, a list of tensors, a
 // plain value) is checked against the schema by the checker.
+// A YAML list of sample tensors (a Tensor[] argument's, or one list of a Tensor[][]'s).
+std::optional<std::vector<model::SampleTensor>> read_sample_tensors(Reader& r, const YAML::Node& list) {
+  std::vector<model::SampleTensor> tensors;
+  for (const YAML::Node& item : list) {
+    auto t = item.IsMap() ? read_sample_tensor(r, item) : std::nullopt;
+    if (!t) {
+      if (!item.IsMap())
+        r.diags().error(Code::WrongValueType, r.loc(item), "a list of sample tensors holds only mappings");
+      return std::nullopt;
+    }
+    tensors.push_back(std::move(*t));
+  }
+  return tensors;
+}
+
 std::optional<model::SampleValue> read_sample_value(Reader& r, const YAML::Node& node) {
   model::SampleValue v;
   v.loc = r.loc(node);
@@ -368,34 +383,19 @@ std::optional<model::SampleValue> read_sample_value(Reader& r, const YAML::Node&
     // [[{shape: ...}, ...], [...]]: a Tensor[][] argument's lists.
     v.kind = model::SampleValue::Kind::TensorLists;
     for (const YAML::Node& inner : node) {
-      std::vector<model::SampleTensor> list;
-      if (inner.IsSequence())
-        for (const YAML::Node& item : inner) {
-          auto t = item.IsMap() ? read_sample_tensor(r, item) : std::nullopt;
-          if (!t) {
-            if (!item.IsMap())
-              r.diags().error(Code::WrongValueType, r.loc(item), "a list of sample tensors holds only mappings");
-            return std::nullopt;
-          }
-          list.push_back(std::move(*t));
-        }
-      else {
+      if (!inner.IsSequence()) {
         r.diags().error(Code::WrongValueType, r.loc(inner), "a list of tensor lists holds only lists");
         return std::nullopt;
       }
-      v.lists.push_back(std::move(list));
+      auto list = read_sample_tensors(r, inner);
+      if (!list) return std::nullopt;
+      v.lists.push_back(std::move(*list));
     }
   } else if (node.IsSequence() && node.size() > 0 && node[0].IsMap()) {
     v.kind = model::SampleValue::Kind::TensorList;
-    for (const YAML::Node& item : node) {
-      auto t = item.IsMap() ? read_sample_tensor(r, item) : std::nullopt;
-      if (!t) {
-        if (!item.IsMap())
-          r.diags().error(Code::WrongValueType, r.loc(item), "a list of sample tensors holds only mappings");
-        return std::nullopt;
-      }
-      v.list.push_back(std::move(*t));
-    }
+    auto list = read_sample_tensors(r, node);
+    if (!list) return std::nullopt;
+    v.list = std::move(*list);
   } else if (node.IsSequence()) {
     std::vector<std::string> items;
     for (const YAML::Node& item : node) {
