@@ -13,7 +13,8 @@ and the kernel receives them as C++ structs.
   reuses the graph, a different one recompiles (the fields are guarded
   constants), a field the fake reads (fp8_dtype: the output's dtype) that
   changes gives a new graph with the right dtype, and the graph holds only
-  the flat op;
+  the flat op; a changed float field compiles exactly as often as PyTorch's
+  own float arguments (F.layer_norm's eps) do;
 - a gloo process group of one rank: the amax all-reduce runs in the kernel,
   eagerly and compiled, and the kernel saw the group's fields;
 - misuse: an object without the fields is a TypeError naming the op, the
@@ -153,31 +154,64 @@ def test_compile_guards_on_the_fields(backend):
     assert node.args[1:5] == (torch.float8_e4m3fn, 0.0, True, False)  # the group not given
 
 
-# Reproduced (torch 2.11 and 2.14): after a guard on the float field fails, automatic dynamic makes it a
-# SymFloat (a f64[] graph input); the flat op's `float` argument specializes it while AOT traces, and Dynamo
-# restarts the frame, so the backend compiles twice for the new value. CompileCounter without AOT (no
-# backend tracing) does not show it. Strict: this test fails once the double compile is gone.
-@pytest.mark.xfail(strict=True, reason="issue 35: a changed float field compiles twice (open)")
-@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
-def test_a_float_field_reaches_the_graph_as_a_constant_one_compile_per_value(backend):
-    """Issue 35: a changed float field (amax_epsilon) must not compile twice (Dynamo making it a SymFloat
-    the flat op's `float` cannot take, then restarting). Each value compiles once, a repeated value reuses its
-    graph, in a new quantizer or the same one changed in place, and the value is a constant in the graph."""
+def frames_per_call(fn, calls, backend):
+    """The compile count after each call of torch.compile(fn, fullgraph=True) over `calls` (argument tuples)."""
     counter = torch._dynamo.testing.CompileCounterWithBackend(backend)
-    cast = torch.compile(lambda x, q: opgen_ops.cast_to_fp8(x, q)[1], backend=counter, fullgraph=True)
+    compiled = torch.compile(fn, backend=counter, fullgraph=True)
     torch._dynamo.reset()
+    counts = []
+    for args in calls:
+        compiled(*args)
+        counts.append(counter.frame_count)
+    return counts, counter
+
+
+EPSILONS = (0.0, 1e-12, 1e-6, 1e-12, 0.0)
+
+
+@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
+def test_a_changed_float_field_compiles_as_pytorchs_own_float_arguments_do(backend):
+    """Issue 35: a changed float field compiled twice for its first new value. That is PyTorch's own
+    behaviour for every op taking a float from an object, not the binding's: after the field's guard fails,
+    automatic dynamic makes it a SymFloat, no schema type takes one (there is no SymFloat), so AOT tracing
+    specializes it and Dynamo restarts the frame once. F.layer_norm with eps read from the same object
+    compiles exactly as often; later values compile once each, a repeated value reuses its graph, the value
+    is a constant in the graph, and every result is right."""
     x = torch.randn(4, 8)
-    for eps, frames in [(0.0, 1), (1e-12, 2), (1e-6, 3), (1e-12, 3), (0.0, 3)]:
-        q = Float8Quantizer(torch.float8_e4m3fn, amax_epsilon=eps)
-        torch.testing.assert_close(cast(x, q), reference(x, q)[1], rtol=0, atol=0)
-        assert counter.frame_count == frames, (eps, counter.frame_count)
+    quantizers = [Float8Quantizer(torch.float8_e4m3fn, amax_epsilon=eps) for eps in EPSILONS]
+    for q in quantizers:
+        torch.testing.assert_close(opgen_ops.cast_to_fp8(x, q)[1], reference(x, q)[1], rtol=0, atol=0)
+    ours, counter = frames_per_call(lambda x, q: opgen_ops.cast_to_fp8(x, q)[1], [(x, q) for q in quantizers], backend)
+    theirs, _ = frames_per_call(lambda x, q: torch.nn.functional.layer_norm(x, (8,), eps=q.amax_epsilon),
+                                [(x, q) for q in quantizers], backend)
+    assert ours == theirs, (ours, theirs)
+    assert ours[3:] == [ours[2]] * 2  # values seen before reuse their graphs
     if backend == "aot_eager":
         node = next(n for n in counter.graphs[-1].graph.nodes if n.target is OPS.cast_to_fp8.default)
         assert node.args[2] == 1e-6 and type(node.args[2]) is float
-    changed = Float8Quantizer(torch.float8_e4m3fn, amax_epsilon=0.0)
-    object.__setattr__(changed, "amax_epsilon", 1e-3)  # changed in place (the class is frozen; a user's may not be)
-    cast(x, changed)
-    assert counter.frame_count == 4
+
+
+def test_with_floats_specialized_each_value_compiles_once():
+    """With PyTorch's own switch for that (torch._dynamo.config.specialize_float), a float field is a guarded
+    constant from the start: one compile per distinct value, in a new quantizer or one changed in place."""
+    x = torch.randn(4, 8)
+    with torch._dynamo.config.patch(specialize_float=True):
+        calls = [(x, Float8Quantizer(torch.float8_e4m3fn, amax_epsilon=eps)) for eps in EPSILONS]
+        changed = Float8Quantizer(torch.float8_e4m3fn, amax_epsilon=0.0)
+        object.__setattr__(changed, "amax_epsilon", 1e-3)  # changed in place (the class is frozen; a user's may not be)
+        counts, _ = frames_per_call(lambda x, q: opgen_ops.cast_to_fp8(x, q)[1], calls + [(x, changed)], "aot_eager")
+    assert counts == [1, 2, 3, 3, 3, 4]
+
+
+@pytest.mark.parametrize("field", ["fp8_dtype", "force_pow_2_scales"])
+def test_a_changed_dtype_or_bool_field_compiles_once_per_value(field):
+    """ScalarType and bool fields are guarded constants: one compile per value, none for a value seen before."""
+    x = torch.randn(4, 8)
+    values = {"fp8_dtype": [torch.float8_e4m3fn, torch.float8_e5m2, torch.float8_e4m3fn],
+              "force_pow_2_scales": [False, True, False]}[field]
+    quantizers = [Float8Quantizer(**{"fp8_dtype": torch.float8_e4m3fn, field: value}) for value in values]
+    counts, _ = frames_per_call(lambda x, q: opgen_ops.cast_to_fp8(x, q)[1], [(x, q) for q in quantizers], "aot_eager")
+    assert counts == [1, 2, 2]
 
 
 def test_a_field_the_fake_reads_recompiles():
