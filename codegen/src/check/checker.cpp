@@ -503,6 +503,7 @@ class OpChecker {
       expect_kind(Code::RequireNotBool, rule, env, ValueKind::Bool, "a 'require' rule", true);
     check_fake(env);
     if (op_.flops) check_flops(*op_.flops, env);
+    if (op_.autograd) check_autograd_bindings(env);
     check_compile();
   }
 
@@ -565,19 +566,9 @@ class OpChecker {
       if (env.lets.count(name))
         error(Code::FlopsNotCountable, rule.at(0), fmt::format("a 'flops' rule cannot read the 'let' binding '{}'", name))
             .notes.push_back({"the formula sees the op's arguments only: write the count from them"});
-    std::vector<const model::Expr*> stack{rule.expr.get()};
-    while (!stack.empty()) {
-      const model::Expr* e = stack.back();
-      stack.pop_back();
-      if (e->kind == model::Expr::Kind::Call && e->operands[0]->kind == model::Expr::Kind::Name &&
-          e->operands[0]->text == "dynamic")
-        error(Code::FlopsNotCountable, rule.at(e->column), "a 'flops' rule cannot call dynamic()")
-            .notes.push_back({"a data-dependent size is not known before the kernel runs; count from the inputs"});
-      for (const auto& child : e->operands) stack.push_back(child.get());
-      for (const auto& kw : e->keywords) stack.push_back(kw.value.get());
-      for (const auto* child : {e->index.get(), e->slice_lower.get(), e->slice_upper.get()})
-        if (child) stack.push_back(child);
-    }
+    if (const model::Expr* call = model::find_call(*rule.expr, "dynamic"))
+      error(Code::FlopsNotCountable, rule.at(call->column), "a 'flops' rule cannot call dynamic()")
+          .notes.push_back({"a data-dependent size is not known before the kernel runs; count from the inputs"});
     if (const Argument* clash = find_arg(op_.schema, "out_val"))
       error(Code::FlopsNotCountable, op_.schema_at(clash->column),
             "an op with a 'flops' rule cannot have an argument named 'out_val'")
@@ -587,15 +578,69 @@ class OpChecker {
     if (diags_.error_count() == errors_before) check_flops_total(rule, env);
   }
 
+  // `autograd: bind:` rules run in setup_context over the forward's
+  // arguments (the fake's lets are not there), each giving one backward
+  // argument a value of its kind.
+  void check_autograd_bindings(const model::ExprEnv& env) {
+    const OpSpec* bwd = lib_.find(op_.autograd->backward.value);
+    for (const auto& binding : op_.autograd->bind) {
+      const model::Argument* target = bwd ? find_arg(bwd->schema, binding.name.value) : nullptr;
+      const size_t errors_before = diags_.error_count();
+      auto kind = check_rule(binding.rule, env);
+      if (!kind) continue;
+      for (const std::string& name : model::referenced_names(*binding.rule.expr, env))
+        if (env.lets.count(name))
+          error(Code::BadAutogradBinding, binding.rule.at(0),
+                fmt::format("a 'bind' rule cannot read the 'let' binding '{}'", name))
+              .notes.push_back({"setup_context sees the forward's arguments only: write the value from them"});
+      if (const model::Expr* call = model::find_call(*binding.rule.expr, "dynamic"))
+        error(Code::BadAutogradBinding, binding.rule.at(call->column), "a 'bind' rule cannot call dynamic()")
+            .notes.push_back({"dynamic() stands for a size only the kernel knows: give the backward the forward's "
+                              "output (by its name) and read the size from it"});
+      if (!target || names_bound_by_name(lib_, op_).count(binding.name.value)) continue;  // reported with the names
+      const std::string type = model::type_key(*target->type);
+      const auto wanted = autograd_binding_kinds(type);
+      if (wanted.empty()) {
+        error(Code::BadAutogradBinding, binding.name.loc,
+              fmt::format("'bind' cannot give '{}', a '{}': rules compute numbers, booleans, shapes, dtypes and "
+                          "strings", binding.name.value, type))
+            .notes.push_back({"a tensor the backward needs is a forward argument or output, bound by its name"});
+        continue;
+      }
+      if (std::find(wanted.begin(), wanted.end(), *kind) == wanted.end()) {
+        error(Code::BadAutogradBinding, binding.rule.at(0),
+              fmt::format("'bind' gives '{}', a '{}', a value of kind {}", binding.name.value, type,
+                          model::to_string(*kind)))
+            .notes.push_back({fmt::format("write a rule of kind {}", model::to_string(wanted.front()))});
+        continue;
+      }
+      if (diags_.error_count() == errors_before) check_fake_rule_in_range(binding.rule, env, "autograd's setup_context");
+    }
+  }
+
+  // The kinds of rule that give a backward argument of this type, the first
+  // the one to suggest; none for types a rule cannot compute.
+  static std::vector<ValueKind> autograd_binding_kinds(const std::string& type) {
+    if (type == "int" || type == "SymInt") return {ValueKind::Int};
+    if (type == "float") return {ValueKind::Float, ValueKind::Int};
+    if (type == "bool") return {ValueKind::Bool};
+    if (type == "int[]" || type == "SymInt[]") return {ValueKind::Shape};
+    if (type == "ScalarType") return {ValueKind::DType};
+    if (type == "str") return {ValueKind::String};
+    return {};
+  }
+
   // What the op's checks guarantee (ranks from `dim:`, bounds from
   // `require:`), and the formula's totality under it.
-  // A rule the generated fake evaluates on every call it sees (a `let`, a
-  // `fake:` rule) must not raise on every input (E0526): an index past a
-  // tensor's exact rank. (What only may raise, where the checks leave a
-  // rank open, is left to the kernel's own checks, as real fakes do.)
-  void check_fake_rule_in_range(const model::RuleText& rule, const model::ExprEnv& env) {
+  // A rule the generated code evaluates on every call it sees (a `let`, a
+  // `fake:` rule in the fake, a `bind:` rule in setup_context) must not
+  // raise on every input (E0526): an index past a tensor's exact rank.
+  // (What only may raise, where the checks leave a rank open, is left to
+  // the kernel's own checks, as real fakes do.)
+  void check_fake_rule_in_range(const model::RuleText& rule, const model::ExprEnv& env,
+                                const std::string& evaluator = "the fake") {
     if (!rule.expr) return;
-    for (const auto& diag : model::check_always_raises(*rule.expr, env, accepted_shapes(), "the fake",
+    for (const auto& diag : model::check_always_raises(*rule.expr, env, accepted_shapes(), evaluator,
                                                        Code::FakeRuleAlwaysRaises)) {
       auto& d = error(diag.code, rule.at(diag.column), diag.message);
       if (!diag.note.empty()) d.notes.push_back({diag.note});

@@ -218,7 +218,14 @@ void emit_autograd(Printer& p, const model::Library& lib, const model::OpSpec& o
     return std::nullopt;
   };
   std::vector<bool> grad_bound(fwd.returns.size(), false);
+  std::vector<std::string> bound_attrs;  // ctx attributes `bind:` computes, in its order
+  for (const auto& binding : op.autograd->bind) bound_attrs.push_back(model::ctx_attribute(binding.name.value));
   for (const auto& a : bwd->registered_schema().arguments) {
+    if (std::any_of(op.autograd->bind.begin(), op.autograd->bind.end(),
+                    [&](const model::LetBinding& binding) { return binding.name.value == a.name; })) {
+      call_args.push_back("ctx." + model::ctx_attribute(a.name));
+      continue;
+    }
     if (auto grad_of = gradient_of_output(fwd, a.name)) {
       grad_bound[*grad_of] = true;
       call_args.push_back(fmt::format("grads[{}]", *grad_of));
@@ -257,16 +264,37 @@ void emit_autograd(Printer& p, const model::Library& lib, const model::OpSpec& o
     if (key == "Tensor") non_differentiable.push_back(out);
     if (key == "Tensor[]") non_differentiable.push_back("*" + out);
   }
+  if (!op.autograd->bind.empty()) {
+    // The bindings' rules over the forward's arguments, as the flops formula reads them.
+    model::ExprEnv env;
+    env.schema = &op.schema;
+    p.line(fmt::format("def {}({}):", backward_bindings_function(op), python_params(inputs)));
+    auto indent = p.indent(4);
+    for (const auto& line : carried_unpack_lines(lib, op)) p.line(line);
+    std::vector<std::string> values;
+    for (const auto& binding : op.autograd->bind) values.push_back(model::render_python(*binding.rule.expr, env, ""));
+    p.line(fmt::format("return ({}{})", fmt::join(values, ", "), values.size() == 1 ? "," : ""));
+  }
+  if (!op.autograd->bind.empty()) {
+    p.line();
+    p.line();
+  }
   p.line(fmt::format("def {}(ctx, inputs, output):", setup_context_function(op)));
   {
     auto indent = p.indent(4);
-    if (saved.empty() && ctx_attrs.empty() && non_differentiable.empty()) p.line("pass");
+    if (saved.empty() && ctx_attrs.empty() && non_differentiable.empty() && bound_attrs.empty()) p.line("pass");
     if (!non_differentiable.empty())
       p.line(fmt::format("ctx.mark_non_differentiable({})", fmt::join(non_differentiable, ", ")));
     if (!saved.empty()) p.line(fmt::format("ctx.save_for_backward({})", fmt::join(saved, ", ")));
     if (std::any_of(ctx_attrs.begin(), ctx_attrs.end(), [](const auto& attr) { return attr.second.starts_with("opgen_meta"); }))
       p.line(fmt::format("opgen_meta = {}(*inputs)", result_meta_function(op)));
     for (const auto& [name, source] : ctx_attrs) p.line(fmt::format("ctx.{} = {}", name, source));
+    if (!bound_attrs.empty()) {
+      std::vector<std::string> targets;
+      for (const auto& attr : bound_attrs) targets.push_back("ctx." + attr);
+      p.line(fmt::format("{}{} = {}(*inputs)", fmt::join(targets, ", "), targets.size() == 1 ? "," : "",
+                         backward_bindings_function(op)));
+    }
   }
   p.line();
   p.line();

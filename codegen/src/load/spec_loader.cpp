@@ -49,7 +49,7 @@ const std::vector<std::string>& check_keys() {
 }
 
 const std::vector<std::string>& autograd_keys() {
-  static const std::vector<std::string> keys = {"backward", "grads"};
+  static const std::vector<std::string> keys = {"backward", "grads", "bind"};
   return keys;
 }
 
@@ -172,6 +172,13 @@ void read_autograd(Reader& r, const YAML::Node& node, OpSpec& spec) {
     r.diags().error(Code::AutogradWithoutBackward, r.loc(node), "'autograd' needs a 'backward' op");
   }
   if (auto n = node["grads"]) autograd.grads = r.string_list(n, "grads");
+  if (auto n = node["bind"]; n && r.check_keys(n, {}, "'bind'")) {
+    for (const auto& entry : n) {
+      if (yaml_type(entry.first) != YamlType::String) continue;
+      if (auto rule = r.rule(entry.second, "bind"))
+        autograd.bind.push_back({{entry.first.Scalar(), r.loc(entry.first)}, std::move(*rule)});
+    }
+  }
   spec.autograd = std::move(autograd);
 }
 

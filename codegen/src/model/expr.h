@@ -157,4 +157,7 @@ std::string render_cpp(const Expr& expr, const ExprEnv& env, CppAbi abi);
 // the caller's to add.
 std::vector<std::string> referenced_names(const Expr& expr, const ExprEnv& env);
 
+// The first call of the builtin `function` in `expr` (`dynamic()`), or nullptr.
+const Expr* find_call(const Expr& expr, std::string_view function);
+
 }  // namespace opgen::model

@@ -677,4 +677,15 @@ std::vector<std::string> referenced_names(const Expr& expr, const ExprEnv& env) 
   return names;
 }
 
+const Expr* find_call(const Expr& expr, std::string_view function) {
+  if (expr.kind == Kind::Call && !expr.operands.empty() && expr.operands[0]->kind == Kind::Name &&
+      expr.operands[0]->text == function)
+    return &expr;
+  const Expr* found = nullptr;  // recursion bounded by the parser's depth limit
+  for_each_child(expr, [&](const Expr& child) {
+    if (!found) found = find_call(child, function);
+  });
+  return found;
+}
+
 }  // namespace opgen::model

@@ -40,6 +40,9 @@ std::string setup_context_function(const model::OpSpec& op) {
   return fmt::format("_{}_setup_context", op_identifier(op));
 }
 std::string backward_function(const model::OpSpec& op) { return fmt::format("_{}_backward", op_identifier(op)); }
+std::string backward_bindings_function(const model::OpSpec& op) {
+  return fmt::format("_{}_backward_bindings", op_identifier(op));
+}
 std::string python_kernel_function(const model::OpSpec& op, const std::string& dispatch_key) {
   return fmt::format("_{}_kernel", kernel_name(op, dispatch_key));
 }
@@ -99,6 +102,7 @@ std::vector<BoundName> names_bound_by(const model::OpSpec& op) {
   if (op.autograd) {
     names.push_back({setup_context_function(op), "its autograd setup_context"});
     names.push_back({backward_function(op), "its autograd backward"});
+    if (!op.autograd->bind.empty()) names.push_back({backward_bindings_function(op), "its autograd bindings"});
   }
   if (op.flops) names.push_back({flops_function(op), "its FLOP formula"});
   if (!op.subclass_results.empty() || !op.result_meta.empty())

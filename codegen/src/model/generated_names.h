@@ -26,6 +26,8 @@ std::string flat_fake_function(const model::OpSpec& op);
 std::string flat_op_wrapper_function(const model::OpSpec& op);
 std::string setup_context_function(const model::OpSpec& op);
 std::string backward_function(const model::OpSpec& op);
+// Computes the backward arguments `autograd: bind:` gives, from the forward's arguments.
+std::string backward_bindings_function(const model::OpSpec& op);
 // "_rms_norm_flops": the FLOP formula FlopCounterMode calls (`flops:`).
 std::string flops_function(const model::OpSpec& op);
 // "_quantize_result_meta": the metadata of an op's tensor-subclass results.

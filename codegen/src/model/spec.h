@@ -59,6 +59,10 @@ struct LetBinding {
 struct Autograd {
   Located<std::string> backward;           // op name in the same namespace
   std::vector<Located<std::string>> grads; // forward inputs the backward returns grads for
+  // `bind: {batch_size: input.size(0)}`: backward arguments given a value
+  // computed from the forward's arguments (rules, evaluated in setup_context),
+  // for those the forward neither takes nor returns under that name.
+  std::vector<LetBinding> bind;
   SourceLoc loc;
 };
 

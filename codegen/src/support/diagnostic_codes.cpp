@@ -1048,10 +1048,11 @@ compile:
       reason: "no kernel for rows past 1024"
 )md"},
 
-    {Code::FakeRuleAlwaysRaises, "E0526", "a 'fake', 'let' or 'result_meta' rule that raises on every input",
+    {Code::FakeRuleAlwaysRaises, "E0526", "a 'fake', 'let', 'result_meta' or 'autograd: bind' rule that raises on every input",
      R"md(The generated fake evaluates the op's `let` bindings and `fake:` rules
-on every call torch.compile traces and FakeTensor sees, and the binding a
-`result_meta` rule on every call. A rule that indexes
+on every call torch.compile traces and FakeTensor sees, the binding a
+`result_meta` rule on every call, and autograd's setup_context an
+`autograd: bind:` rule on every call that records gradients. A rule that indexes
 a tensor past the rank its checks fix (`x.size(5)` or `x.shape[-3]` where
 `checks: {x: {dim: 2}}` or `require: x.dim() == 2`) raises IndexError on
 every such call, while eager calls, which run the kernel, work. Rules under
@@ -1280,8 +1281,9 @@ fake: like(grad)
      R"md(The backward op's arguments are bound by name: `grad` (or `grad_<i>`,
 `grad_<output name>` for several outputs) is the incoming gradient, a
 forward argument's name is that argument, a forward output's name is that
-output. An argument matching none of them could not be passed; the note
-lists the names available.)md",
+output; `autograd: bind:` gives any other a value computed from the
+forward's arguments (`batch_size: input.size(0)`). An argument matching none
+of them could not be passed; the note lists the names available.)md",
      R"md(# scale.yaml
 schema: "scale(Tensor x, float alpha) -> Tensor"
 fake: like(x)
@@ -1301,6 +1303,42 @@ autograd:
 # scale_backward.yaml
 schema: "scale_backward(Tensor grad, float alpha) -> Tensor"
 fake: like(grad)
+)md"},
+
+    {Code::BadAutogradBinding, "E0707", "an 'autograd: bind' entry that cannot give its argument",
+     R"md(`autograd: bind:` gives a backward argument the forward neither takes nor
+returns, such as the input's sizes a backward needs to shape its gradient:
+`batch_size: input.size(0)`. Each entry names an argument of the backward op
+that nothing else binds (not `grad`, a forward argument or a forward
+output: those are bound by name already), and its rule is evaluated in
+`setup_context` over the forward's arguments: it must have the argument's
+kind (Int for `int` and `SymInt`, Float or Int for `float`, Bool for
+`bool`, a shape for `int[]`, a dtype for `ScalarType`, a string for `str`;
+a tensor cannot be computed by a rule), cannot read the fake's `let`
+bindings or call `dynamic()`, and must not raise on every input.)md",
+     R"md(# pool.yaml
+schema: "pool(Tensor x) -> Tensor"
+fake: empty([x.size(0)])
+autograd:
+  backward: pool_backward
+  grads: [x]
+  bind:
+    width: x.dtype
+# pool_backward.yaml
+schema: "pool_backward(Tensor grad, SymInt width) -> Tensor"
+fake: empty([grad.size(0), width])
+)md",
+     R"md(# pool.yaml
+schema: "pool(Tensor x) -> Tensor"
+fake: empty([x.size(0)])
+autograd:
+  backward: pool_backward
+  grads: [x]
+  bind:
+    width: x.size(-1)
+# pool_backward.yaml
+schema: "pool_backward(Tensor grad, SymInt width) -> Tensor"
+fake: empty([grad.size(0), width])
 )md"},
 
     // -----------------------------------------------------------------------

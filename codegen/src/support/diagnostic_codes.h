@@ -105,6 +105,7 @@ enum class Code : uint16_t {
   UnknownBackwardOp,
   GradsCountMismatch,
   UnbindableBackwardArgument,
+  BadAutogradBinding,
   // E08xx: tags, dispatch, symmetric memory and autocast
   UnknownTag,
   TagsNeedNewerStableAbi,
