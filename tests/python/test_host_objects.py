@@ -276,3 +276,37 @@ def test_a_types_file_that_is_no_file_is_refused(plant, tmp_path):
     result = run_opgen("generate", "-o", tmp_path / "out", tmp_path / "s")
     assert result.returncode == 1 and "error[E0901]" in result.stderr, result.stderr
     assert not (tmp_path / "out").exists()
+
+
+MISSING_FAKE = """
+import os, sys, torch
+import importlib.util
+package = os.path.dirname(importlib.util.find_spec("opgen_ops").origin)
+torch.ops.load_library(os.path.join(package, "libopgen_ops.so"))  # the library alone, not the package
+assert torch._C._dispatch_pystub("opgen::cast_to_fp8", "") == ("opgen_ops._ops", ""), \\
+    torch._C._dispatch_pystub("opgen::cast_to_fp8", "")
+x = torch.empty(4, 8, device="meta")
+try:
+    torch.ops.opgen.cast_to_fp8(x, torch.float8_e4m3fn, 0.0, False, False, None, None, None)
+except NotImplementedError as error:
+    assert "import the 'opgen_ops._ops' Python module" in str(error), error
+else:
+    raise AssertionError("a fake ran before its module was imported")
+import opgen_ops  # registers the fakes from the module the library named: PyTorch checks that
+data, scale = torch.ops.opgen.cast_to_fp8(x, torch.float8_e4m3fn, 0.0, False, False, None, None, None)
+assert data.device.type == "meta" and data.dtype == torch.float8_e4m3fn
+print("ok")
+"""
+
+
+def test_the_library_names_the_module_of_its_fakes():
+    """Each op's def names the package's _ops module (set_python_module, in the op's own block: PyTorch
+    records it per op). A process that loads the library alone is told to import that module for the fake,
+    and the package's fakes then register from it (PyTorch refuses a fake from another module)."""
+    import os
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-c", MISSING_FAKE], capture_output=True, text=True, timeout=300,
+                            env={**os.environ})
+    assert result.returncode == 0 and "ok" in result.stdout, result.stdout[-2000:] + result.stderr[-3000:]

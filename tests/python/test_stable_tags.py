@@ -21,6 +21,8 @@ out_op = torch.ops.stabletags.scale.out
 point = torch.ops.stabletags.shift.default
 assert torch.Tag.out not in out_op.tags, out_op.tags
 assert torch.Tag.pointwise in point.tags, point.tags
+# A 2.13 target names the fakes' module on the stable ABI too.
+assert torch._C._dispatch_pystub("stabletags::shift", "") == ("stabletags._ops", ""), torch._C._dispatch_pystub("stabletags::shift", "")
 print("loaded", sorted(str(t) for t in point.tags))
 """
 

@@ -103,6 +103,11 @@ std::string qualified_name(const model::Library& lib, const model::OpSpec& op) {
   return lib.ns + "::" + op.op_name();
 }
 
+std::string set_python_module_line(const model::Library& lib, const model::OpSpec& op) {
+  if (op.abi.value == model::Abi::Stable && lib.torch_target_version < kStablePythonModuleSince) return "";
+  return fmt::format("  m.set_python_module({});\n", cpp_string_literal(lib.python_package + "._ops"));
+}
+
 std::string def_schema(const model::OpSpec& op) {
   model::FunctionSchema s = op.registered_schema();
   s.name.ns.clear();

@@ -17,6 +17,14 @@ std::string generated_header(const std::string& comment, const model::Library& l
 
 // "opgen::rms_norm"
 std::string qualified_name(const model::Library& lib, const model::OpSpec& op);
+
+// The first stable ABI with StableLibrary::set_python_module (2.13).
+inline constexpr uint64_t kStablePythonModuleSince = 0x020d000000000000ULL;
+// `  m.set_python_module("<pkg>._ops");\n` for an op's def block, or "" where
+// its ABI cannot name the module. PyTorch records the module per op, from
+// the block that defines it: Dynamo and FakeTensor errors then say to import
+// it, and register_fake checks that the fake comes from there.
+std::string set_python_module_line(const model::Library& lib, const model::OpSpec& op);
 // The schema as registered (no namespace; annotations filled in).
 std::string def_schema(const model::OpSpec& op);
 // The schema the C++ library registers (OpSpec::cpp_schema): def_schema's,

@@ -127,10 +127,11 @@ std::string stable_op_source(const model::Library& lib, const model::OpSpec& op)
     emit_boxed_kernels(p, lib, op, tags);
   }
   p.emit(R"cc(STABLE_TORCH_LIBRARY_FRAGMENT($ns$, m) {
-  m.def($schema$$tags$);
+$python_module$  m.def($schema$$tags$);
 }
 )cc",
          {{"ns", lib.ns},
+          {"python_module", set_python_module_line(lib, op)},
           {"schema", cpp_string_literal(cpp_def_schema(op))},
           {"tags", tags.empty() ? "" : fmt::format(", {{{}}}", fmt::join(tags, ", "))}});
   for (const auto& key : op.dispatch) {

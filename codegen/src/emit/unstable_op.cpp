@@ -102,10 +102,11 @@ std::string unstable_op_source(const model::Library& lib, const model::OpSpec& o
   std::vector<std::string> tags;
   for (const auto& tag : op.tags) tags.push_back("at::Tag::" + tag.value);
   p.emit(R"cc(TORCH_LIBRARY_FRAGMENT($ns$, m) {
-  m.def($schema$$tags$);
+$python_module$  m.def($schema$$tags$);
 }
 )cc",
          {{"ns", lib.ns},
+          {"python_module", set_python_module_line(lib, op)},
           {"schema", cpp_string_literal(cpp_def_schema(op))},
           {"tags", tags.empty() ? "" : fmt::format(", {{{}}}", fmt::join(tags, ", "))}});
   for (const auto& key : op.dispatch) {

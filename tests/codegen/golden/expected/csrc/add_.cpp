@@ -17,6 +17,7 @@ at::Tensor add__cpu_checked(at::Tensor& self, const at::Tensor& other) {
 }  // namespace
 
 TORCH_LIBRARY_FRAGMENT(testns, m) {
+  m.set_python_module("testpkg._ops");
   m.def("add_(Tensor(a!) self, Tensor other) -> Tensor(a!)", {at::Tag::inplace, at::Tag::pt2_compliant_tag});
 }
 

@@ -16,6 +16,7 @@ at::Tensor all_reduce_cuda_checked(const at::Tensor& input, std::string_view red
 }  // namespace
 
 TORCH_LIBRARY_FRAGMENT(testns, m) {
+  m.set_python_module("testpkg._ops");
   m.def("all_reduce(Tensor input, str reduce_op, str group_name) -> Tensor");
 }
 
