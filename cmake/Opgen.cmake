@@ -6,6 +6,7 @@
 #     SCHEMAS <op>.yaml...            # one spec per op (and _types.yaml, its host classes)
 #     KERNELS <file>.cpp|.cu...       # CPU and CUDA kernels
 #     [PYTHON_PACKAGE <pkg>]          # default: <ns> (opgen_ops for namespace opgen)
+#     [FRAGMENT]                      # the namespace is shared: ops added as fragments, no TORCH_LIBRARY claims it
 #     [PYTHON_SOURCES <file>.py...]   # copied into the package (an __init__.py among them replaces the default)
 #     [TORCH_TARGET_VERSION <M.m>]    # oldest PyTorch the stable-ABI ops load in; default 2.10
 #     [SHARDS <n>]                    # unity TUs per ABI the bindings compile as; 0: one TU per op
@@ -101,7 +102,7 @@ if(OPGEN_EXECUTABLE AND NOT TARGET opgen AND NOT TARGET opgen::opgen)
 endif()
 
 function(opgen_add_library target)
-  cmake_parse_arguments(ARG "" "NAMESPACE;PYTHON_PACKAGE;TORCH_TARGET_VERSION;SHARDS;GENERATED_REFERENCE;INSTALL_DIR"
+  cmake_parse_arguments(ARG "FRAGMENT" "NAMESPACE;PYTHON_PACKAGE;TORCH_TARGET_VERSION;SHARDS;GENERATED_REFERENCE;INSTALL_DIR"
                         "SCHEMAS;KERNELS;PYTHON_SOURCES" ${ARGN})
   if(NOT ARG_NAMESPACE)
     message(FATAL_ERROR "opgen_add_library(${target}): NAMESPACE is required")
@@ -201,11 +202,15 @@ function(opgen_add_library target)
   set(gen_tests ${gen_dir}/tests/test_${ARG_PYTHON_PACKAGE}_ops.py)
   list(APPEND gen_outputs ${gen_python} ${gen_tests})
 
+  set(fragment_arg "")
+  if(ARG_FRAGMENT)
+    set(fragment_arg --fragment)
+  endif()
   add_custom_command(
     OUTPUT ${gen_outputs}
     COMMAND ${tool} generate --namespace ${ARG_NAMESPACE} --python-package ${ARG_PYTHON_PACKAGE}
             --library-name ${target} --torch-target-version ${ARG_TORCH_TARGET_VERSION} --shards ${ARG_SHARDS}
-            --source-root ${CMAKE_CURRENT_SOURCE_DIR} ${exclude_args} -o ${gen_dir} ${ARG_SCHEMAS}
+            --source-root ${CMAKE_CURRENT_SOURCE_DIR} ${exclude_args} ${fragment_arg} -o ${gen_dir} ${ARG_SCHEMAS}
     DEPENDS ${ARG_SCHEMAS} ${tool}
     COMMENT "opgen: generating the ${ARG_NAMESPACE} op bindings"
     VERBATIM)

@@ -54,6 +54,7 @@ struct LibraryOptions {
   std::string torch_target = "2.10";
   std::vector<std::string> excluded_dispatch_keys;
   unsigned shards = 0;
+  bool fragment = false;
 };
 
 void add_library_options(CLI::App* cmd, LibraryOptions& o) {
@@ -61,6 +62,9 @@ void add_library_options(CLI::App* cmd, LibraryOptions& o) {
   cmd->add_option("--namespace", o.ns, "The torch.ops namespace of the library")->capture_default_str();
   cmd->add_option("--python-package", o.python_package, "Python package of the generated module (default: the namespace; opgen_ops for namespace opgen)");
   cmd->add_option("--library-name", o.library_name, "Shared library target, loaded as lib<name>.so (default: <namespace>_ops)");
+  cmd->add_flag("--fragment", o.fragment,
+                "The namespace is shared with other libraries: add the ops to it as fragments "
+                "(TORCH_LIBRARY_FRAGMENT) and claim it with no TORCH_LIBRARY block");
   cmd->add_option("--source-root", o.source_root, "Spec paths in diagnostics and headers are relative to this")
       ->capture_default_str();
   cmd->add_option("--torch-target-version", o.torch_target, "Oldest PyTorch the stable-ABI ops must load in (MAJOR.MINOR)")
@@ -95,6 +99,7 @@ opgen::model::Library library_settings(const LibraryOptions& o) {
   lib.python_package = o.python_package.empty() ? opgen::model::default_python_package(o.ns) : o.python_package;
   lib.library_name = o.library_name.empty() ? o.ns + "_ops" : o.library_name;
   lib.shards = o.shards;
+  lib.fragment = o.fragment;
   if (auto version = parse_version(o.torch_target)) {
     lib.torch_target_version = *version;
   } else {
@@ -264,6 +269,7 @@ struct ImportCli {
   std::string torch_target = "2.10";
   std::vector<std::string> defines;  // NAME or NAME=VALUE
   std::vector<std::string> include_dirs;  // where the build finds headers (-I)
+  bool fragment = false;
 };
 
 // `opgen import`: a project's binding sources -> one spec per op (import/).
@@ -303,6 +309,7 @@ int run_import(const ImportCli& o) {
   options.schemas_dir = o.schemas_dir;
   options.python_dir = o.python_dir;
   options.torch_target_version = *version;
+  options.fragment = o.fragment;
   const auto plan = opgen::import::plan_import(found, options);
   (plan.ok ? std::cout : std::cerr) << plan.report;
   if (!plan.ok) return 1;
@@ -627,6 +634,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   import_cmd->add_option("--torch-target-version", import_options.torch_target, "Oldest PyTorch for the stable ABI")
       ->capture_default_str();
+  import_cmd->add_flag("--fragment", import_options.fragment,
+                       "Add the ops to their namespace as fragments, as libraries sharing it do (the default where "
+                       "the sources only add to it: no TORCH_LIBRARY block of theirs claims it)");
 
   InitOptions init_options;
   auto* init = app.add_subcommand("init", "Start an outside project: CMake, pyproject.toml, an example op, README");

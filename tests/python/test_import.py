@@ -36,8 +36,8 @@ MANIFEST = {entry["path"]: entry for entry in json.loads((SOURCES / "MANIFEST.js
 # path in its project -> (--namespace or None, ops imported, ops needing a person)
 EXPECTED = {
     "sgl-kernel/csrc/common_extension.cc": (None, 85, 10),
-    # PyTorch defines `fbgemm` (E0905): imported into a namespace of its own.
-    "fbgemm_gpu/src/quantize_ops/quantize_ops_cpu.cpp": ("fbgemm_ops", 21, 7),
+    # Into `fbgemm` as FBGEMM adds to it: as fragments (FRAGMENT).
+    "fbgemm_gpu/src/quantize_ops/quantize_ops_cpu.cpp": (None, 21, 7),
     "deep-gemm/torch-ext/torch_binding.cpp": ("deep_gemm", 50, 1),
     "pyg_lib/csrc/ops/scatter.cpp": (None, 0, 5),
     "csrc/compile/init.cpp": (None, 4, 10),
@@ -77,10 +77,11 @@ def test_import_of_a_real_binding_file(tmp_path, path):
     if not specs:
         return
     ns = namespace or re.search(r"namespace (\w+)", proc.stdout)[1]
-    check = run_opgen("check", "--namespace", ns, *specs)
+    fragment = ["--fragment"] if f"NAMESPACE {ns} FRAGMENT" in proc.stdout else []
+    check = run_opgen("check", "--namespace", ns, *fragment, *specs)
     assert check.returncode == 0, check.stderr
     out = tmp_path / "out"
-    generate = run_opgen("generate", "--namespace", ns, "-o", out, *specs)
+    generate = run_opgen("generate", "--namespace", ns, *fragment, "-o", out, *specs)
     assert generate.returncode == 0, generate.stderr
     # The registered schema is the one the project wrote.
     for spec in specs:
@@ -119,11 +120,23 @@ def test_sglang_kernels_bind_as_they_are(tmp_path):
     assert result.returncode == 0, result.stderr[-6000:]
 
 
-def test_a_namespace_pytorch_owns_is_refused_with_the_way_out(tmp_path):
+def test_a_namespace_the_sources_add_to_stays_shared(tmp_path):
+    """FBGEMM adds to `fbgemm` with TORCH_LIBRARY_FRAGMENT only (its libraries share it): the ops keep the
+    namespace, and the build the report prints adds them as fragments too."""
     proc, project = import_file(tmp_path, "fbgemm_gpu/src/quantize_ops/quantize_ops_cpu.cpp", None)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "opgen_add_library(fbgemm_ops NAMESPACE fbgemm FRAGMENT SCHEMAS schemas" in proc.stdout, proc.stdout
+
+
+def test_a_namespace_pytorch_defines_claimed_by_the_sources_is_refused_with_the_way_out(tmp_path):
+    """Sources that claim a namespace PyTorch defines (TORCH_LIBRARY(quantized, m)) would not load beside
+    PyTorch: refused, with the way out, and nothing written."""
+    (tmp_path / "b.cpp").write_text('TORCH_LIBRARY(quantized, m) {\n  m.def("my_scale(Tensor x) -> Tensor");\n}\n')
+    proc = run_opgen("import", "b.cpp", cwd=tmp_path)
     assert proc.returncode == 1, proc.stdout
-    assert "error[E0905]" in proc.stderr and "--namespace <name>" in proc.stderr, proc.stderr
-    assert not (project / "schemas").exists()
+    assert "error[E0905]" in proc.stdout + proc.stderr and "--fragment" in proc.stdout + proc.stderr, proc.stderr
+    assert "--namespace <name>" in proc.stdout + proc.stderr
+    assert not (tmp_path / "schemas").exists()
 
 
 def test_import_writes_only_new_files_inside_its_directories(tmp_path):

@@ -95,8 +95,11 @@ void check_library_names(const model::Library& lib, Diagnostics& diags) {
     invalid("--namespace", "namespace", lib.ns, kTooLong);
   } else if (is_keyword(lib.ns)) {
     invalid("--namespace", "namespace", lib.ns, "it is a keyword of C++ or Python");
-  } else if (kTorchNamespaces.count(lib.ns)) {
-    invalid("--namespace", "namespace", lib.ns, "PyTorch defines it; name the library's own namespace");
+  } else if (kTorchNamespaces.count(lib.ns) && !lib.fragment) {
+    // A library may add ops to it as fragments, as PyTorch allows (E0905's note).
+    invalid("--namespace", "namespace", lib.ns,
+            "PyTorch defines it, and a second TORCH_LIBRARY block for it fails to load; add the ops to it as "
+            "fragments (--fragment; opgen_add_library(... FRAGMENT)), or name the library's own namespace");
   } else if (lib.ns.size() > 4 && lib.ns.starts_with("__") && lib.ns.ends_with("__")) {
     invalid("--namespace", "namespace", lib.ns,
             fmt::format("torch.ops.{} reads an attribute of the torch.ops module itself, not the namespace", lib.ns));

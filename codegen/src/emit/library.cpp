@@ -18,7 +18,13 @@ std::string library_source(const model::Library& lib) {
                                         [](const auto& op) { return op.abi.value == model::Abi::Unstable; });
   Printer p;
   p.emit(generated_header("//", lib));
-  if (any_unstable) {
+  if (lib.fragment) {
+    p.emit(R"cc(//
+// The '$ns$' namespace is shared with other libraries (--fragment): no block
+// here claims it; each op adds itself to it as a fragment, in its own TU.
+)cc",
+           {{"ns", lib.ns}});
+  } else if (any_unstable) {
     p.emit(R"cc(//
 // Owns the '$ns$' namespace: a second library claiming it fails to load.
 // Each op defines itself, with its Python module, in its own TU.

@@ -168,6 +168,11 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   settings.python_package = package;
   settings.library_name = ns + "_ops";
   settings.torch_target_version = options.torch_target_version;
+  // A namespace the sources only add to (TORCH_LIBRARY_FRAGMENT) stays shared:
+  // another library may claim it, or PyTorch does (FBGEMM's `fbgemm`).
+  const bool claimed = found.claimed_namespaces.count(ns) ||
+                       (found.claimed_namespaces.count("") && ns == options.ns);  // the macro's namespace
+  settings.fragment = options.fragment || (!moved && !claimed);
   {
     Diagnostics diags;
     check::check_library_names(settings, diags);
@@ -176,7 +181,8 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
       diags.print(printed);
       plan.ok = false;
       plan.report = printed.str() + fmt::format("opgen import: error: import into a namespace of your own: "
-                                                "--namespace <name> (the ops of '{}' are imported into it)\n", ns);
+                                                "--namespace <name> (the ops of '{}' are imported into it){}\n", ns,
+                                                settings.fragment ? "" : ", or add them to it as fragments: --fragment");
       return plan;
     }
   }
@@ -296,9 +302,11 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     // The CMake a build of these specs needs (docs/cmake.md): the kernels'
     // header directories, and the configuration's macros, which those headers may test.
     const std::string target = settings.library_name;
-    r += fmt::format("  next: build them (docs/cmake.md), with the kernels' sources as they are:\n"
-                     "    opgen_add_library({} NAMESPACE {} SCHEMAS {} KERNELS <the kernels' sources>)\n",
-                     target, ns, options.schemas_dir.generic_string());
+    r += fmt::format("  next: build them (docs/cmake.md), with the kernels' sources as they are{}:\n"
+                     "    opgen_add_library({} NAMESPACE {}{} SCHEMAS {} KERNELS <the kernels' sources>)\n",
+                     settings.fragment ? " (FRAGMENT: the sources add to the namespace, no block of theirs claims it)"
+                                       : "",
+                     target, ns, settings.fragment ? " FRAGMENT" : "", options.schemas_dir.generic_string());
     if (!found.include_dirs.empty())
       r += fmt::format("    target_include_directories({} PRIVATE {})\n", target, fmt::join(found.include_dirs, " "));
     if (!options.defines.empty())

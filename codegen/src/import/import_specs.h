@@ -23,6 +23,7 @@ struct ImportOptions {
   std::filesystem::path python_dir;
   uint64_t torch_target_version = 0x020a000000000000ULL;
   std::vector<std::string> defines;  // the build configuration read (--define), for the report
+  bool fragment = false;             // --fragment: the library adds to its namespace, claiming it or not
 };
 
 struct ImportPlan {

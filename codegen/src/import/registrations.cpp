@@ -257,6 +257,7 @@ class Collector {
         result.namespace_macros.push_back(fmt::format("{} ('{}')", where(i), ns));
         ns.clear();
       }
+      if (block == "TORCH_LIBRARY") result.claimed_namespaces.insert(ns);
       const std::string var = text_of(tokens, head.back());
       const std::string block_key = impl_block ? dispatch_key(text_of(tokens, head[1])) : "";
       if (impl_block && block_key.empty())
@@ -515,6 +516,9 @@ class Collector {
           --assign;
         if (!args.empty() && assign >= 2 && is(tokens[assign - 1], "="))
           if (auto ns = string_argument(tokens, args[0])) library_ns[tokens[assign - 2].text] = *ns;
+        if (args.size() >= 2)
+          if (auto ns = string_argument(tokens, args[0]); ns && string_argument(tokens, args[1]) == "DEF")
+            result.claimed_namespaces.insert(*ns);
         continue;
       }
       const bool dotted = i > 0 && is(tokens[i - 1], ".");

@@ -5,6 +5,7 @@
 // custom_op and Python kernels (which a person must port).
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,9 @@ struct ImportResult {
   std::vector<std::string> notes;   // about the sources as a whole
   std::vector<std::string> namespace_macros;  // file:line of blocks whose namespace is a macro
   std::vector<std::string> include_dirs;      // where the kernels' headers are (kernel_headers.h), sorted
+  // Namespaces a block claims (TORCH_LIBRARY, Library(ns, "DEF")), "" for one
+  // whose namespace is a macro; the others the sources add to as fragments.
+  std::set<std::string> claimed_namespaces;
   size_t registrations = 0;         // def/impl/define/fake calls read
 };
 

@@ -321,6 +321,11 @@ struct Library {
   std::string ns;
   std::string python_package;
   std::string library_name;         // shared library target name (lib<name>.so)
+  // The namespace is shared with other libraries (`--fragment`): no block
+  // claims it with TORCH_LIBRARY, every op adds itself as a fragment, as
+  // FBGEMM's libraries share `fbgemm` and a project may add ops to a
+  // namespace PyTorch defines.
+  bool fragment = false;
   uint64_t torch_target_version = 0x020a000000000000ULL;  // stable ABI target
   // 0: the build compiles each op's TU; n: it compiles n unity TUs per ABI
   // (csrc/<ns>-<abi>-shard<i>.cpp), each including its share of the ops' TUs.

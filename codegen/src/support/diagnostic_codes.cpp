@@ -1849,8 +1849,12 @@ opgen: for more about this error, run 'opgen explain E0904'
 identifiers and directories of the output; `--library-name` becomes a file
 name (`lib<name>.so`). Each must be a plain identifier (letters, digits and
 `_`, not starting with a digit; `-` is also allowed in the library name), and
-not a keyword of C++ or Python. The namespace may not be one PyTorch owns
-(`aten`, `prim`, `prims`, `torch`, ...), and the package may not be `torch`,
+not a keyword of C++ or Python. The namespace may not be one PyTorch defines
+(`aten`, `prim`, `quantized`, `c10d`, ...), since a second `TORCH_LIBRARY`
+block for it fails to load, unless the library adds its ops to it as
+fragments (`--fragment`, `opgen_add_library(... FRAGMENT)`), as PyTorch
+allows and as libraries sharing a namespace do (FBGEMM's `fbgemm`). The
+package may not be `torch`,
 nor `opgen`: that is the tool's own package, whose `opgen.testing` the
 generated test suite imports (namespace `opgen` gets package `opgen_ops` by
 default). The namespace may not be a macro of GNU C++, the C library,
