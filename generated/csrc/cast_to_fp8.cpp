@@ -29,6 +29,7 @@ std::tuple<at::Tensor, at::Tensor> cast_to_fp8_cuda_checked(const at::Tensor& in
 }  // namespace
 
 TORCH_LIBRARY_FRAGMENT(opgen, m) {
+  m.set_python_module("opgen_ops._ops");
   m.def("cast_to_fp8(Tensor input, ScalarType quantizer_fp8_dtype, float quantizer_amax_epsilon, bool quantizer_force_pow_2_scales, bool amax_group_given=False, str? amax_group_group_name=None, int? amax_group_size=None, int? amax_group_rank=None) -> (Tensor, Tensor)", {at::Tag::pt2_compliant_tag});
 }
 

@@ -34,6 +34,7 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor> fp8_linea
 }  // namespace
 
 TORCH_LIBRARY_FRAGMENT(opgen, m) {
+  m.set_python_module("opgen_ops._ops");
   m.def("fp8_linear(Tensor input, Tensor weight, ScalarType input_quantizer_fp8_dtype, float input_quantizer_amax_epsilon, bool input_quantizer_force_pow_2_scales, ScalarType weight_quantizer_fp8_dtype, float weight_quantizer_amax_epsilon, bool weight_quantizer_force_pow_2_scales, bool tp_group_given=False, str? tp_group_group_name=None, int? tp_group_size=None, int? tp_group_rank=None) -> (Tensor output, Tensor input_fp8_data, Tensor input_fp8_scale_inv, Tensor weight_fp8_data, Tensor weight_fp8_scale_inv)", {at::Tag::pt2_compliant_tag});
 }
 

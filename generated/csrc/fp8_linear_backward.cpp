@@ -40,6 +40,7 @@ std::tuple<at::Tensor, at::Tensor> fp8_linear_backward_cuda_checked(const at::Te
 }  // namespace
 
 TORCH_LIBRARY_FRAGMENT(opgen, m) {
+  m.set_python_module("opgen_ops._ops");
   m.def("fp8_linear_backward(Tensor grad_output, Tensor input_fp8_data, Tensor input_fp8_scale_inv, ScalarType input_fp8_fp8_dtype, ScalarType input_fp8_orig_dtype, Tensor weight_fp8_data, Tensor weight_fp8_scale_inv, ScalarType weight_fp8_fp8_dtype, ScalarType weight_fp8_orig_dtype) -> (Tensor, Tensor)", {at::Tag::pt2_compliant_tag});
 }
 

@@ -33,6 +33,7 @@ std::tuple<at::Tensor, at::Tensor> multi_tensor_l2norm_cuda_checked(at::TensorLi
 }  // namespace
 
 TORCH_LIBRARY_FRAGMENT(opgen, m) {
+  m.set_python_module("opgen_ops._ops");
   m.def("multi_tensor_l2norm(Tensor[] tensors) -> (Tensor, Tensor)", {at::Tag::pt2_compliant_tag});
 }
 

@@ -26,6 +26,7 @@ at::Tensor one_shot_all_reduce_cuda_checked(const at::Tensor& input, std::string
 }  // namespace
 
 TORCH_LIBRARY_FRAGMENT(opgen, m) {
+  m.set_python_module("opgen_ops._ops");
   m.def("one_shot_all_reduce(Tensor input, str reduce_op, str group_name) -> Tensor", {at::Tag::pt2_compliant_tag});
 }
 

@@ -28,6 +28,7 @@ std::tuple<at::Tensor, at::Tensor> quantize_fp8_cuda_checked(const at::Tensor& i
 }  // namespace
 
 TORCH_LIBRARY_FRAGMENT(opgen, m) {
+  m.set_python_module("opgen_ops._ops");
   m.def("quantize_fp8(Tensor input, Tensor? scale=None) -> (Tensor, Tensor)", {at::Tag::pt2_compliant_tag});
 }
 

@@ -26,6 +26,7 @@ at::Tensor runner_apply_cuda_checked(const at::Tensor& x, int64_t runner) {
 }  // namespace
 
 TORCH_LIBRARY_FRAGMENT(opgen, m) {
+  m.set_python_module("opgen_ops._ops");
   m.def("runner_apply(Tensor x, int runner) -> Tensor", {at::Tag::pt2_compliant_tag, at::Tag::cudagraph_unsafe});
 }
 

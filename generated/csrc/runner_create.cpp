@@ -16,6 +16,7 @@ int64_t runner_create_compositeexplicitautograd_checked(double scale, double shi
 }  // namespace
 
 TORCH_LIBRARY_FRAGMENT(opgen, m) {
+  m.set_python_module("opgen_ops._ops");
   m.def("runner_create(float scale, float shift=0.) -> int");
 }
 

@@ -16,6 +16,7 @@ void runner_destroy_compositeexplicitautograd_checked(int64_t runner) {
 }  // namespace
 
 TORCH_LIBRARY_FRAGMENT(opgen, m) {
+  m.set_python_module("opgen_ops._ops");
   m.def("runner_destroy(int runner) -> ()");
 }
 
