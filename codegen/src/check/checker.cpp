@@ -335,24 +335,20 @@ class OpChecker {
     const bool mutated_positional = std::any_of(s.arguments.begin(), s.arguments.end(),
                                                 [](auto& a) { return model::is_mutable(a) && !a.kwarg_only; });
     const bool convention = all_bound && !loose && !mutated_positional;
-    const bool taggable = op_.abi.value != Abi::Stable;  // kTagsNotInStableAbi
-    if (convention && taggable) {
+    if (convention) {
+      // On the stable ABI the tag makes the package define the op (model::defined_from_python_for_tags).
       if (!has_tag("out")) op_.tags.push_back({"out", op_.schema_at(0)});
       return;
     }
     op_.eager_only = "a result aliases an input outside the out= convention (W0401): torch.library.opcheck and "
                      "torch.compile refuse the op";
-    auto& d = diags_.warning(
-        Code::AliasingResultNotCompilable, op_.schema_at(0),
-        convention ? std::string("the out= convention needs the 'out' tag, which no release of the stable ABI "
-                                 "carries (its tag conversion has no case for it): only eager calls will work")
-                   : fmt::format("a result aliases '{}', outside the out= convention: eager calls work, "
-                                 "torch.library.opcheck and torch.compile refuse the op",
-                                 loose ? loose->name : std::string("a positional argument")));
-    d.notes.push_back({convention ? "give the op 'abi: unstable' to have opcheck and torch.compile take it"
-                                  : "make every mutated argument keyword-only and always given, every result one "
-                                    "of them (foo.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)), or return new "
-                                    "tensors"});
+    diags_
+        .warning(Code::AliasingResultNotCompilable, op_.schema_at(0),
+                 fmt::format("a result aliases '{}', outside the out= convention: eager calls work, "
+                             "torch.library.opcheck and torch.compile refuse the op",
+                             loose ? loose->name : std::string("a positional argument")))
+        .notes.push_back({"make every mutated argument keyword-only and always given, every result one of them "
+                          "(foo.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)), or return new tensors"});
   }
 
   bool has_tag(std::string_view tag) const {

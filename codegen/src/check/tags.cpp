@@ -90,19 +90,12 @@ void check_tags(const model::Library& lib, model::OpSpec& op, Diagnostics& diags
       layout = &tag;
     }
   }
-  // An op defined in Python (every kernel Python, or around its flat C++ op)
-  // gets its tags from torch.library; a flat op on such a target gets none.
+  // An op defined in Python (every kernel Python, around its flat C++ op, or
+  // for a tag the stable ABI cannot carry) gets its tags from torch.library;
+  // a flat op on such a target gets none.
   const bool stable_without_tags = op.abi.value == model::Abi::Stable && lib.torch_target_version < model::kStableTagsSince &&
-                                   !op.defined_in_python() && !op.wraps_flat_op();
-  // From 2.12 the stable def carries tags, but not every tag (E0823).
-  if (op.abi.value == model::Abi::Stable && !op.defined_in_python() && !stable_without_tags &&
-      (!op.wraps_flat_op() || lib.torch_target_version >= model::kStableTagsSince))
-    for (const auto& tag : op.tags)
-      if (std::find(model::kTagsNotInStableAbi.begin(), model::kTagsNotInStableAbi.end(), tag.value) != model::kTagsNotInStableAbi.end())
-        diags.error(Code::TagNotInStableAbi, tag.loc,
-                    fmt::format("the stable ABI cannot carry the tag '{}': its tag conversion has no case for it "
-                                "(PyTorch 2.12-2.15), and loading the library would abort the process", tag.value))
-            .notes.push_back({"give the op 'abi: unstable'"});
+                                   !op.defined_in_python() && !op.wraps_flat_op() &&
+                                   !model::defined_from_python_for_tags(op);
   if (!op.tags.empty() && stable_without_tags) {
     auto& d = diags.error(Code::TagsNeedNewerStableAbi, op.tags.front().loc,
                           fmt::format("tags need the stable ABI of PyTorch {} or newer; the target is {}",

@@ -606,18 +606,20 @@ void emit_flat_op_wrapper(Printer& p, const model::Library& lib, const model::Op
 
 // Ops whose kernels are all Python are defined here (nothing of them is
 // C++), and so are ops that carry objects to C++ kernels (around their flat
-// C++ op); every Python kernel is registered for its dispatch key. Each
+// C++ op) and stable-ABI ops with a tag no stable release carries (their C++
+// registers the kernels); every Python kernel is registered for its dispatch key. Each
 // kernel is imported when first called, so its module may import this package.
 void emit_python_kernels(Printer& p, const model::Library& lib) {
-  const bool any = std::any_of(lib.ops.begin(), lib.ops.end(),
-                               [](const auto& op) { return !op.python_kernels.empty() || op.wraps_flat_op(); });
+  const bool any = std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) {
+    return !op.python_kernels.empty() || op.wraps_flat_op() || model::defined_from_python_for_tags(op);
+  });
   if (!any) return;
   p.line();
   p.line();
-  p.line("# Python kernels (the specs' `kernels: {KEY: {python: ...}}`), and the ops that have no other.");
+  p.line("# Python kernels (the specs' `kernels: {KEY: {python: ...}}`), and the ops defined here.");
   p.line(fmt::format("_PYTHON_LIBRARY = torch.library.Library(\"{}\", \"FRAGMENT\")", lib.ns));
   for (const auto& op : lib.ops) {
-    if (!op.defined_in_python() && !op.wraps_flat_op()) continue;
+    if (!op.defined_in_python() && !op.wraps_flat_op() && !model::defined_from_python_for_tags(op)) continue;
     std::vector<std::string> tags;
     for (const auto& tag : op.tags) tags.push_back("torch.Tag." + tag.value);
     p.line(fmt::format("_PYTHON_LIBRARY.define({}{})", python_string_literal(def_schema(op)),

@@ -106,9 +106,13 @@ void emit_boxed_kernels(Printer& p, const model::Library& lib, const model::OpSp
 std::string stable_op_source(const model::Library& lib, const model::OpSpec& op) {
   // The checker allows tags from the 2.12 stable ABI on; before, an op that
   // wraps its flat op has them on the op itself (Python), the flat op none.
+  // Tags no stable release carries make the package define the op (all its
+  // tags with it), and are never the flat op's.
+  const bool defined_by_package = model::defined_from_python_for_tags(op);
   std::vector<std::string> tags;
-  if (!op.wraps_flat_op() || lib.torch_target_version >= model::kStableTagsSince)
-    for (const auto& tag : op.tags) tags.push_back("at::Tag::" + tag.value);
+  if (!defined_by_package && (!op.wraps_flat_op() || lib.torch_target_version >= model::kStableTagsSince))
+    for (const auto& tag : op.tags)
+      if (model::stable_abi_carries(tag.value)) tags.push_back("at::Tag::" + tag.value);
 
   Printer p;
   p.emit(generated_header("//", op.display_path));
@@ -126,14 +130,24 @@ std::string stable_op_source(const model::Library& lib, const model::OpSpec& op)
   } else {
     emit_boxed_kernels(p, lib, op, tags);
   }
-  p.emit(R"cc(STABLE_TORCH_LIBRARY_FRAGMENT($ns$, m) {
+  if (defined_by_package) {
+    std::vector<std::string> uncarried;
+    for (const auto& tag : op.tags)
+      if (!model::stable_abi_carries(tag.value)) uncarried.push_back("'" + tag.value + "'");
+    p.emit(R"cc(// The package ($module$) defines the op, with its tags: no release of the
+// stable ABI carries $tags$ on a def.
+)cc",
+           {{"module", lib.python_package + "._ops"}, {"tags", fmt::format("{}", fmt::join(uncarried, " or "))}});
+  } else {
+    p.emit(R"cc(STABLE_TORCH_LIBRARY_FRAGMENT($ns$, m) {
 $python_module$  m.def($schema$$tags$);
 }
 )cc",
-         {{"ns", lib.ns},
-          {"python_module", set_python_module_line(lib, op)},
-          {"schema", cpp_string_literal(cpp_def_schema(op))},
-          {"tags", tags.empty() ? "" : fmt::format(", {{{}}}", fmt::join(tags, ", "))}});
+           {{"ns", lib.ns},
+            {"python_module", set_python_module_line(lib, op)},
+            {"schema", cpp_string_literal(cpp_def_schema(op))},
+            {"tags", tags.empty() ? "" : fmt::format(", {{{}}}", fmt::join(tags, ", "))}});
+  }
   for (const auto& key : op.dispatch) {
     p.line();
     p.emit(R"cc(STABLE_TORCH_LIBRARY_IMPL($ns$, $key$, m) {

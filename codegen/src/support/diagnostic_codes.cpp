@@ -1761,26 +1761,6 @@ compile:
   fallback: eager
 )md"},
 
-    {Code::TagNotInStableAbi, "E0823", "a tag the stable ABI cannot carry",
-     R"md(A stable-ABI library passes its tags to PyTorch through the stable tag
-conversion (`torch/csrc/stable/stableivalue_conversions.h`), which has no
-case for `out` or `inplace` in any release that takes tags on `def`
-(2.12-2.15): loading such a library aborts the process ("Not yet
-supported Tag"). Give the op `abi: unstable`; an out= op on the stable ABI
-runs eagerly without the tag (W0401).)md",
-     R"md($ cat schemas/foo_.yaml
-schema: "foo_(Tensor(a!) x) -> Tensor(a!)"
-abi: stable
-tags: [inplace]
-$ opgen check --torch-target-version 2.13 schemas
-schemas/foo_.yaml:3:8: error[E0823]: the stable ABI cannot carry the tag 'inplace': its tag conversion has no case for it (PyTorch 2.12-2.15), and loading the library would abort the process
-schemas/foo_.yaml:3:8: note: give the op 'abi: unstable'
-)md",
-     R"md($ sed -i 's/abi: stable/abi: unstable/' schemas/foo_.yaml
-$ opgen check --torch-target-version 2.13 schemas
-)md",
-     "console"},
-
     // -----------------------------------------------------------------------
     // E09xx: files and output
     // -----------------------------------------------------------------------
@@ -2181,15 +2161,15 @@ has alias annotations". The convention they accept: every mutated argument
 keyword-only and always given, every result an alias of one of them
 (`foo.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)`), and the op tagged
 `out` (PyTorch 2.13), which opgen adds itself. No release of the stable ABI
-can carry that tag (E0823), so a stable-ABI op in the convention runs
-eagerly only: give it `abi: unstable`. Otherwise return new tensors.)md",
+can carry that tag on its `def`, so the package defines a stable-ABI op in
+the convention (with its tags) and the C++ library registers its kernels.
+Otherwise return new tensors.)md",
      R"md(# foo.yaml
 schema: "foo(Tensor x, Tensor(a!) out) -> Tensor(a!)"
 samples: []
 )md",
      R"md(# foo.out.yaml
 schema: "foo.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)"
-abi: unstable
 samples: []
 )md"},
 

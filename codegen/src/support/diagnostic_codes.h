@@ -129,7 +129,6 @@ enum class Code : uint16_t {
   CompileConditionIncomplete,
   CompileWhenNotBool,
   BadCompileFallback,
-  TagNotInStableAbi,
   // E09xx: files and output
   CannotReadSpec,
   CannotWriteOutput,

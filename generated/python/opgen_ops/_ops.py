@@ -118,7 +118,7 @@ def _register_host_class(path: str, kind: str, guarded: list) -> None:
 _register_host_class("opgen_ops.gemm.GemmRunner", "symbolic", ["out_dtype"])
 
 
-# Python kernels (the specs' `kernels: {KEY: {python: ...}}`), and the ops that have no other.
+# Python kernels (the specs' `kernels: {KEY: {python: ...}}`), and the ops defined here.
 _PYTHON_LIBRARY = torch.library.Library("opgen", "FRAGMENT")
 _PYTHON_LIBRARY.define("runner_gemm(Tensor a, Tensor b, opgen_ops.gemm.GemmRunner runner, Tensor? bias=None) -> Tensor", tags=(torch.Tag.pt2_compliant_tag,))
 _PYTHON_LIBRARY.define("runner_gemm_backward(Tensor grad, Tensor a, Tensor b, opgen_ops.gemm.GemmRunner runner) -> (Tensor grad_a, Tensor grad_b, Tensor grad_bias)", tags=(torch.Tag.pt2_compliant_tag,))

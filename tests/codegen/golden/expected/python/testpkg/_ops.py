@@ -51,7 +51,7 @@ def _import_handwritten(target: str, what: str):
 __all__ = ["add_", "add__compile_unsupported_reason", "all_reduce", "gelu", "scale_by", "scale_by_compile_unsupported_reason", "scale_rows", "scale_rows_compile_unsupported_reason", "scale_rows_backward"]
 
 
-# Python kernels (the specs' `kernels: {KEY: {python: ...}}`), and the ops that have no other.
+# Python kernels (the specs' `kernels: {KEY: {python: ...}}`), and the ops defined here.
 _PYTHON_LIBRARY = torch.library.Library("testns", "FRAGMENT")
 
 
