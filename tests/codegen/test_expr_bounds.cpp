@@ -119,6 +119,7 @@ TEST_F(ExprBoundsTest, AConditionIsCheckedForWhatItRaisesAlone) {
   EXPECT_EQ(codes("x.size(1) > 4096"), Codes{"raise"});
   EXPECT_EQ(codes("x.dim() > 1 and x.size(1) > 4096"), Codes{});
   EXPECT_EQ(codes("x.dim() > 1 or x.size(1) > 4096"), Codes{"raise"});  // the right side runs where the left fails
+  EXPECT_EQ(codes("x.dim() < 2 or x.size(1) > 4096"), Codes{});            // ... where x.dim() >= 2
   EXPECT_EQ(codes("x.numel() // n > 2"), Codes{"raise"});
   EXPECT_EQ(codes("x.numel() - 5 < 0"), Codes{});  // a sign is no problem here
   require("x.dim() >= 2");

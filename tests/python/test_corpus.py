@@ -40,6 +40,7 @@ TARGETS = {"stable": 0.93, "unstable": 0.97}
 
 SPEC_LINE = re.compile(r"^(?:.*/)?(?P<op>op\d+(?:\.\w+)?)\.yaml:\d+:\d+: error\[(?P<code>E\d{4})\]")
 DEF_CALL = re.compile(r'm\.def\(("(?:[^"\\]|\\.)*")')
+PYTHON_DEF_CALL = re.compile(r'_PYTHON_LIBRARY\.define\(("(?:[^"\\]|\\.)*")')
 
 
 def corpus_schemas():
@@ -119,8 +120,11 @@ def test_corpus_accepted_and_registered(generated):
     # What is accepted is generated, and every def string registers.
     assert g.generate.returncode == 0, g.generate.stderr[-3000:]
     mismatched = []
+    # A stable op with a tag no stable release carries on a def (an out= op) is defined by the package.
+    python_defs = {ast.literal_eval(literal).split("(")[0]: literal
+                   for literal in PYTHON_DEF_CALL.findall(next(g.out.rglob("_ops.py")).read_text())}
     for op in g.accepted:
-        (literal,) = DEF_CALL.findall((g.out / "csrc" / f"{op}.cpp").read_text())
+        (literal,) = DEF_CALL.findall((g.out / "csrc" / f"{op}.cpp").read_text()) or [python_defs[op]]
         text = ast.literal_eval(literal)  # C++ and Python read these escapes alike
         try:
             if torch._C.parse_schema("ns::" + text) == torch._C.parse_schema("ns::" + g.meant[op]):

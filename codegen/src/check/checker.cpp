@@ -495,8 +495,12 @@ class OpChecker {
     // `require` rules become C++ checks too, so they keep to the C++ subset
     // (which cannot see the lets: checked with them in scope, using one
     // says so rather than "unknown name").
-    for (const auto& rule : op_.require)
+    for (const auto& rule : op_.require) {
+      const size_t errors_before = diags_.error_count();
       expect_kind(Code::RequireNotBool, rule, env, ValueKind::Bool, "a 'require' rule", true);
+      // Checked by the kernel's wrapper and the fake on every call (E0526).
+      if (diags_.error_count() == errors_before) check_fake_rule_in_range(rule, env, "the op's checks");
+    }
     check_fake(env);
     if (op_.flops) check_flops(*op_.flops, env);
     if (op_.autograd) check_autograd_bindings(env);

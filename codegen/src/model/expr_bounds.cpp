@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -278,10 +279,31 @@ class Analysis {
               "divide by max(d, 1), or bound it in `require:` (e.g. `- d >= 1`) so that the op rejects a 0 first");
   }
 
+  // `a < b` -> `a >= b` and the like: where a comparison fails. nullopt for
+  // any other condition (no fact is read from it).
+  static std::optional<Expr> negated(const Expr& condition) {
+    static const std::map<std::string, std::string> kFlipped = {
+        {"<", ">="}, {"<=", ">"}, {">", "<="}, {">=", "<"}, {"!=", "=="}};
+    if (condition.kind != Kind::Binary) return std::nullopt;
+    auto flipped = kFlipped.find(condition.text);
+    if (flipped == kFlipped.end()) return std::nullopt;
+    Expr out = condition;
+    out.text = flipped->second;
+    return out;
+  }
+
   Bounds binary(const Expr& e) {
     if (e.text == "and") {  // the right side runs only where the left holds
       visit(*e.operands[0]);
       visit_where(*e.operands[1], *e.operands[0]);
+      return kAnything;
+    }
+    if (e.text == "or") {  // the right side runs only where the left fails
+      visit(*e.operands[0]);
+      if (const auto fails = negated(*e.operands[0]))
+        visit_where(*e.operands[1], *fails);
+      else if (!raiser_.always_only)  // nothing known of where it runs: the strict proof reads it as is
+        visit(*e.operands[1]);
       return kAnything;
     }
     const Bounds a = visit(*e.operands[0]), b = visit(*e.operands[1]);

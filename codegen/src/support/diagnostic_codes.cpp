@@ -1048,9 +1048,10 @@ compile:
       reason: "no kernel for rows past 1024"
 )md"},
 
-    {Code::FakeRuleAlwaysRaises, "E0526", "a 'fake', 'let', 'result_meta' or 'autograd: bind' rule that raises on every input",
+    {Code::FakeRuleAlwaysRaises, "E0526", "a rule that raises on every input",
      R"md(The generated fake evaluates the op's `let` bindings and `fake:` rules
-on every call torch.compile traces and FakeTensor sees, the binding a
+on every call torch.compile traces and FakeTensor sees, the kernel's
+wrapper and the fake a `require:` rule on every call, the binding a
 `result_meta` rule on every call, and autograd's setup_context an
 `autograd: bind:` rule on every call that records gradients. A rule that indexes
 a tensor past the rank its checks fix (`x.size(5)` or `x.shape[-3]` where
