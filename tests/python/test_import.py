@@ -45,10 +45,11 @@ EXPECTED = {
     "torchao/csrc/cuda/rowwise_scaled_linear_sparse_cutlass/rowwise_scaled_linear_sparse_cutlass_f8f8.cu": (None, 1, 0),
     "bitsandbytes/_ops.py": (None, 0, 19),
     "torchao/ops.py": (None, 0, 9),
-    "flash_attn/flash_attn_interface.py": (None, 0, 4),
-    "transformer_engine/pytorch/attention/custom_ops.py": ("te_kv_cache", 0, 3),
+    # custom_op: the schema inferred from the type hints, the function its kernel.
+    "flash_attn/flash_attn_interface.py": (None, 4, 0),
+    "transformer_engine/pytorch/attention/custom_ops.py": ("te_kv_cache", 3, 0),
 }
-DEF_CALL = re.compile(r'm\.def\(("(?:[^"\\]|\\.)*")')
+DEF_CALL = re.compile(r'(?:m\.def|_PYTHON_LIBRARY\.define)\(("(?:[^"\\]|\\.)*")')
 
 
 def import_file(tmp_path, path, namespace):
@@ -87,7 +88,13 @@ def test_import_of_a_real_binding_file(tmp_path, path):
     for spec in specs:
         written = re.search(r'^schema: (".*")$', spec.read_text(), re.M)[1]
         written = json.loads(written)
-        (registered,) = DEF_CALL.findall((out / "csrc" / f"{spec.stem}.cpp").read_text())
+        tu = (out / "csrc" / f"{spec.stem}.cpp").read_text()
+        if "nothing of it is C++" in tu:  # every kernel Python: the package defines it
+            package = next(p for p in (out / "python").iterdir() if p.is_dir())
+            defs = DEF_CALL.findall((package / "_ops.py").read_text())
+            (registered,) = [d for d in defs if ast.literal_eval(d).split("(")[0] == spec.stem]
+        else:
+            (registered,) = DEF_CALL.findall(tu)
         registered = ast.literal_eval(registered)
         qualified = written if "::" in written.split("(")[0] else f"{ns}::{written}"
         assert torch._C.parse_schema(f"{ns}::{registered}") == torch._C.parse_schema(qualified), spec
@@ -390,6 +397,55 @@ def test_a_schema_pytorch_infers_from_cpp_is_the_one_import_writes(tmp_path):
     assert registered.returncode == 0, registered.stderr[-3000:]
     assert registered.stdout.split("\n")[:4] == [written[op] for op in ("scale", "split2", "touch", "meta")], \
         (registered.stdout, written)
+
+
+CUSTOM_OP_FILES = {"flash_attn/flash_attn_interface.py": None,
+                   "transformer_engine/pytorch/attention/custom_ops.py": "te_kv_cache"}
+
+
+def custom_op_schemas(source):
+    """op name -> the schema torch.library.infer_schema gives each custom_op function of `source`: the
+    function's signature (type hints, defaults) rebuilt from its AST with an empty body, its mutates_args
+    from the decorator, inferred by PyTorch itself."""
+    import typing
+
+    schemas = {}
+    for node in ast.parse(source).body:
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        for decorator in node.decorator_list:
+            if not (isinstance(decorator, ast.Call) and decorator.args and isinstance(decorator.args[0], ast.Constant)
+                    and "::" in str(decorator.args[0].value)):
+                continue
+            keywords = {k.arg: k.value for k in decorator.keywords}
+            if "mutates_args" not in keywords:
+                continue  # a register_fake(...), not a custom_op
+            stub = ast.FunctionDef(name=node.name, args=node.args, body=[ast.Pass()], decorator_list=[],
+                                   returns=node.returns, type_params=[])
+            module = ast.fix_missing_locations(ast.Module(body=[stub], type_ignores=[]))
+            scope = {"torch": torch, **{name: getattr(typing, name) for name in typing.__all__}}
+            exec(compile(module, "<stub>", "exec"), scope)
+            mutates = ast.literal_eval(keywords["mutates_args"])
+            schemas[decorator.args[0].value.split("::")[1]] = torch.library.infer_schema(scope[node.name],
+                                                                                          mutates_args=mutates)
+    return schemas
+
+
+@pytest.mark.parametrize("path", CUSTOM_OP_FILES)
+def test_a_schema_custom_op_infers_from_type_hints_is_the_one_import_writes(tmp_path, path):
+    """custom_op defines its op with the schema torch.library.infer_schema makes of the function's type hints:
+    import reads the same hints and writes the same schema (compared as PyTorch parses both)."""
+    proc, project = import_file(tmp_path, path, CUSTOM_OP_FILES[path])
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    expected = custom_op_schemas((SOURCES / MANIFEST[path]["file"]).read_text())
+    written = {}
+    for spec in (project / "schemas").rglob("*.yaml"):
+        text = spec.read_text()
+        if "custom_op infers from the type hints" in text:
+            written[spec.stem] = json.loads(re.search(r'^schema: (".*")$', text, re.M)[1])
+    assert written and set(written) <= set(expected), (sorted(written), sorted(expected))
+    for name, schema in written.items():
+        assert torch._C.parse_schema(f"ns::{schema}") == torch._C.parse_schema(f"ns::{name}{expected[name]}"), name
 
 
 def test_include_dirs_are_searched_as_the_build_searches_them(tmp_path):

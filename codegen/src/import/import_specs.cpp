@@ -51,7 +51,10 @@ std::string spec_text(const ImportedOp& op, const std::string& package, const st
   // library supplies the new one; otherwise the schema is kept as written.
   std::string schema = op.schema;
   if (!op.ns.empty() && op.ns != ns && schema.starts_with(op.ns + "::")) schema.erase(0, op.ns.size() + 2);
-  if (!op.schema_inferred_from.empty())
+  if (op.schema_from_type_hints)
+    out += fmt::format("# {}\n", yaml_comment(fmt::format("The schema torch.library.custom_op infers from the type "
+                                                           "hints of {} ({}).", op.schema_from, op.schema_inferred_from)));
+  else if (!op.schema_inferred_from.empty())
     out += fmt::format("# {}\n", yaml_comment(fmt::format("The schema PyTorch infers from the C++ signature of {} "
                                                            "({}): arguments and results named _0, _1, ...",
                                                            op.schema_from, op.schema_inferred_from)));
@@ -71,7 +74,10 @@ std::string spec_text(const ImportedOp& op, const std::string& package, const st
     for (const auto* k : kernels) keys.push_back(yaml_scalar(k->dispatch_key));
     out += fmt::format("dispatch: [{}]\n", fmt::join(keys, ", "));
     out += "kernels:\n";
-    if (op.includes.size() == 1) {
+    const bool python = std::all_of(kernels.begin(), kernels.end(), [](const auto* k) { return k->python; });
+    if (python) {
+      // custom_op's own function, registered by the package once its decorator is gone.
+    } else if (op.includes.size() == 1) {
       out += fmt::format("  include: {}\n", yaml_double_quoted(op.includes[0]));
     } else if (!op.includes.empty()) {
       std::vector<std::string> includes;
@@ -82,7 +88,8 @@ std::string spec_text(const ImportedOp& op, const std::string& package, const st
                                         kernels.front()->where.substr(0, kernels.front()->where.rfind(':'))));
     }
     for (const auto* k : kernels)
-      out += fmt::format("  {}: {}\n", yaml_scalar(k->dispatch_key), yaml_double_quoted(k->function));
+      out += k->python ? fmt::format("  {}: {{python: {}}}\n", yaml_scalar(k->dispatch_key), yaml_double_quoted(k->function))
+                       : fmt::format("  {}: {}\n", yaml_scalar(k->dispatch_key), yaml_double_quoted(k->function));
   } else if (!op.kept_impls.empty() && !op.kernel_refused) {
     out += "dispatch: []  # its kernels are the impls kept in the project's build\n";
   } else if (!op.impls_in_other_configurations.empty() && !op.kernel_refused) {
@@ -216,7 +223,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   }
   check_drafts(drafts, settings);
 
-  size_t written = 0, as_is = 0, stubs = 0;
+  size_t written = 0, as_is = 0, stubs = 0, python_only = 0;
   std::vector<std::string> kept;  // "op: impls" of the written ops whose impls for other keys stay
   std::vector<std::string> schema_alone;  // written ops whose impls are all in other configurations
   std::string stub_text;
@@ -235,6 +242,8 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     } else {
       ++written;
       as_is += !d.op->kernels.empty();
+      python_only += !d.op->kernels.empty() && std::all_of(d.op->kernels.begin(), d.op->kernels.end(),
+                                                           [](const ImportedKernel& k) { return k.python; });
       if (!d.op->kept_impls.empty())
         kept.push_back(fmt::format("{}: {}", d.op->name, fmt::join(d.op->kept_impls, ", ")));
       else if (d.op->kernels.empty() && !d.op->impls_in_other_configurations.empty())
@@ -299,14 +308,25 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
                         "them twice)\n"
                       : "  next: drop the sources' own defs of these ops and their impls now in the specs from the "
                         "build (they would register them twice); keep the impls listed above\n";
+    if (python_only)
+      r += fmt::format("  next: take the custom_op decorators off the {} functions the specs name under 'kernels:' "
+                       "(and their register_fake calls): the package defines those ops and registers the functions "
+                       "as their kernels\n",
+                       python_only);
     // The CMake a build of these specs needs (docs/cmake.md): the kernels'
     // header directories, and the configuration's macros, which those headers may test.
     const std::string target = settings.library_name;
-    r += fmt::format("  next: build them (docs/cmake.md), with the kernels' sources as they are{}:\n"
-                     "    opgen_add_library({} NAMESPACE {}{} SCHEMAS {} KERNELS <the kernels' sources>)\n",
-                     settings.fragment ? " (FRAGMENT: the sources add to the namespace, no block of theirs claims it)"
-                                       : "",
-                     target, ns, settings.fragment ? " FRAGMENT" : "", options.schemas_dir.generic_string());
+    if (python_only == written) {
+      r += fmt::format("  next: generate the package, nothing to build (every kernel is Python): opgen generate "
+                       "--namespace {}{} -o <dir> {}\n",
+                       ns, settings.fragment ? " --fragment" : "", options.schemas_dir.generic_string());
+    } else {
+      r += fmt::format("  next: build them (docs/cmake.md), with the kernels' sources as they are{}:\n"
+                       "    opgen_add_library({} NAMESPACE {}{} SCHEMAS {} KERNELS <the kernels' sources>)\n",
+                       settings.fragment ? " (FRAGMENT: the sources add to the namespace, no block of theirs claims it)"
+                                         : "",
+                       target, ns, settings.fragment ? " FRAGMENT" : "", options.schemas_dir.generic_string());
+    }
     if (!found.include_dirs.empty())
       r += fmt::format("    target_include_directories({} PRIVATE {})\n", target, fmt::join(found.include_dirs, " "));
     if (!options.defines.empty())

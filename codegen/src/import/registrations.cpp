@@ -10,84 +10,14 @@
 #include <fmt/format.h>
 
 #include "import/source_scan.h"
+#include "import/python_schema.h"
+#include "import/tokens.h"
 #include "support/diagnostic_codes.h"
 #include "support/file_io.h"
 
 namespace opgen::import {
 
 namespace {
-
-using Tokens = std::vector<Token>;
-
-bool is(const Token& t, std::string_view text) {
-  return (t.kind == Token::Kind::Punct || t.kind == Token::Kind::Identifier) && t.text == text;
-}
-
-// The index just past the bracket that closes the one at `open`.
-size_t matching(const Tokens& tokens, size_t open) {
-  const std::string o = tokens[open].text;
-  const std::string c = o == "(" ? ")" : o == "[" ? "]" : "}";
-  int depth = 0;
-  for (size_t i = open; i < tokens.size(); ++i) {
-    if (is(tokens[i], o)) ++depth;
-    if (is(tokens[i], c) && --depth == 0) return i + 1;
-  }
-  return tokens.size();
-}
-
-// The arguments of the call whose "(" is at `open`: token ranges split at top-level commas.
-std::vector<std::pair<size_t, size_t>> call_arguments(const Tokens& tokens, size_t open, size_t* end) {
-  std::vector<std::pair<size_t, size_t>> args;
-  *end = matching(tokens, open);
-  size_t start = open + 1;
-  int depth = 0;
-  for (size_t i = open + 1; i + 1 < *end; ++i) {
-    const Token& t = tokens[i];
-    if (is(t, "(") || is(t, "[") || is(t, "{") || is(t, "<")) ++depth;
-    if (is(t, ")") || is(t, "]") || is(t, "}") || is(t, ">")) --depth;
-    if (depth == 0 && is(t, ",")) {
-      args.emplace_back(start, i);
-      start = i + 1;
-    }
-  }
-  if (start < *end - 1) args.emplace_back(start, *end - 1);
-  return args;
-}
-
-std::string text_of(const Tokens& tokens, std::pair<size_t, size_t> range) {
-  std::string out;
-  for (size_t i = range.first; i < range.second; ++i) {
-    const Token& t = tokens[i];
-    if (t.kind == Token::Kind::String) {
-      out += '"' + t.text + '"';
-    } else {
-      const bool word = t.kind == Token::Kind::Identifier || t.kind == Token::Kind::Number;
-      if (word && !out.empty() && (std::isalnum(static_cast<unsigned char>(out.back())) || out.back() == '_')) out += ' ';
-      out += t.text;
-    }
-  }
-  return out;
-}
-
-// A string argument: adjacent literals joined, or TORCH_SELECTIVE_SCHEMA /
-// TORCH_SELECTIVE_NAME around them. nullopt when anything else is in it
-// (a macro that builds the string, an f-string).
-std::optional<std::string> string_argument(const Tokens& tokens, std::pair<size_t, size_t> range) {
-  auto [begin, end] = range;
-  if (end - begin >= 3 && tokens[begin].kind == Token::Kind::Identifier &&
-      (tokens[begin].text == "TORCH_SELECTIVE_SCHEMA" || tokens[begin].text == "TORCH_SELECTIVE_NAME") &&
-      is(tokens[begin + 1], "(") && is(tokens[end - 1], ")")) {
-    begin += 2;
-    end -= 1;
-  }
-  if (begin == end) return std::nullopt;
-  std::string joined;
-  for (size_t i = begin; i < end; ++i) {
-    if (tokens[i].kind != Token::Kind::String || tokens[i].formatted) return std::nullopt;
-    joined += tokens[i].text;
-  }
-  return joined;
-}
 
 // `torch::kCUDA`, `c10::DispatchKey::CUDA`, `kCUDA`, `"cuda"` -> opgen's
 // key name; "" when it is none opgen knows.
@@ -397,6 +327,8 @@ class Collector {
     std::replace(module.begin(), module.end(), '/', '.');
     if (module.ends_with(".__init__")) module.resize(module.size() - 9);
     std::map<std::string, std::string> library_ns;  // variable -> namespace of Library("ns", ...)
+    // Functions custom_op defines an op with: function -> (namespace, op).
+    std::map<std::string, std::pair<std::string, std::string>> custom_ops;
     // Local names of torch.library's functions: `register_fake = torch.library.register_fake`,
     // or one chosen by a version check (`_torch_custom_op_wrapper = torch.library.custom_op`).
     static const std::set<std::string> library_functions = {"define", "register_fake", "impl_abstract", "custom_op",
@@ -576,9 +508,8 @@ class Collector {
           else
             o.python_fake = module + ":" + function;
         } else if (t.text == "custom_op") {
-          o.needs.push_back(fmt::format("{}: custom_op takes its schema from the type hints of {}: write it as the "
-                                        "spec's 'schema' (torch.library.infer_schema prints it)", where(i),
-                                        function.empty() ? "its function" : function));
+          custom_op(o, tokens, args, end, function, module, where(i));
+          if (o.needs.empty()) custom_ops[function] = {ns, name};
         } else {
           // opgen binds Python kernels (`kernels: {CPU: {python: ...}}`), but importing this module to
           // reach the function would run its registration too: a second kernel for the same key.
@@ -591,6 +522,86 @@ class Collector {
         }
       }
     }
+    // What the custom_op objects register on themselves: `@fn.register_fake`
+    // names the fake; the rest is Python the spec cannot hold.
+    for (size_t i = 0; i + 2 < tokens.size(); ++i) {
+      auto defined = custom_ops.find(tokens[i].text);
+      if (tokens[i].kind != Token::Kind::Identifier || defined == custom_ops.end() || !is(tokens[i + 1], ".") ||
+          (i > 0 && is(tokens[i - 1], ".")))
+        continue;
+      const std::string& method = tokens[i + 2].text;
+      if (!method.starts_with("register_")) continue;
+      ++result.registrations;
+      ImportedOp& o = op(defined->second.first, defined->second.second, where(i));
+      const bool decorates = i > 0 && is(tokens[i - 1], "@") && i + 4 < tokens.size() && is(tokens[i + 3], "def") &&
+                             tokens[i + 4].kind == Token::Kind::Identifier;
+      if (method == "register_fake" && decorates && tokens[i + 4].text != "_") {
+        o.python_fake = module + ":" + tokens[i + 4].text;
+      } else if (method == "register_fake") {
+        o.needs.push_back(fmt::format("{}: the fake is {}: give it a name of its own to name it in 'fake: "
+                                      "{{python: ...}}'", where(i), decorates ? "'_'" : "not a named function"));
+      } else {
+        o.needs.push_back(fmt::format("{}: {}.{}(...) registers Python the spec cannot hold ({} of a custom_op "
+                                      "object): write it as the spec's (a backward op under 'autograd:', a kernel "
+                                      "under 'kernels:')", where(i), tokens[i].text, method, method));
+      }
+    }
+  }
+
+  // `@custom_op("ns::op", mutates_args=..., device_types=..., schema=...)` on
+  // `def function`: the op is defined with the schema custom_op infers from
+  // the function's type hints (or the one given), and the function is its
+  // kernel for each device type (every device: CompositeExplicitAutograd).
+  void custom_op(ImportedOp& o, const Tokens& tokens, const std::vector<TokenRange>& args, size_t end,
+                 const std::string& function, const std::string& module, const std::string& where) {
+    auto need = [&](const std::string& why) {
+      o.needs.push_back(fmt::format("{}: custom_op {}: write the spec's 'schema' (torch.library.infer_schema prints "
+                                    "it)", where, why));
+    };
+    if (function.empty() || !is(tokens[end], "def")) return need("decorates no function import can read");
+    std::optional<std::vector<std::string>> mutates = std::vector<std::string>{};
+    std::optional<std::string> schema;
+    std::vector<std::string> keys;
+    for (size_t a = 1; a < args.size(); ++a) {
+      auto [begin, stop] = args[a];
+      if (stop - begin < 3 || tokens[begin].kind != Token::Kind::Identifier || !is(tokens[begin + 1], "=")) continue;
+      const std::string& key = tokens[begin].text;
+      std::vector<std::string> strings;
+      bool literal = true;
+      for (size_t k = begin + 2; k < stop; ++k) {
+        if (tokens[k].kind == Token::Kind::String && !tokens[k].formatted) strings.push_back(tokens[k].text);
+        else if (!is(tokens[k], "(") && !is(tokens[k], ")") && !is(tokens[k], "[") && !is(tokens[k], "]") &&
+                 !is(tokens[k], "{") && !is(tokens[k], "}") && !is(tokens[k], ",") && !is(tokens[k], "None"))
+          literal = false;
+      }
+      if (!literal) return need(fmt::format("'{}' is computed at run time", key));
+      if (key == "mutates_args") {
+        const bool unknown = stop - begin == 3 && tokens[begin + 2].kind == Token::Kind::String;
+        if (unknown && strings[0] != "unknown") return need("mutates_args is neither names nor 'unknown'");
+        mutates = unknown ? std::nullopt : std::optional(strings);
+      } else if (key == "device_types") {
+        for (const std::string& device : strings) {
+          const std::string dispatch = dispatch_key(device);
+          if (dispatch.empty()) return need(fmt::format("device type '{}' is none opgen registers", device));
+          keys.push_back(dispatch);
+        }
+      } else if (key == "schema" && strings.size() == 1) {
+        schema = strings[0];
+      }
+    }
+    if (!schema) {
+      const InferredPythonSchema inferred = infer_python_schema(tokens, end, mutates);
+      if (inferred.schema.empty()) return need(inferred.problem);
+      schema = inferred.schema;
+      o.schema_from_type_hints = true;
+      o.schema_from = function;
+      o.schema_inferred_from = fmt::format("{}:{}", where.substr(0, where.rfind(':')), tokens[end].line);
+    }
+    o.schema = o.name + *schema;
+    o.where = where;
+    o.defined = true;
+    if (keys.empty()) keys.push_back("CompositeExplicitAutograd");  // custom_op's kernel for every device
+    for (const std::string& key : keys) o.kernels.push_back({key, module + ":" + function, where, "", true});
   }
 };
 

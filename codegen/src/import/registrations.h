@@ -31,6 +31,7 @@ struct ImportedKernel {
   std::string function;      // a C++ name as written, `&` dropped
   std::string where;         // file:line
   std::string guard;         // the #if conditions around the impl
+  bool python = false;       // `function` is a Python "module:function" (a custom_op's own function)
 };
 
 struct ImportedOp {
@@ -64,6 +65,7 @@ struct ImportedOp {
   std::string schema_from_file;
   std::vector<std::string> schema_from_includes;
   std::string schema_inferred_from;  // file:line of the declaration the schema was inferred from
+  bool schema_from_type_hints = false;  // inferred as torch.library.custom_op infers it (python_schema.h)
 };
 
 // `ns::fn<T, 2>` -> `fn`: the name a kernel's declaration spells.

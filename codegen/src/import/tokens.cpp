@@ -1,0 +1,72 @@
+#include "import/tokens.h"
+
+#include <cctype>
+
+namespace opgen::import {
+
+bool is(const Token& t, std::string_view text) {
+  return (t.kind == Token::Kind::Punct || t.kind == Token::Kind::Identifier) && t.text == text;
+}
+
+size_t matching(const Tokens& tokens, size_t open) {
+  const std::string o = tokens[open].text;
+  const std::string c = o == "(" ? ")" : o == "[" ? "]" : "}";
+  int depth = 0;
+  for (size_t i = open; i < tokens.size(); ++i) {
+    if (is(tokens[i], o)) ++depth;
+    if (is(tokens[i], c) && --depth == 0) return i + 1;
+  }
+  return tokens.size();
+}
+
+std::vector<std::pair<size_t, size_t>> call_arguments(const Tokens& tokens, size_t open, size_t* end) {
+  std::vector<std::pair<size_t, size_t>> args;
+  *end = matching(tokens, open);
+  size_t start = open + 1;
+  int depth = 0;
+  for (size_t i = open + 1; i + 1 < *end; ++i) {
+    const Token& t = tokens[i];
+    if (is(t, "(") || is(t, "[") || is(t, "{") || is(t, "<")) ++depth;
+    if (is(t, ")") || is(t, "]") || is(t, "}") || is(t, ">")) --depth;
+    if (depth == 0 && is(t, ",")) {
+      args.emplace_back(start, i);
+      start = i + 1;
+    }
+  }
+  if (start < *end - 1) args.emplace_back(start, *end - 1);
+  return args;
+}
+
+std::string text_of(const Tokens& tokens, std::pair<size_t, size_t> range) {
+  std::string out;
+  for (size_t i = range.first; i < range.second; ++i) {
+    const Token& t = tokens[i];
+    if (t.kind == Token::Kind::String) {
+      out += '"' + t.text + '"';
+    } else {
+      const bool word = t.kind == Token::Kind::Identifier || t.kind == Token::Kind::Number;
+      if (word && !out.empty() && (std::isalnum(static_cast<unsigned char>(out.back())) || out.back() == '_')) out += ' ';
+      out += t.text;
+    }
+  }
+  return out;
+}
+
+std::optional<std::string> string_argument(const Tokens& tokens, std::pair<size_t, size_t> range) {
+  auto [begin, end] = range;
+  if (end - begin >= 3 && tokens[begin].kind == Token::Kind::Identifier &&
+      (tokens[begin].text == "TORCH_SELECTIVE_SCHEMA" || tokens[begin].text == "TORCH_SELECTIVE_NAME") &&
+      is(tokens[begin + 1], "(") && is(tokens[end - 1], ")")) {
+    begin += 2;
+    end -= 1;
+  }
+  if (begin == end) return std::nullopt;
+  std::string joined;
+  for (size_t i = begin; i < end; ++i) {
+    if (tokens[i].kind != Token::Kind::String || tokens[i].formatted) return std::nullopt;
+    joined += tokens[i].text;
+  }
+  return joined;
+}
+
+}  // namespace opgen::import

@@ -1,0 +1,33 @@
+// Reading a scanned source's tokens (source_scan.h): brackets, call
+// arguments, string arguments. Shared by the importers of each language.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "import/source_scan.h"
+
+namespace opgen::import {
+
+using Tokens = std::vector<Token>;
+using TokenRange = std::pair<size_t, size_t>;  // [first, second)
+
+// Punctuation or an identifier spelled `text`.
+bool is(const Token& t, std::string_view text);
+// The index just past the bracket that closes the one at `open`.
+size_t matching(const Tokens& tokens, size_t open);
+// The arguments of the call whose "(" is at `open`: token ranges split at
+// top-level commas; *end is just past its ")".
+std::vector<TokenRange> call_arguments(const Tokens& tokens, size_t open, size_t* end);
+// The range's tokens as text (strings quoted, words spaced).
+std::string text_of(const Tokens& tokens, TokenRange range);
+// A string argument: adjacent literals joined, or TORCH_SELECTIVE_SCHEMA /
+// TORCH_SELECTIVE_NAME around them. nullopt when anything else is in it (a
+// macro that builds the string, an f-string).
+std::optional<std::string> string_argument(const Tokens& tokens, TokenRange range);
+
+}  // namespace opgen::import
