@@ -270,6 +270,7 @@ struct ImportCli {
   std::vector<std::string> defines;  // NAME or NAME=VALUE
   std::vector<std::string> include_dirs;  // where the build finds headers (-I)
   bool fragment = false;
+  std::string python_package;
 };
 
 // `opgen import`: a project's binding sources -> one spec per op (import/).
@@ -310,6 +311,7 @@ int run_import(const ImportCli& o) {
   options.python_dir = o.python_dir;
   options.torch_target_version = *version;
   options.fragment = o.fragment;
+  options.python_package = o.python_package;
   const auto plan = opgen::import::plan_import(found, options);
   (plan.ok ? std::cout : std::cerr) << plan.report;
   if (!plan.ok) return 1;
@@ -634,6 +636,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   import_cmd->add_option("--torch-target-version", import_options.torch_target, "Oldest PyTorch for the stable ABI")
       ->capture_default_str();
+  import_cmd->add_option("--python-package", import_options.python_package,
+                         "The generated package, whose _fakes module the specs name (default: the namespace); name "
+                         "it apart from the project's own package");
   import_cmd->add_flag("--fragment", import_options.fragment,
                        "Add the ops to their namespace as fragments, as libraries sharing it do (the default where "
                        "the sources only add to it: no TORCH_LIBRARY block of theirs claims it)");

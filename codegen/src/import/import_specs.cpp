@@ -37,7 +37,8 @@ bool needs_fake(const std::string& schema) {
 struct Draft {
   const ImportedOp* op = nullptr;
   std::vector<std::string> needs;
-  bool fake_stub = false;
+  bool fake_stub = false;   // its fake in python/_fakes.py raises until written
+  bool fake_moved = false;  // its fake (a `_`) moved into python/_fakes.py
   std::string text;
   std::string display;  // the spec's path, as diagnostics name it
 };
@@ -118,6 +119,12 @@ std::string spec_text(const ImportedOp& op, const std::string& package, const st
                                                                "{} (a Meta kernel): the package registers it instead.",
                                                                op.fake_via)));
       out += fmt::format("fake: {{python: {}}}\n", yaml_double_quoted(op.python_fake));
+    } else if (!op.python_fake_source.empty()) {
+      out += fmt::format("fake: {{python: {}}}  # {}\n",
+                         yaml_double_quoted(fmt::format("{}._fakes:{}", package, python_identifier(op.name))),
+                         yaml_comment(fmt::format("the fake registered at {} (named '_'), moved there",
+                                                  op.python_fake_moved_from)));
+      draft.fake_moved = true;
     } else {
       out += fmt::format("fake: {{python: {}}}  # {}\n",
                          yaml_double_quoted(fmt::format("{}._fakes:{}", package, python_identifier(op.name))),
@@ -223,7 +230,8 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   }
   check_drafts(drafts, settings);
 
-  size_t written = 0, as_is = 0, stubs = 0, python_only = 0;
+  size_t written = 0, as_is = 0, stubs = 0, moved_fakes = 0, python_only = 0;
+  std::vector<std::string> fake_imports;  // the moved fakes' modules' imports, each once
   std::vector<std::string> kept;  // "op: impls" of the written ops whose impls for other keys stay
   std::vector<std::string> schema_alone;  // written ops whose impls are all in other configurations
   std::string stub_text;
@@ -232,6 +240,17 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   for (const Draft& d : drafts) {
     const bool todo = !d.needs.empty();
     std::string text = d.text;
+    // A moved fake is written for an op that needs a person too: their spec names it.
+    if (d.fake_moved) {
+      ++moved_fakes;
+      std::string source = d.op->python_fake_source;
+      source.replace(source.find("{name}"), 6, python_identifier(d.op->name));
+      stub_text += "\n\n# " + yaml_comment(fmt::format("{}::{}: moved from {}", ns, d.op->name,
+                                                         d.op->python_fake_moved_from)) + "\n" + source;
+      for (const auto& statement : d.op->python_fake_imports)
+        if (std::find(fake_imports.begin(), fake_imports.end(), statement) == fake_imports.end())
+          fake_imports.push_back(statement);
+    }
     if (todo) {
       std::string header = "# opgen import: this op needs a person; rename the file to .yaml when done:\n";
       for (const auto& need : d.needs) header += "#   - " + yaml_comment(need) + "\n";
@@ -257,11 +276,17 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     }
     plan.files.push_back({options.schemas_dir, d.op->name + (todo ? ".yaml.todo" : ".yaml"), text});
   }
-  if (stubs) {
+  if (stubs || moved_fakes) {
+    // `from __future__` imports must come first in a module.
+    std::stable_partition(fake_imports.begin(), fake_imports.end(),
+                          [](const std::string& s) { return s.starts_with("from __future__"); });
     plan.files.push_back({options.python_dir, "_fakes.py",
-                          "# Fakes of the ops `opgen import` found without one. Each raises until it is\n"
-                          "# written: a function of the op's arguments that returns empty tensors of the\n"
-                          "# outputs' shapes and dtypes (or give the op `fake:` rules in its spec).\n" +
+                          "# Fakes of the ops `opgen import` found without one they could name: those\n"
+                          "# registered as '_' moved here, with their modules' imports; each of the\n"
+                          "# others raises until it is written (a function of the op's arguments that\n"
+                          "# returns empty tensors of the outputs' shapes and dtypes), or give the op\n"
+                          "# `fake:` rules in its spec.\n" +
+                              (fake_imports.empty() ? "" : "\n" + fmt::format("{}", fmt::join(fake_imports, ""))) +
                               stub_text});
   }
 
@@ -276,6 +301,9 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   if (stubs)
     r += fmt::format("  {} of them need their fake written: {}/_fakes.py raises until then\n", stubs,
                      options.python_dir.generic_string());
+  if (moved_fakes)
+    r += fmt::format("  {} of them with their fake moved into {}/_fakes.py (registered as '_', it had no name to "
+                     "name it by)\n", moved_fakes, options.python_dir.generic_string());
   if (!kept.empty()) {
     r += fmt::format("  {} of them keep impls for dispatch keys opgen does not register in the project's build "
                      "(registered against the spec's def; written in the spec as comments):\n",
@@ -321,11 +349,16 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
                        "--namespace {}{} -o <dir> {}\n",
                        ns, settings.fragment ? " --fragment" : "", options.schemas_dir.generic_string());
     } else {
+      // The package the specs' fakes name, and the _fakes module they name in it.
+      std::string package_args;
+      if (package != model::default_python_package(ns)) package_args += " PYTHON_PACKAGE " + package;
+      if (stubs || moved_fakes) package_args += " PYTHON_SOURCES " + (options.python_dir / "_fakes.py").generic_string();
       r += fmt::format("  next: build them (docs/cmake.md), with the kernels' sources as they are{}:\n"
-                       "    opgen_add_library({} NAMESPACE {}{} SCHEMAS {} KERNELS <the kernels' sources>)\n",
+                       "    opgen_add_library({} NAMESPACE {}{}{} SCHEMAS {} KERNELS <the kernels' sources>)\n",
                        settings.fragment ? " (FRAGMENT: the sources add to the namespace, no block of theirs claims it)"
                                          : "",
-                       target, ns, settings.fragment ? " FRAGMENT" : "", options.schemas_dir.generic_string());
+                       target, ns, settings.fragment ? " FRAGMENT" : "", package_args,
+                       options.schemas_dir.generic_string());
     }
     if (!found.include_dirs.empty())
       r += fmt::format("    target_include_directories({} PRIVATE {})\n", target, fmt::join(found.include_dirs, " "));

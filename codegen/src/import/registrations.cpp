@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "import/source_scan.h"
+#include "import/python_fake.h"
 #include "import/python_schema.h"
 #include "import/tokens.h"
 #include "support/diagnostic_codes.h"
@@ -350,9 +351,13 @@ class Collector {
     auto block_end = [&](size_t def) {
       const size_t depth = indent(tokens[def].line);
       size_t j = def + 1;
-      while (j < tokens.size() && (tokens[j].line == tokens[def].line || indent(tokens[j].line) > depth)) ++j;
+      // A signature may span lines, its `) -> ...:` as shallow as the def.
+      if (def + 2 < tokens.size() && is(tokens[def + 2], "(")) j = matching(tokens, def + 2);
+      const int header = tokens[j - 1].line;
+      while (j < tokens.size() && (tokens[j].line == header || indent(tokens[j].line) > depth)) ++j;
       return j;
     };
+    const ModuleImports imports = module_imports(tokens, lines);
     // A project's own fake decorator (torchvision's `register_meta("roi_align")`):
     // a function whose body registers what it wraps with `.impl(..., "Meta")`,
     // with `.impl(...)` of a library this file opens for the Meta key
@@ -498,7 +503,19 @@ class Collector {
           function = tokens[end + 1].text;
         ImportedOp& o = op(ns, name, where(i));
         if (t.text == "register_fake" || t.text == "impl_abstract") {
-          if (function.empty() || function == "_")
+          if (function == "_" && is(tokens[end], "def") && !makes_meta_tensors(end)) {
+            // No name to name it by: it moves into python/_fakes.py, if nothing else of its module comes along.
+            const MovedFake moved = move_fake(tokens, end, block_end(end), lines, imports);
+            if (moved.unresolved.empty()) {
+              o.python_fake_source = moved.source;
+              o.python_fake_imports = imports.statements;
+              o.python_fake_moved_from = where(i);
+            } else {
+              o.needs.push_back(fmt::format("{}: the fake is '_' and reads {} of its module: give it a name of its "
+                                            "own to name it in 'fake: {{python: ...}}'",
+                                            where(i), fmt::join(moved.unresolved, ", ")));
+            }
+          } else if (function.empty() || function == "_")
             o.needs.push_back(fmt::format("{}: the fake is {}: give it a name of its own to name it in 'fake: "
                                           "{{python: ...}}'", where(i), function.empty() ? "not a named function" : "'_'"));
           else if (is(tokens[end], "def") && makes_meta_tensors(end))
@@ -511,14 +528,15 @@ class Collector {
           custom_op(o, tokens, args, end, function, module, where(i));
           if (o.needs.empty()) custom_ops[function] = {ns, name};
         } else {
-          // opgen binds Python kernels (`kernels: {CPU: {python: ...}}`), but importing this module to
-          // reach the function would run its registration too: a second kernel for the same key.
-          o.needs.push_back(fmt::format("{}: a Python kernel ({}) that registers itself where it is defined: naming "
-                                        "it under 'kernels: {{<key>: {{python: ...}}}}' would import that module and "
-                                        "register the kernel twice; take the registration off the function, then "
-                                        "name it there{} (docs/python-kernels.md)",
-                                        where(i), function.empty() ? "?" : function,
-                                        function == "_" ? ", under a name of its own" : ""));
+          // A kernel the project registers in Python (register_kernel, torch.library.impl) stays
+          // where it is, registered against the spec's def once the package has defined the op, as
+          // C++ impls for keys opgen does not bind stay in the project's build. (Naming the function
+          // under 'kernels:' instead would import its module and register it twice.)
+          const auto device = args.size() > 1 ? string_argument(tokens, args[1]) : std::nullopt;
+          o.kept_impls.push_back(fmt::format("{} ({}, {}{} in Python)",
+                                             device ? *device : args.size() > 1 ? text_of(tokens, args[1])
+                                                                                : "every device",
+                                             where(i), t.text, function.empty() ? "" : " of " + function));
         }
       }
     }

@@ -44,6 +44,11 @@ struct ImportedOp {
   std::vector<std::string> includes;  // the quoted includes of the file that registers the kernels
   std::string includes_from;          // that file (its display path)
   std::string python_fake;            // "module:function"
+  // A fake named `_` (no name to name it by): its def, the name replaced by
+  // "{name}", to write into python/_fakes.py with its module's imports.
+  std::string python_fake_source;
+  std::vector<std::string> python_fake_imports;
+  std::string python_fake_moved_from;  // file:line of its registration
   std::string fake_via;               // the project's decorator that registered it, if not torch.library's
   std::string where;                  // file:line of the def
   std::string guard;                  // the #if conditions around the def

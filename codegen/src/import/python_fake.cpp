@@ -1,0 +1,148 @@
+#include "import/python_fake.h"
+
+#include <algorithm>
+
+namespace opgen::import {
+
+namespace {
+
+// Names a moved function may read without binding them: Python's keywords,
+// and the builtins fakes use.
+const std::set<std::string, std::less<>>& known_names() {
+  static const std::set<std::string, std::less<>> names = {
+      // keywords
+      "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
+      "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda",
+      "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+      // builtins
+      "abs", "all", "any", "bool", "dict", "divmod", "enumerate", "filter", "float", "getattr", "hasattr", "int",
+      "isinstance", "iter", "len", "list", "map", "max", "min", "next", "object", "pow", "print", "range",
+      "reversed", "round", "set", "slice", "sorted", "str", "sum", "super", "tuple", "type", "zip",
+      "AssertionError", "Exception", "IndexError", "KeyError", "NotImplementedError", "RuntimeError", "TypeError",
+      "ValueError"};
+  return names;
+}
+
+size_t indent_of(const std::vector<std::string_view>& lines, int line) {
+  if (line < 1 || static_cast<size_t>(line) > lines.size()) return 0;
+  const auto text = lines[line - 1];
+  const size_t first = text.find_first_not_of(" \t");
+  return first == std::string_view::npos ? 0 : first;
+}
+
+bool starts_line(const Tokens& tokens, size_t i) { return i == 0 || tokens[i - 1].line != tokens[i].line; }
+
+// An `=` that assigns or names a keyword argument: not part of `==`, `<=`,
+// `>=`, `!=` or an augmented assignment (the scanner splits those).
+bool plain_equals(const Tokens& tokens, size_t k) {
+  if (!is(tokens[k], "=")) return false;
+  if (k + 1 < tokens.size() && is(tokens[k + 1], "=") && tokens[k + 1].line == tokens[k].line) return false;
+  if (k == 0) return true;
+  const Token& before = tokens[k - 1];
+  return !(before.kind == Token::Kind::Punct && before.text.size() == 1 &&
+           std::string_view("=<>!+-*/%&|^@~").find(before.text[0]) != std::string_view::npos);
+}
+
+std::string lines_text(const std::vector<std::string_view>& lines, int first, int last, size_t dedent) {
+  std::string out;
+  for (int line = first; line <= last && line >= 1 && static_cast<size_t>(line) <= lines.size(); ++line) {
+    const std::string_view text = lines[line - 1];
+    out += std::string(text.size() >= dedent ? text.substr(dedent) : std::string_view()) + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+ModuleImports module_imports(const Tokens& tokens, const std::vector<std::string_view>& lines) {
+  ModuleImports out;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (!(is(tokens[i], "import") || is(tokens[i], "from")) || !starts_line(tokens, i) ||
+        indent_of(lines, tokens[i].line) != 0)
+      continue;
+    // The statement: to the end of its line, or of its parentheses.
+    size_t j = i;
+    int depth = 0;
+    while (j < tokens.size() && (j == i || tokens[j].line == tokens[j - 1].line || depth > 0)) {
+      if (is(tokens[j], "(")) ++depth;
+      if (is(tokens[j], ")")) --depth;
+      ++j;
+    }
+    out.statements.push_back(lines_text(lines, tokens[i].line, tokens[j - 1].line, 0));
+    // The names it binds: `import a.b` binds a, `import a as b` b, `from m import x, y as z` x and z.
+    size_t k = i;
+    while (k < j && !is(tokens[k], "import")) ++k;
+    for (++k; k < j; ++k) {
+      if (tokens[k].kind != Token::Kind::Identifier || is(tokens[k], "as")) continue;
+      if (k > 0 && is(tokens[k - 1], ".")) continue;  // a.b: `a` binds
+      if (k + 2 < j && is(tokens[k + 1], "as")) continue;  // bound under its alias
+      out.names.insert(tokens[k].text);
+    }
+    i = j - 1;
+  }
+  return out;
+}
+
+MovedFake move_fake(const Tokens& tokens, size_t def, size_t end, const std::vector<std::string_view>& lines,
+                    const ModuleImports& imports) {
+  MovedFake out;
+  if (def + 2 >= tokens.size() || !is(tokens[def + 2], "(")) {
+    out.unresolved.push_back("(its def could not be read)");
+    return out;
+  }
+  const size_t close = matching(tokens, def + 2);
+  std::set<std::string> bound;
+  // Parameters: the first name of each argument (after * or **).
+  size_t ignored = 0;
+  for (const TokenRange& param : call_arguments(tokens, def + 2, &ignored)) {
+    size_t k = param.first;
+    while (k < param.second && (is(tokens[k], "*") || is(tokens[k], "**"))) ++k;
+    if (k < param.second && tokens[k].kind == Token::Kind::Identifier) bound.insert(tokens[k].text);
+  }
+  // Locals: names assigned at the top level of a line (`x = ...`, `a, b = ...`),
+  // loop and `as` targets, lambda parameters, nested defs.
+  for (size_t k = close; k < end; ++k) {
+    const Token& t = tokens[k];
+    if (is(t, "for") || is(t, "lambda")) {
+      const char* stop = is(t, "for") ? "in" : ":";
+      for (size_t m = k + 1; m < end && !is(tokens[m], stop); ++m)
+        if (tokens[m].kind == Token::Kind::Identifier) bound.insert(tokens[m].text);
+    } else if ((is(t, "as") || is(t, "def") || is(t, "class")) && k + 1 < end) {
+      bound.insert(tokens[k + 1].text);
+    } else if (plain_equals(tokens, k) && !starts_line(tokens, k)) {
+      int depth = 0;
+      size_t m = k;
+      while (m > close && !starts_line(tokens, m)) --m;  // the line's first token
+      for (size_t n = m; n < k; ++n) {
+        if (is(tokens[n], "(") || is(tokens[n], "[") || is(tokens[n], "{")) ++depth;
+        if (is(tokens[n], ")") || is(tokens[n], "]") || is(tokens[n], "}")) --depth;
+      }
+      if (depth != 0) continue;  // a keyword argument
+      for (size_t n = m; n < k; ++n)
+        if (tokens[n].kind == Token::Kind::Identifier && !(n > 0 && is(tokens[n - 1], ".")))
+          bound.insert(tokens[n].text);
+    }
+  }
+  // References: annotations, defaults and the body.
+  std::set<std::string> unresolved;
+  int depth = 0;
+  for (size_t k = def + 2; k < end; ++k) {
+    const Token& t = tokens[k];
+    if (is(t, "(") || is(t, "[") || is(t, "{")) ++depth;
+    if (is(t, ")") || is(t, "]") || is(t, "}")) --depth;
+    if (t.kind != Token::Kind::Identifier || (k > 0 && is(tokens[k - 1], "."))) continue;
+    if (depth > 0 && k + 1 < end && plain_equals(tokens, k + 1)) continue;  // a keyword argument's name
+    if (known_names().count(t.text) || bound.count(t.text) || imports.names.count(t.text)) continue;
+    unresolved.insert(t.text);
+  }
+  out.unresolved.assign(unresolved.begin(), unresolved.end());
+  const size_t dedent = indent_of(lines, tokens[def].line);
+  std::string source = lines_text(lines, tokens[def].line, tokens[end - 1].line, dedent);
+  // `def _(` -> `def {name}(`: the first `_` after `def` on its line.
+  if (const size_t at = source.find(tokens[def + 1].text, source.find("def") + 3); at != std::string::npos)
+    source.replace(at, tokens[def + 1].text.size(), "{name}");
+  out.source = source;
+  return out;
+}
+
+}  // namespace opgen::import

@@ -1,0 +1,119 @@
+"""A project that defines its ops in Python the way bitsandbytes does
+(issue 34, items 2, 5 and 7): `torch.library.define`, a fake registered as
+`_` (every fake of the file is `_`, so none can be named), and kernels the
+project registers with `register_kernel`. `opgen import` moves each `_`
+fake into python/_fakes.py (under the op's name, with the module's
+imports) and keeps the project's kernel registrations where they are,
+registered against the spec's def. The person's step is the report's:
+drop the defs and fakes now in the specs, keep the kernels. Built with the
+CMake the report prints; the kernel is the project's, the fake the moved
+one: results bit-identical to the project's own, fake against real,
+opcheck and torch.compile(fullgraph=True).
+
+Needs the built tool and this machine's torch: run through CTest.
+"""
+
+import re
+import subprocess
+import sys
+
+from cli_helpers import SOURCE_DIR, build_with_opgen, requires_opgen, run_opgen
+
+pytestmark = requires_opgen
+
+OPS = '''\
+from typing import Optional
+
+import torch
+
+register_fake = torch.library.register_fake
+
+torch.library.define("proj::row_scale", "(Tensor x, Tensor? scale=None, float alpha=1.0) -> (Tensor, Tensor)")
+
+
+@register_fake("proj::row_scale")
+def _(x: torch.Tensor, scale: Optional[torch.Tensor] = None, alpha: float = 1.0):
+    torch._check(x.dim() == 2, lambda: "x must be 2-D")
+    rows = x.shape[0]
+    return torch.empty_like(x), torch.empty((rows,), device=x.device, dtype=torch.float32)
+
+
+@torch.library.register_kernel("proj::row_scale", "cpu")
+def _(x, scale=None, alpha=1.0):
+    y = x * alpha if scale is None else x * scale[:, None] * alpha
+    return y, y.float().abs().amax(dim=1)
+'''
+
+RUN = '''
+import sys
+import torch
+{setup}
+torch.manual_seed(0)
+results = []
+for rows, cols in [(4, 8), (1, 3), (0, 5)]:
+    x, scale = torch.randn(rows, cols), torch.randn(rows)
+    results += list(torch.ops.proj.row_scale(x)) + list(torch.ops.proj.row_scale(x, scale, 0.5))
+torch.save(results, sys.argv[1])
+{checks}
+print("ok")
+'''
+
+CHECKS = '''
+from torch._subclasses.fake_tensor import FakeTensorMode
+from torch.library import opcheck
+x, scale = torch.randn(4, 8), torch.randn(4)
+with FakeTensorMode() as mode:  # the moved fake, against the project's kernel
+    fake = torch.ops.proj.row_scale(mode.from_tensor(x), mode.from_tensor(scale), 0.5)
+real = torch.ops.proj.row_scale(x, scale, 0.5)
+assert [(f.shape, f.dtype) for f in fake] == [(r.shape, r.dtype) for r in real]
+opcheck(torch.ops.proj.row_scale.default, (x, scale, 0.5))
+compiled = torch.compile(lambda x, s: torch.ops.proj.row_scale(x, s, 2.0)[1] + 1, fullgraph=True, backend="aot_eager")
+torch.testing.assert_close(compiled(x, scale), torch.ops.proj.row_scale(x, scale, 2.0)[1] + 1, rtol=0, atol=0)
+'''
+
+
+def run(cwd, code, results, env):
+    proc = subprocess.run([sys.executable, "-c", code, str(results)], cwd=cwd, capture_output=True, text=True,
+                          timeout=600, env=env)
+    assert proc.returncode == 0 and "ok" in proc.stdout, proc.stdout[-3000:] + proc.stderr[-5000:]
+
+
+def test_a_python_defined_project_switches_with_its_fakes_moved_and_its_kernels_kept(tmp_path):
+    import os
+
+    import torch
+
+    project = tmp_path / "project"
+    (project / "proj").mkdir(parents=True)
+    (project / "proj" / "__init__.py").write_text("")
+    ops = project / "proj" / "ops.py"
+    ops.write_text(OPS)
+    plain = {"PYTHONPATH": str(project), "PATH": "/usr/bin:/bin"}
+    run(project, RUN.format(setup="import proj.ops", checks=""), tmp_path / "before.pt", plain)
+
+    imported = run_opgen("import", "--python-package", "proj_ops", "proj/ops.py", cwd=project)
+    assert imported.returncode == 0, imported.stdout + imported.stderr
+    report = imported.stdout
+    assert "1 ops imported" in report and "need a person" not in report, report
+    assert "1 of them with their fake moved into python/_fakes.py" in report, report
+    assert "row_scale: cpu (proj/ops.py:17, register_kernel of _ in Python)" in report, report
+    cmake = re.search(r"^    (opgen_add_library\(.*\))$", report, re.M)[1]
+    assert "PYTHON_PACKAGE proj_ops PYTHON_SOURCES python/_fakes.py" in cmake, cmake
+    spec = (project / "schemas" / "row_scale.yaml").read_text()
+    assert "dispatch: []" in spec and 'fake: {python: "proj_ops._fakes:row_scale"}' in spec, spec
+
+    # The person's step: the def and the fake are the specs' now; the kernel registration stays.
+    ops.write_text(OPS.replace(OPS[OPS.index("torch.library.define"):OPS.index("@torch.library.register_kernel")], ""))
+    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
+project(proj CXX)
+include({SOURCE_DIR}/cmake/Opgen.cmake)
+{cmake.replace("KERNELS <the kernels' sources>", "")}
+""")
+    _, env = build_with_opgen(project, tmp_path / "build")
+    env = {**env, "PYTHONPATH": f"{env['PYTHONPATH']}{os.pathsep}{project}"}
+    # The package defines the op and its fake; then the project registers its kernel against that def.
+    run(project, RUN.format(setup="import proj_ops\nimport proj.ops", checks=CHECKS), tmp_path / "after.pt", env)
+    before, after = torch.load(tmp_path / "before.pt"), torch.load(tmp_path / "after.pt")
+    assert len(before) == len(after) == 12
+    for a, b in zip(before, after):
+        assert a.dtype == b.dtype and a.shape == b.shape and a.numpy().tobytes() == b.numpy().tobytes()
