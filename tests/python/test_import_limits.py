@@ -53,11 +53,24 @@ def limited():
     resource.setrlimit(resource.RLIMIT_CPU, (10, 10))
 
 
-@pytest.mark.parametrize("case", CASES)
+PYTHON_DEF = 'import torch\ntorch.library.define("lim::scale", "(Tensor x) -> Tensor")\n'
+PYTHON_CASES = {
+    # A fake named `_` that moves into _fakes.py: its names are resolved in one pass, not once per `=` or `for`.
+    "a long line of assignments in a moved fake": PYTHON_DEF + '@torch.library.register_fake("lim::scale")\n'
+    "def _(x):\n    " + "a = " * 200_000 + "x\n    " + "[y for " * 50_000 + "y in x" + "]" * 50_000
+    + "\n    return torch.empty_like(x)\n",
+    # custom_op's schema from a def of 100,000 hinted arguments.
+    "a custom_op of many arguments": "import torch\n@torch.library.custom_op('lim::scale', mutates_args=())\n"
+    "def scale(" + ", ".join(f"a{i}: torch.Tensor" for i in range(100_000)) + ") -> torch.Tensor:\n    return a0\n",
+}
+
+
+@pytest.mark.parametrize("case", [*CASES, *PYTHON_CASES])
 def test_hostile_sources_are_imported_within_bounds(tmp_path, case):
-    text, options = CASES[case]
-    (tmp_path / "binding.cpp").write_text(text)
-    proc = subprocess.run([OPGEN_BIN, "import", *options, "binding.cpp"], cwd=tmp_path, capture_output=True,
+    text, options = CASES[case] if case in CASES else (PYTHON_CASES[case], [])
+    source = "binding.cpp" if case in CASES else "ops.py"
+    (tmp_path / source).write_text(text)
+    proc = subprocess.run([OPGEN_BIN, "import", *options, source], cwd=tmp_path, capture_output=True,
                           text=True, timeout=60, preexec_fn=limited)
     assert proc.returncode == 0, (proc.returncode, proc.stdout[-2000:], proc.stderr[-2000:])
     written = list((tmp_path / "schemas").iterdir())

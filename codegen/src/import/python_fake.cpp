@@ -101,26 +101,37 @@ MovedFake move_fake(const Tokens& tokens, size_t def, size_t end, const std::vec
   }
   // Locals: names assigned at the top level of a line (`x = ...`, `a, b = ...`),
   // loop and `as` targets, lambda parameters, nested defs.
+  // One pass, linear in the block: a line's names before its first top-level
+  // `=` are assigned; `for`/`lambda` targets run to `in`/`:` on their line.
+  size_t line_start = close;
+  int line_depth = 0;
+  bool line_assigned = false;
+  const char* targets_until = nullptr;  // inside `for ... in` or `lambda ...:`
   for (size_t k = close; k < end; ++k) {
     const Token& t = tokens[k];
-    if (is(t, "for") || is(t, "lambda")) {
-      const char* stop = is(t, "for") ? "in" : ":";
-      for (size_t m = k + 1; m < end && !is(tokens[m], stop); ++m)
-        if (tokens[m].kind == Token::Kind::Identifier) bound.insert(tokens[m].text);
-    } else if ((is(t, "as") || is(t, "def") || is(t, "class")) && k + 1 < end) {
-      bound.insert(tokens[k + 1].text);
-    } else if (plain_equals(tokens, k) && !starts_line(tokens, k)) {
+    if (starts_line(tokens, k)) {
+      line_start = k;
+      line_depth = 0;
+      line_assigned = false;
+      targets_until = nullptr;
+    }
+    if (targets_until && is(t, targets_until)) targets_until = nullptr;
+    if (is(t, "for")) targets_until = "in";
+    if (is(t, "lambda")) targets_until = ":";
+    if (targets_until && t.kind == Token::Kind::Identifier && !is(t, "for") && !is(t, "lambda"))
+      bound.insert(t.text);
+    if ((is(t, "as") || is(t, "def") || is(t, "class")) && k + 1 < end) bound.insert(tokens[k + 1].text);
+    if (is(t, "(") || is(t, "[") || is(t, "{")) ++line_depth;
+    if (is(t, ")") || is(t, "]") || is(t, "}")) --line_depth;
+    if (line_depth == 0 && !line_assigned && k > line_start && plain_equals(tokens, k)) {
+      line_assigned = true;  // a keyword argument's `=` stands inside brackets
       int depth = 0;
-      size_t m = k;
-      while (m > close && !starts_line(tokens, m)) --m;  // the line's first token
-      for (size_t n = m; n < k; ++n) {
+      for (size_t n = line_start; n < k; ++n) {
         if (is(tokens[n], "(") || is(tokens[n], "[") || is(tokens[n], "{")) ++depth;
         if (is(tokens[n], ")") || is(tokens[n], "]") || is(tokens[n], "}")) --depth;
-      }
-      if (depth != 0) continue;  // a keyword argument
-      for (size_t n = m; n < k; ++n)
-        if (tokens[n].kind == Token::Kind::Identifier && !(n > 0 && is(tokens[n - 1], ".")))
+        if (depth == 0 && tokens[n].kind == Token::Kind::Identifier && !(n > 0 && is(tokens[n - 1], ".")))
           bound.insert(tokens[n].text);
+      }
     }
   }
   // References: annotations, defaults and the body.
