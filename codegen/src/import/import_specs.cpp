@@ -344,14 +344,19 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     // The CMake a build of these specs needs (docs/cmake.md): the kernels'
     // header directories, and the configuration's macros, which those headers may test.
     const std::string target = settings.library_name;
+    const bool named_package = package != model::default_python_package(ns);
     if (python_only == written) {
       r += fmt::format("  next: generate the package, nothing to build (every kernel is Python): opgen generate "
-                       "--namespace {}{} -o <dir> {}\n",
-                       ns, settings.fragment ? " --fragment" : "", options.schemas_dir.generic_string());
+                       "--namespace {}{}{} -o <dir> {}{}\n",
+                       ns, settings.fragment ? " --fragment" : "", named_package ? " --python-package " + package : "",
+                       options.schemas_dir.generic_string(),
+                       stubs || moved_fakes ? fmt::format(", then copy {} into the package",
+                                                          (options.python_dir / "_fakes.py").generic_string())
+                                            : "");
     } else {
       // The package the specs' fakes name, and the _fakes module they name in it.
       std::string package_args;
-      if (package != model::default_python_package(ns)) package_args += " PYTHON_PACKAGE " + package;
+      if (named_package) package_args += " PYTHON_PACKAGE " + package;
       if (stubs || moved_fakes) package_args += " PYTHON_SOURCES " + (options.python_dir / "_fakes.py").generic_string();
       r += fmt::format("  next: build them (docs/cmake.md), with the kernels' sources as they are{}:\n"
                        "    opgen_add_library({} NAMESPACE {}{}{} SCHEMAS {} KERNELS <the kernels' sources>)\n",

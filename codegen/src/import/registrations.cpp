@@ -9,9 +9,9 @@
 
 #include <fmt/format.h>
 
-#include "import/source_scan.h"
 #include "import/python_fake.h"
 #include "import/python_schema.h"
+#include "import/source_scan.h"
 #include "import/tokens.h"
 #include "support/diagnostic_codes.h"
 #include "support/file_io.h"
