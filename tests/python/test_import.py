@@ -451,6 +451,42 @@ def test_a_schema_custom_op_infers_from_type_hints_is_the_one_import_writes(tmp_
         assert torch._C.parse_schema(f"ns::{schema}") == torch._C.parse_schema(f"ns::{name}{expected[name]}"), name
 
 
+HINTED = """\
+from typing import List, Optional, Sequence, Tuple, Union
+
+import torch
+
+
+@torch.library.custom_op("hinted::every_kind", mutates_args=("out", "outs"), device_types=("cpu", "cuda"))
+def every_kind(x: torch.Tensor, out: torch.Tensor, outs: Sequence[torch.Tensor], maybe: Optional[torch.Tensor],
+               maybes: List[Optional[torch.Tensor]], n: int, ns: Sequence[int], maybe_ns: Optional[List[int]],
+               f: float, fs: list[float], b: bool, s: str, number: torch.types.Number, dt: torch.dtype,
+               dev: torch.device, u: Union[int, None], pipe: torch.Tensor | None = None, eps: float = 1e-6,
+               k: int = -2, big: float = 2.5E+3, flag: bool = True, name: str = "a b",
+               cast: torch.dtype = torch.float32, *, only: int = 3) -> Tuple[torch.Tensor, List[torch.Tensor], int]:
+    pass
+
+
+@torch.library.custom_op("hinted::nothing", mutates_args="unknown")
+def nothing(x: torch.Tensor, y: Optional[torch.Tensor]) -> None:
+    pass
+"""
+
+
+def test_every_type_hint_custom_op_maps_is_read_as_it_maps_it(tmp_path):
+    """Every type infer_schema maps (and its containers), defaults, keyword-only arguments, mutates_args
+    as names and as 'unknown': the schema import writes is the one torch.library.infer_schema makes."""
+    (tmp_path / "hinted.py").write_text(HINTED)
+    proc = run_opgen("import", "hinted.py", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    expected = custom_op_schemas(HINTED)
+    for name in ("every_kind", "nothing"):
+        spec = next((tmp_path / "schemas").glob(f"{name}.yaml*")).read_text()
+        written = json.loads(re.search(r'^schema: (".*")$', spec, re.M)[1])
+        assert torch._C.parse_schema(f"ns::{written}") == torch._C.parse_schema(f"ns::{name}{expected[name]}"), \
+            (written, expected[name])
+
+
 def test_include_dirs_are_searched_as_the_build_searches_them(tmp_path):
     """sglang's binding file includes "sgl_kernel_ops.h", which the build finds through -I
     sgl-kernel/include: with --include-dir import reads it there too, so the kernels' header is

@@ -1,6 +1,7 @@
 #include "import/python_schema.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 
 #include <fmt/format.h>
@@ -154,8 +155,18 @@ std::optional<std::string> default_text(const Tokens& tokens, TokenRange range) 
     if (is(t, "None") || is(t, "True") || is(t, "False") || t.kind == Token::Kind::Number) return t.text;
     if (t.kind == Token::Kind::String && !t.formatted) return fmt::format("\"{}\"", t.text);
   }
-  if (end - begin == 2 && is(tokens[begin], "-") && tokens[begin + 1].kind == Token::Kind::Number)
-    return "-" + tokens[begin + 1].text;
+  // A number, which the scanner may split at an exponent's sign (`1e-6`: `1e`, `-`, `6`).
+  std::string number;
+  bool numeric = true;
+  for (size_t i = begin; i < end && numeric; ++i) {
+    numeric = tokens[i].kind == Token::Kind::Number || is(tokens[i], "-") || is(tokens[i], "+");
+    number += tokens[i].text;
+  }
+  if (numeric && !number.empty()) {
+    char* stop = nullptr;
+    std::strtod(number.c_str(), &stop);
+    if (stop == number.c_str() + number.size() && number.find_first_of("xXnN_") == std::string::npos) return number;
+  }
   if (end - begin == 3 && is(tokens[begin], "torch") && is(tokens[begin + 1], ".") &&
       tokens[begin + 2].kind == Token::Kind::Identifier)
     return tokens[begin + 2].text;  // torch.float32 -> float32
