@@ -119,15 +119,28 @@ def a_fake(x):
 @torch.library.register_fake("pyns::b")
 def _(x):
     return x
+
+SCALE = 2
+torch.library.define("pyns::c", "(Tensor x) -> Tensor")
+
+@torch.library.register_fake("pyns::c")
+def _(x, *, n=SCALE):
+    return x.new_empty(x.shape[0] * n)
 )py"}});
-  ASSERT_EQ(found.ops.size(), 2u);
+  ASSERT_EQ(found.ops.size(), 3u);
   EXPECT_EQ(found.ops[0].ns, "pyns");
   EXPECT_EQ(found.ops[0].schema, "a(Tensor x) -> Tensor");
   EXPECT_EQ(found.ops[0].python_fake, "pkg.ops:a_fake");
+  // A `_` cannot be named: it moves into _fakes.py with the module's imports...
   EXPECT_EQ(found.ops[1].schema, "pyns::b(Tensor x) -> Tensor");
   EXPECT_TRUE(found.ops[1].python_fake.empty());
-  ASSERT_EQ(found.ops[1].needs.size(), 1u);
-  EXPECT_NE(found.ops[1].needs[0].find("'_'"), std::string::npos);
+  EXPECT_TRUE(found.ops[1].needs.empty());
+  EXPECT_EQ(found.ops[1].python_fake_source, "def {name}(x):\n    return x\n");
+  EXPECT_EQ(found.ops[1].python_fake_imports, std::vector<std::string>{"import torch\n"});
+  // ... unless it reads something else of its module, which would not come along.
+  ASSERT_EQ(found.ops[2].needs.size(), 1u);
+  EXPECT_NE(found.ops[2].needs[0].find("the fake is '_' and reads SCALE of its module"), std::string::npos)
+      << found.ops[2].needs[0];
 }
 
 TEST(ImportCondition, EvaluatesAsThePreprocessor) {

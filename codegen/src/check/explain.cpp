@@ -73,7 +73,7 @@ std::string explain_markdown(const CodeInfo& info, int heading_level) {
 
 std::string explain_page() {
   std::string out =
-      "<!-- Generated from codegen/src/support/diagnostic_codes.cpp: do not edit. Refresh with\n"
+      "<!-- Generated from codegen/src/support/codes/*.inc: do not edit. Refresh with\n"
       "     build/codegen/opgen explain --markdown > docs/diagnostics.md -->\n"
       "# Diagnostics\n\n"
       "Every error and warning opgen reports carries a code, like rustc's:\n\n"

@@ -3,7 +3,8 @@
 // why it exists, an example that breaks it and the example fixed.
 //
 // The table in diagnostic_codes.cpp is the single source of truth: the CLI's
-// `explain`, the generated docs/diagnostics.md and the tests all read it.
+// `explain`, the generated docs/diagnostics.md and the tests all read it. Its
+// entries are written one group per file, support/codes/<group>.inc.
 //
 // Codes are grouped by what they are about (the hundreds digit pair):
 //   E01xx  YAML and the shape of a spec file   E06xx  checks and require
