@@ -201,13 +201,17 @@ TEST(Emit, WrapperLocalsDoNotClashWithArguments) {
       << files.at("csrc/foo.cpp");
 }
 
-// `dispatch: []` (the schema alone): each ABI's TU defines the op and
-// nothing else, so no unused wrapper or check is left to warn about.
+// `dispatch: []` (the schema alone) beside an op with a C++ kernel: each
+// ABI's TU defines the op and nothing else, so no unused wrapper or check is
+// left to warn about.
 TEST(Emit, SchemaAloneRegistersTheDefOnly) {
   for (const char* abi : {"stable", "unstable"}) {
-    auto files = emit_one("foo", fmt::format("schema: \"foo(Tensor x, int n) -> Tensor\"\nabi: {}\ndispatch: []\n"
-                                             "checks:\n  x: {{dtype: [float32]}}\nfake: [like(x)]\n",
-                                             abi));
+    auto result = testing::load_and_check(std::vector<testing::SpecFile>{
+        {"specs/foo.yaml", fmt::format("schema: \"foo(Tensor x, int n) -> Tensor\"\nabi: {}\ndispatch: []\n"
+                                       "checks:\n  x: {{dtype: [float32]}}\nfake: [like(x)]\n", abi)},
+        {"specs/bar.yaml", "schema: \"bar(Tensor x) -> Tensor\"\ndispatch: [CPU]\nfake: [like(x)]\n"}});
+    ASSERT_TRUE(result.ok) << result.diagnostics;
+    auto files = emit::emit_library(result.library).files();
     const std::string& tu = files.at("csrc/foo.cpp");
     EXPECT_NE(tu.find("('dispatch: []'); its kernels are registered elsewhere."), std::string::npos) << tu;
     EXPECT_NE(tu.find("m.def(\"foo(Tensor x, int n) -> Tensor\");"), std::string::npos) << tu;
@@ -215,6 +219,17 @@ TEST(Emit, SchemaAloneRegistersTheDefOnly) {
       EXPECT_EQ(tu.find(absent), std::string::npos) << absent << " in\n" << tu;
     EXPECT_EQ(files.at("include/testns/kernels/foo.h").find("foo_cpu"), std::string::npos);
   }
+}
+
+// A library with no C++ kernel at all: its schema-alone ops are the
+// package's to define too, and nothing of it is C++ (nothing to build).
+TEST(Emit, SchemaAloneOpsOfALibraryWithoutCppKernelsAreDefinedByThePackage) {
+  auto files = emit_one("foo", "schema: \"foo(Tensor x, int n) -> Tensor\"\nabi: stable\ndispatch: []\nfake: [like(x)]\n");
+  EXPECT_NE(files.at("csrc/foo.cpp").find("nothing of it is C++"), std::string::npos) << files.at("csrc/foo.cpp");
+  const std::string& py = files.at("python/testpkg/_ops.py");
+  EXPECT_NE(py.find("_PYTHON_LIBRARY.define(\"foo(Tensor x, int n) -> Tensor\")"), std::string::npos) << py;
+  // Built or not: a build may have compiled a project's own kernels into the library.
+  EXPECT_NE(py.find("    if os.path.exists(path):\n        torch.ops.load_library(path)"), std::string::npos) << py;
 }
 
 TEST(Emit, RuleOverSeveralLinesKeepsTheFakeValidPython) {

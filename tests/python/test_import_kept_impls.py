@@ -100,3 +100,36 @@ target_include_directories(mylib_ops PRIVATE csrc)
     run = subprocess.run([sys.executable, "-c", CHECK], env=env, capture_output=True, text=True, cwd=tmp_path,
                          timeout=300)
     assert run.returncode == 0 and "ok" in run.stdout, (run.stdout[-2000:], run.stderr[-4000:])
+
+
+IMPLS = KERNELS + """
+TORCH_LIBRARY_IMPL(mylib, CPU, m) {
+  m.impl("scale", &scale);
+}
+"""
+
+
+def test_a_library_whose_every_op_is_the_schema_alone_loads_the_projects_impls(tmp_path):
+    """Every op `dispatch: []`, the project's impls (CPU and AutocastCPU) compiled into the library: the package
+    defines the schemas (no C++ kernel of opgen's) and still loads the library the build made, whose
+    registrations then run."""
+    project = tmp_path / "project"
+    (project / "csrc").mkdir(parents=True)
+    (project / "schemas").mkdir()
+    (project / "csrc" / "ops.h").write_text(OPS_H)
+    (project / "csrc" / "impls.cpp").write_text(IMPLS)
+    (project / "schemas" / "scale.yaml").write_text(
+        'schema: "scale(Tensor x, float a) -> Tensor"\ndispatch: []\nfake:\n  - like(x)\nsamples: []\n')
+    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
+project(mylib CXX)
+include({SOURCE_DIR}/cmake/Opgen.cmake)
+opgen_add_library(mylib_ops NAMESPACE mylib SCHEMAS schemas/scale.yaml KERNELS csrc/impls.cpp)
+target_include_directories(mylib_ops PRIVATE csrc)
+""")
+    build = tmp_path / "build"
+    _, env = build_with_opgen(project, build)
+    ops = next(build.rglob("mylib/_ops.py")).read_text()
+    assert '_PYTHON_LIBRARY.define("scale(Tensor x, float a) -> Tensor")' in ops and "os.path.exists(path)" in ops
+    run = subprocess.run([sys.executable, "-c", CHECK], env=env, capture_output=True, text=True, cwd=tmp_path,
+                         timeout=300)
+    assert run.returncode == 0 and "ok" in run.stdout, (run.stdout[-2000:], run.stderr[-4000:])

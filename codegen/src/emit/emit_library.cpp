@@ -11,13 +11,17 @@ std::string op_source_path(const model::OpSpec& op) { return fmt::format("csrc/{
 
 namespace {
 
-// An op whose kernels are all Python has no C++; its files (which a build
-// expects, one pair per spec) say where it is.
+// An op whose kernels are all Python, or the schema alone in a library with
+// no C++ kernel, has no C++; its files (which a build expects, one pair per
+// spec) say where it is.
 std::string defined_in_python_note(const model::Library& lib, const model::OpSpec& op) {
   return generated_header("//", op.display_path) +
-         fmt::format("//\n// {} is defined by the Python package ({}._ops), whose kernels are Python\n"
-                     "// functions (the spec's 'kernels:'): nothing of it is C++.\n",
-                     qualified_name(lib, op), lib.python_package);
+         fmt::format("//\n// {} is defined by the Python package ({}._ops), {}: nothing of it is C++.\n",
+                     qualified_name(lib, op), lib.python_package,
+                     op.schema_defined_by_package
+                         ? "the schema alone ('dispatch: []', in a library\n// with no C++ kernel); its kernels are "
+                           "registered elsewhere"
+                         : "whose kernels are Python\n// functions (the spec's 'kernels:')");
 }
 
 }  // namespace

@@ -62,6 +62,23 @@ def _load_library() -> None:
 _load_library()
 )py";
 
+// A library whose ops are all defined here, some of them the schema alone:
+// a build that compiled a project's own kernels into the library registers
+// them (against these defs, which may come after); without one there is
+// nothing to load.
+constexpr const char* kOptionalLoader = R"py(
+_LIBRARY_FILE = "$library$"
+
+
+def _load_library() -> None:
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), _LIBRARY_FILE)
+    if os.path.exists(path):
+        torch.ops.load_library(path)
+
+
+_load_library()
+)py";
+
 std::string python_op(const model::Library& lib, const model::OpSpec& op) {
   return fmt::format("torch.ops.{}.{}.{}", lib.ns, op.schema.name.name,
                      op.schema.name.overload.empty() ? "default" : op.schema.name.overload);
@@ -605,13 +622,15 @@ void emit_flat_op_wrapper(Printer& p, const model::Library& lib, const model::Op
 }
 
 // Ops whose kernels are all Python are defined here (nothing of them is
-// C++), and so are ops that carry objects to C++ kernels (around their flat
+// C++), as are the schema-alone ops of a library without C++ kernels, ops
+// that carry objects to C++ kernels (around their flat
 // C++ op) and stable-ABI ops with a tag no stable release carries (their C++
 // registers the kernels); every Python kernel is registered for its dispatch key. Each
 // kernel is imported when first called, so its module may import this package.
 void emit_python_kernels(Printer& p, const model::Library& lib) {
   const bool any = std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) {
-    return !op.python_kernels.empty() || op.wraps_flat_op() || model::defined_from_python_for_tags(op);
+    return !op.python_kernels.empty() || op.defined_in_python() || op.wraps_flat_op() ||
+           model::defined_from_python_for_tags(op);
   });
   if (!any) return;
   p.line();
@@ -886,7 +905,12 @@ std::string python_module(const model::Library& lib) {
   const std::string library_file = "lib" + lib.library_name + ".so";
   // A library whose kernels are all Python has nothing to load.
   const bool loads = std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) { return !op.defined_in_python(); });
-  p.emit(kPrologue, {{"ns", lib.ns}, {"library", loads ? library_file : "nothing: every kernel is Python, and it defines the ops"}});
+  const bool schemas_here =
+      std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) { return op.schema_defined_by_package; });
+  p.emit(kPrologue, {{"ns", lib.ns},
+                     {"library", loads          ? library_file
+                                 : schemas_here ? library_file + " where a build made it (the project's own kernels)"
+                                                : "nothing: every kernel is Python, and it defines the ops"}});
   std::set<std::string> stdlib = {"os", "warnings"};
   if (std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) { return model::partitioned_from_python(op); }))
     stdlib.insert({"importlib.abc", "importlib.util", "sys"});  // emit_cudagraph_partitions' import hook
@@ -898,7 +922,10 @@ std::string python_module(const model::Library& lib) {
   // Imported only where needed: it costs ~0.15 s (it imports triton).
   if (std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) { return op.flops.has_value(); }))
     p.line("import torch.utils.flop_counter");
-  if (loads) p.emit(kLoader, {{"library", library_file}});
+  if (loads)
+    p.emit(kLoader, {{"library", library_file}});
+  else if (schemas_here)
+    p.emit(kOptionalLoader, {{"library", library_file}});
   if (handwritten) p.emit(kHandwrittenImporter, {});
   p.line();
   p.line(python_all_assignment(lib));

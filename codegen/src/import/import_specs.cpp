@@ -230,7 +230,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   }
   check_drafts(drafts, settings);
 
-  size_t written = 0, as_is = 0, stubs = 0, moved_fakes = 0, python_only = 0;
+  size_t written = 0, as_is = 0, stubs = 0, moved_fakes = 0, python_only = 0, with_cpp_kernels = 0;
   std::vector<std::string> fake_imports;  // the moved fakes' modules' imports, each once
   std::vector<std::string> kept;  // "op: impls" of the written ops whose impls for other keys stay
   std::vector<std::string> schema_alone;  // written ops whose impls are all in other configurations
@@ -263,6 +263,8 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
       as_is += !d.op->kernels.empty();
       python_only += !d.op->kernels.empty() && std::all_of(d.op->kernels.begin(), d.op->kernels.end(),
                                                            [](const ImportedKernel& k) { return k.python; });
+      with_cpp_kernels += std::any_of(d.op->kernels.begin(), d.op->kernels.end(),
+                                      [](const ImportedKernel& k) { return !k.python; });
       if (!d.op->kept_impls.empty())
         kept.push_back(fmt::format("{}: {}", d.op->name, fmt::join(d.op->kept_impls, ", ")));
       else if (d.op->kernels.empty() && !d.op->impls_in_other_configurations.empty())
@@ -345,8 +347,9 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     // header directories, and the configuration's macros, which those headers may test.
     const std::string target = settings.library_name;
     const bool named_package = package != model::default_python_package(ns);
-    if (python_only == written) {
-      r += fmt::format("  next: generate the package, nothing to build (every kernel is Python): opgen generate "
+    if (with_cpp_kernels == 0) {
+      // Python kernels and schemas alone: the package defines every op (model::OpSpec::defined_in_python).
+      r += fmt::format("  next: generate the package, nothing to build (no C++ kernel): opgen generate "
                        "--namespace {}{}{} -o <dir> {}{}\n",
                        ns, settings.fragment ? " --fragment" : "", named_package ? " --python-package " + package : "",
                        options.schemas_dir.generic_string(),

@@ -70,6 +70,7 @@ const OpSpec* Library::find(const std::string& op_name) const {
 }
 
 bool OpSpec::defined_in_python() const {
+  if (schema_defined_by_package) return true;
   if (python_kernels.empty()) return false;
   for (const auto& key : dispatch) {
     bool python = false;

@@ -310,9 +310,13 @@ struct OpSpec {
   // wraps a flat op.
   FunctionSchema cpp_schema() const;
   std::string cpp_op_name() const;  // "name" or "name.overload", of cpp_schema()
-  // Every kernel is Python: the package defines the op (torch.library), and
-  // nothing of it is C++. (Holds before the checker moves the Python keys
-  // out of `dispatch` and after.)
+  // The schema alone (`dispatch: []`) in a library none of whose ops has a
+  // C++ kernel: the package defines it too, so such a library needs no build
+  // (set by the checker, which sees the whole library).
+  bool schema_defined_by_package = false;
+  // Every kernel is Python, or the op is such a schema: the package defines
+  // the op (torch.library), and nothing of it is C++. (Holds before the
+  // checker moves the Python keys out of `dispatch` and after.)
   bool defined_in_python() const;
 };
 
