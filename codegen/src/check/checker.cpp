@@ -907,9 +907,8 @@ void check_library(model::Library& library, Diagnostics& diags) {
   for (OpSpec& op : library.ops)
     if (op.dispatch.empty() && !op.dispatch_written) op.dispatch = {{"CPU", op.file_loc}, {"CUDA", op.file_loc}};
   // No op with a C++ kernel: the schema-alone ops are the package's to define as well.
-  const bool no_cpp_kernel = std::all_of(library.ops.begin(), library.ops.end(), [](const OpSpec& op) {
-    return op.dispatch.empty() || (op.defined_in_python() && !op.wraps_flat_op());
-  });
+  const bool no_cpp_kernel = std::all_of(library.ops.begin(), library.ops.end(),
+                                         [](const OpSpec& op) { return op.dispatch.empty() || op.defined_in_python(); });
   for (OpSpec& op : library.ops) op.schema_defined_by_package = no_cpp_kernel && op.dispatch.empty();
   check_host_objects(library, diags);
   if (diags.error_count() > errors_before) return;
