@@ -143,6 +143,33 @@ def _(x, *, n=SCALE):
       << found.ops[2].needs[0];
 }
 
+// What moves into _fakes.py must compile there: a string that ends the block
+// is copied whole (its lines at column 0 included); a block whose brackets do
+// not close is not moved.
+TEST(ImportFind, AMovedFakeIsCopiedWholeOrNotAtAll) {
+  const auto found = find_registrations({{"pkg/ops.py", R"py(import torch
+torch.library.define("pyns::a", "(Tensor x) -> Tensor")
+torch.library.define("pyns::b", "(Tensor x) -> Tensor")
+
+@torch.library.register_fake("pyns::a")
+def _(x):
+    torch._check(x.dim() > 0, lambda: """x must have
+a dimension""")
+    return x
+
+
+@torch.library.register_fake("pyns::b")
+def _(x):
+    return torch.empty_like(x,
+)py"}});
+  ASSERT_EQ(found.ops.size(), 2u);
+  EXPECT_EQ(found.ops[0].python_fake_source,
+            "def {name}(x):\n    torch._check(x.dim() > 0, lambda: \"\"\"x must have\na dimension\"\"\")\n    return x\n");
+  EXPECT_TRUE(found.ops[1].python_fake_source.empty());
+  ASSERT_EQ(found.ops[1].needs.size(), 1u);
+  EXPECT_NE(found.ops[1].needs[0].find("its brackets do not close"), std::string::npos) << found.ops[1].needs[0];
+}
+
 TEST(ImportCondition, EvaluatesAsThePreprocessor) {
   const std::map<std::string, std::string> d = {{"CUDA_KERNEL", "1"}, {"VERSION", "0x020B"}, {"EMPTY", ""},
                                                 {"ALIAS", "VERSION >= 0x0200"}, {"SELF", "SELF + 1"}};

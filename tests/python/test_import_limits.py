@@ -59,6 +59,9 @@ PYTHON_CASES = {
     "a long line of assignments in a moved fake": PYTHON_DEF + '@torch.library.register_fake("lim::scale")\n'
     "def _(x):\n    " + "a = " * 200_000 + "x\n    " + "[y for " * 50_000 + "y in x" + "]" * 50_000
     + "\n    return torch.empty_like(x)\n",
+    # Brackets that never close, in 20,000 defs: every scan stops at the next top-level def.
+    "defs whose bodies never close a bracket": PYTHON_DEF + "def f(x):\n    return g(\n" * 20_000,
+    "defs whose signatures never close": PYTHON_DEF + "def f(x:\n" * 20_000,
     # custom_op's schema from a def of 100,000 hinted arguments.
     "a custom_op of many arguments": "import torch\n@torch.library.custom_op('lim::scale', mutates_args=())\n"
     "def scale(" + ", ".join(f"a{i}: torch.Tensor" for i in range(100_000)) + ") -> torch.Tensor:\n    return a0\n",

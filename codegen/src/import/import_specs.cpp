@@ -194,9 +194,12 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
       std::ostringstream printed;
       diags.print(printed);
       plan.ok = false;
-      plan.report = printed.str() + fmt::format("opgen import: error: import into a namespace of your own: "
-                                                "--namespace <name> (the ops of '{}' are imported into it){}\n", ns,
-                                                settings.fragment ? "" : ", or add them to it as fragments: --fragment");
+      plan.report = printed.str();
+      // The way out of a namespace refused; a package refused names its own (--python-package).
+      if (printed.str().find("--namespace:") != std::string::npos)
+        plan.report += fmt::format("opgen import: error: import into a namespace of your own: --namespace <name> (the "
+                                   "ops of '{}' are imported into it){}\n",
+                                   ns, settings.fragment ? "" : ", or add them to it as fragments: --fragment");
       return plan;
     }
   }

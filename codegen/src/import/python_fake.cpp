@@ -147,8 +147,18 @@ MovedFake move_fake(const Tokens& tokens, size_t def, size_t end, const std::vec
     unresolved.insert(t.text);
   }
   out.unresolved.assign(unresolved.begin(), unresolved.end());
+  // Only a block whose brackets close is copied: what is copied must compile in _fakes.py.
+  int brackets = 0;
+  for (size_t k = def; k < end && brackets >= 0; ++k) {
+    if (is(tokens[k], "(") || is(tokens[k], "[") || is(tokens[k], "{")) ++brackets;
+    if (is(tokens[k], ")") || is(tokens[k], "]") || is(tokens[k], "}")) --brackets;
+  }
+  if (brackets != 0) out.unresolved.push_back("(its brackets do not close)");
+  // To the line before the next statement, so a string that ends the block is copied whole.
+  const int last = end < tokens.size() ? tokens[end].line - 1 : static_cast<int>(lines.size());
   const size_t dedent = indent_of(lines, tokens[def].line);
-  std::string source = lines_text(lines, tokens[def].line, tokens[end - 1].line, dedent);
+  std::string source = lines_text(lines, tokens[def].line, std::max(last, tokens[end - 1].line), dedent);
+  while (source.size() >= 2 && source.ends_with("\n\n")) source.pop_back();  // the blank lines before it
   // `def _(` -> `def {name}(`: the first `_` after `def` on its line.
   if (const size_t at = source.find(tokens[def + 1].text, source.find("def") + 3); at != std::string::npos)
     source.replace(at, tokens[def + 1].text.size(), "{name}");

@@ -348,14 +348,43 @@ class Collector {
       const auto text = lines[line - 1];
       return text.find_first_not_of(" \t") == std::string_view::npos ? 0 : text.find_first_not_of(" \t");
     };
+    // A top-level def, class or decorator starts a statement no bracket of
+    // an earlier one can reach: every scan below stops there, so a bracket
+    // that never closes costs one block, not the rest of the file.
+    auto top_level_statement = [&](size_t j) {
+      return (j == 0 || tokens[j - 1].line != tokens[j].line) && indent(tokens[j].line) == 0 &&
+             (is(tokens[j], "def") || is(tokens[j], "class") || is(tokens[j], "@") || is(tokens[j], "async"));
+    };
     auto block_end = [&](size_t def) {
       const size_t depth = indent(tokens[def].line);
       size_t j = def + 1;
-      // A signature may span lines, its `) -> ...:` as shallow as the def.
-      if (def + 2 < tokens.size() && is(tokens[def + 2], "(")) j = matching(tokens, def + 2);
-      const int header = tokens[j - 1].line;
-      while (j < tokens.size() && (tokens[j].line == header || indent(tokens[j].line) > depth)) ++j;
+      int open = 0;
+      // The header: to its `:` outside brackets (a signature may span lines, its `) -> ...:` as shallow as the def).
+      for (; j < tokens.size() && !(open == 0 && is(tokens[j], ":")); ++j) {
+        if (top_level_statement(j)) return j;
+        if (is(tokens[j], "(") || is(tokens[j], "[") || is(tokens[j], "{")) ++open;
+        if (is(tokens[j], ")") || is(tokens[j], "]") || is(tokens[j], "}")) --open;
+      }
+      if (j == tokens.size()) return j;
+      const int header = tokens[j].line;
+      // The body: deeper lines, and any line inside brackets, however shallow.
+      for (++j; j < tokens.size() && (tokens[j].line == header || open > 0 || indent(tokens[j].line) > depth); ++j) {
+        if (open > 0 && top_level_statement(j)) break;
+        if (is(tokens[j], "(") || is(tokens[j], "[") || is(tokens[j], "{")) ++open;
+        if (is(tokens[j], ")") || is(tokens[j], "]") || is(tokens[j], "}")) --open;
+      }
       return j;
+    };
+    // Whether the `(` of the def at `def` closes before `end`: a signature the
+    // readers below may split (their bracket search would run on otherwise).
+    auto signature_closes = [&](size_t def, size_t end) {
+      if (def + 2 >= end || !is(tokens[def + 2], "(")) return false;
+      int open = 0;
+      for (size_t j = def + 2; j < end; ++j) {
+        if (is(tokens[j], "(") || is(tokens[j], "[") || is(tokens[j], "{")) ++open;
+        if ((is(tokens[j], ")") || is(tokens[j], "]") || is(tokens[j], "}")) && --open == 0) return true;
+      }
+      return false;
     };
     const ModuleImports imports = module_imports(tokens, lines);
     // A project's own fake decorator (torchvision's `register_meta("roi_align")`):
@@ -503,7 +532,8 @@ class Collector {
           function = tokens[end + 1].text;
         ImportedOp& o = op(ns, name, where(i));
         if (t.text == "register_fake" || t.text == "impl_abstract") {
-          if (function == "_" && is(tokens[end], "def") && !makes_meta_tensors(end)) {
+          if (function == "_" && is(tokens[end], "def") && !makes_meta_tensors(end) &&
+              signature_closes(end, block_end(end))) {
             // No name to name it by: it moves into python/_fakes.py, if nothing else of its module comes along.
             const MovedFake moved = move_fake(tokens, end, block_end(end), lines, imports);
             if (moved.unresolved.empty()) {
@@ -525,7 +555,11 @@ class Collector {
           else
             o.python_fake = module + ":" + function;
         } else if (t.text == "custom_op") {
-          custom_op(o, tokens, args, end, function, module, where(i));
+          if (!function.empty() && is(tokens[end], "def") && !signature_closes(end, block_end(end)))
+            o.needs.push_back(fmt::format("{}: custom_op decorates {}, whose signature does not close", where(i),
+                                          function));
+          else
+            custom_op(o, tokens, args, end, function, module, where(i));
           if (o.needs.empty()) custom_ops[function] = {ns, name};
         } else {
           // A kernel the project registers in Python (register_kernel, torch.library.impl) stays
