@@ -127,3 +127,20 @@ def split_diagnostics(stderr):
     diagnostics, summary, hint = lines[:-2], lines[-2], lines[-1]
     assert hint == explain_hint(error_codes(diagnostics)), stderr
     return diagnostics, summary
+
+
+def run_saving_results(code, results, cwd, env):
+    """Runs `code` (Python that saves its results to sys.argv[1] and prints "ok") in a process of its own."""
+    proc = subprocess.run([sys.executable, "-c", code, str(results)], cwd=cwd, capture_output=True, text=True,
+                          timeout=600, env=env)
+    assert proc.returncode == 0 and "ok" in proc.stdout, proc.stdout[-3000:] + proc.stderr[-5000:]
+
+
+def assert_bit_identical(before, after, count):
+    """The tensors two runs of run_saving_results saved: `count` of each, equal dtype, shape and bytes."""
+    import torch
+
+    before, after = torch.load(before), torch.load(after)
+    assert len(before) == len(after) == count
+    for a, b in zip(before, after):
+        assert a.dtype == b.dtype and a.shape == b.shape and a.numpy().tobytes() == b.numpy().tobytes()

@@ -11,10 +11,8 @@ Needs the built tool: run through CTest.
 """
 
 import re
-import subprocess
-import sys
 
-from cli_helpers import SOURCE_DIR, requires_opgen, run_opgen
+from cli_helpers import SOURCE_DIR, assert_bit_identical, requires_opgen, run_opgen, run_saving_results
 
 pytestmark = requires_opgen
 
@@ -88,14 +86,10 @@ torch.testing.assert_close(compiled(x, y), step(x, y), rtol=0, atol=0)
 
 
 def run(project, code, results, pythonpath):
-    proc = subprocess.run([sys.executable, "-c", code, str(results)], cwd=project, capture_output=True, text=True,
-                          timeout=600, env={"PYTHONPATH": pythonpath, "PATH": "/usr/bin:/bin"})
-    assert proc.returncode == 0 and "ok" in proc.stdout, proc.stdout[-3000:] + proc.stderr[-5000:]
+    run_saving_results(code, results, project, {"PYTHONPATH": pythonpath, "PATH": "/usr/bin:/bin"})
 
 
 def test_a_custom_op_project_switches_and_gives_the_same_results(tmp_path):
-    import torch
-
     project = tmp_path / "project"
     (project / "mylib").mkdir(parents=True)
     (project / "mylib" / "__init__.py").write_text("")
@@ -125,7 +119,4 @@ def test_a_custom_op_project_switches_and_gives_the_same_results(tmp_path):
     # After: the package opgen generated, over the same functions.
     run(project, RUN.format(setup="import mylib_ops", checks=CHECKS), tmp_path / "after.pt",
         f"{tmp_path / 'gen' / 'python'}:{project}:{SOURCE_DIR / 'python'}")
-    before, after = torch.load(tmp_path / "before.pt"), torch.load(tmp_path / "after.pt")
-    assert len(before) == len(after) == 28
-    for a, b in zip(before, after):
-        assert a.dtype == b.dtype and a.shape == b.shape and a.numpy().tobytes() == b.numpy().tobytes()
+    assert_bit_identical(tmp_path / "before.pt", tmp_path / "after.pt", 28)

@@ -15,10 +15,8 @@ Needs the built tool: run through CTest.
 """
 
 import shutil
-import subprocess
-import sys
 
-from cli_helpers import SOURCE_DIR, requires_opgen, run_opgen
+from cli_helpers import SOURCE_DIR, assert_bit_identical, requires_opgen, run_opgen, run_saving_results
 
 pytestmark = requires_opgen
 
@@ -73,16 +71,8 @@ torch.testing.assert_close(compiled(x, scale), torch.ops.proj.row_scale(x, scale
 '''
 
 
-def run(cwd, code, results, env):
-    proc = subprocess.run([sys.executable, "-c", code, str(results)], cwd=cwd, capture_output=True, text=True,
-                          timeout=600, env=env)
-    assert proc.returncode == 0 and "ok" in proc.stdout, proc.stdout[-3000:] + proc.stderr[-5000:]
-
-
 def test_a_python_defined_project_switches_with_its_fakes_moved_and_its_kernels_kept(tmp_path):
     import os
-
-    import torch
 
     project = tmp_path / "project"
     (project / "proj").mkdir(parents=True)
@@ -90,7 +80,7 @@ def test_a_python_defined_project_switches_with_its_fakes_moved_and_its_kernels_
     ops = project / "proj" / "ops.py"
     ops.write_text(OPS)
     plain = {"PYTHONPATH": str(project), "PATH": "/usr/bin:/bin"}
-    run(project, RUN.format(setup="import proj.ops", checks=""), tmp_path / "before.pt", plain)
+    run_saving_results(RUN.format(setup="import proj.ops", checks=""), tmp_path / "before.pt", project, plain)
 
     imported = run_opgen("import", "--python-package", "proj_ops", "proj/ops.py", cwd=project)
     assert imported.returncode == 0, imported.stdout + imported.stderr
@@ -115,8 +105,6 @@ def test_a_python_defined_project_switches_with_its_fakes_moved_and_its_kernels_
     env = {"PYTHONPATH": os.pathsep.join([str(gen / "python"), str(project), str(SOURCE_DIR / "python")]),
            "PATH": "/usr/bin:/bin"}
     # The package defines the op and its fake; then the project registers its kernel against that def.
-    run(project, RUN.format(setup="import proj_ops\nimport proj.ops", checks=CHECKS), tmp_path / "after.pt", env)
-    before, after = torch.load(tmp_path / "before.pt"), torch.load(tmp_path / "after.pt")
-    assert len(before) == len(after) == 12
-    for a, b in zip(before, after):
-        assert a.dtype == b.dtype and a.shape == b.shape and a.numpy().tobytes() == b.numpy().tobytes()
+    run_saving_results(RUN.format(setup="import proj_ops\nimport proj.ops", checks=CHECKS), tmp_path / "after.pt",
+                       project, env)
+    assert_bit_identical(tmp_path / "before.pt", tmp_path / "after.pt", 12)
