@@ -299,13 +299,30 @@ TORCH_LIBRARY_FRAGMENT(mylib, m) {
   m.impl("hidden", torch::kCPU, &hidden);
 }
 }  // namespace
+namespace myproj {
+namespace {
+at::Tensor anon_kernel(const at::Tensor& x) { return x; }
+}  // namespace
+static at::Tensor static_kernel(const at::Tensor& x) { return x; }
+TORCH_LIBRARY_IMPL(mylib, CPU, m) {
+  m.impl("anon", &anon_kernel);
+  m.impl("stat", TORCH_FN(static_kernel));
+}
+TORCH_LIBRARY_FRAGMENT(mylib, m) {
+  m.def("anon(Tensor x) -> Tensor");
+  m.def("stat(Tensor x) -> Tensor");
+}
+}  // namespace myproj
 """
 
 
 def test_kernels_registered_inside_namespaces_are_named_as_the_bindings_must_call_them(tmp_path):
     """A block inside `namespace myproj::ops` names its kernel unqualified (issue 34, item 4):
     the spec names myproj::ops::scale, and the generated bindings compile against the
-    project's header; a kernel in an anonymous namespace (internal linkage) needs a person."""
+    project's header. A kernel with internal linkage (registered in an anonymous namespace,
+    declared in one, or `static`, with its block outside, as pyg-lib writes them) cannot be
+    called from the bindings: its impl stays in the project's build and the op is imported
+    (item 2), and the report says which registrations the build must drop."""
     (tmp_path / "csrc").mkdir()
     (tmp_path / "csrc" / "bindings.cpp").write_text(KERNELS_IN_NAMESPACES)
     (tmp_path / "csrc" / "ops.h").write_text("#pragma once\n#include <ATen/core/Tensor.h>\n"
@@ -315,8 +332,22 @@ def test_kernels_registered_inside_namespaces_are_named_as_the_bindings_must_cal
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert 'CPU: "myproj::ops::scale"' in (tmp_path / "schemas" / "scale.yaml").read_text()
     assert 'CPU: "::shift"' in (tmp_path / "schemas" / "shift.yaml").read_text()
-    assert "the CPU kernel 'hidden' is registered inside an anonymous namespace: it has internal linkage" in proc.stdout
-    assert (tmp_path / "schemas" / "hidden.yaml.todo").is_file()
+    assert "5 ops imported" in proc.stdout, proc.stdout
+    for op, why in [("hidden", "an anonymous namespace, csrc/bindings.cpp:14"),
+                    ("anon", "an anonymous namespace, csrc/bindings.cpp:22"),
+                    ("stat", "'static', csrc/bindings.cpp:24")]:
+        spec = (tmp_path / "schemas" / f"{op}.yaml").read_text()
+        assert "dispatch: []  # its kernels are the impls kept in the project's build" in spec, spec
+        assert f"has internal linkage: {why})" in spec, spec
+        assert "A kernel with internal linkage stays registered by the project" in spec
+    # What the build drops: the first block whole, the def of the second (its impl stays), the last
+    # block whole; the file stays for its kept impls.
+    assert "csrc/bindings.cpp:5-10: delete the block TORCH_LIBRARY(mylib,m) (the rest" in proc.stdout, proc.stdout
+    assert ("csrc/bindings.cpp:15-18: in the block TORCH_LIBRARY_FRAGMENT(mylib,m), delete the registrations of "
+            "hidden (the rest") in proc.stdout
+    assert "csrc/bindings.cpp:25-28: delete the block TORCH_LIBRARY_IMPL" not in proc.stdout
+    assert "csrc/bindings.cpp:29-32: delete the block TORCH_LIBRARY_FRAGMENT(mylib,m)" in proc.stdout
+    assert "KERNELS csrc/bindings.cpp <the kernels' sources>)" in proc.stdout
     out = tmp_path / "out"
     generate = run_opgen("generate", "--namespace", "mylib", "--shards", "1", "-o", out,
                          tmp_path / "schemas" / "scale.yaml", tmp_path / "schemas" / "shift.yaml")

@@ -64,7 +64,9 @@ def test_the_cuda_configuration_imports_every_op_on_the_stable_abi(tmp_path):
     proc = run_opgen("import", "--namespace", "activation", "--define", "CUDA_KERNEL", BINDING, cwd=project)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "11 ops imported as schemas/<op>.yaml, 11 of them with their kernels as they are" in proc.stdout
-    # The CMake to build them, and registration.h (kernel-builder's, not in the project) left out.
+    # The CMake to build them, and registration.h (kernel-builder's, not in the project) left out. The
+    # binding file holds nothing but the registrations the specs now make: it leaves the build.
+    assert "    drop torch-ext/torch_binding.cpp (nothing in it but those registrations)\n" in proc.stdout, proc.stdout
     assert "    opgen_add_library(activation_ops NAMESPACE activation SCHEMAS schemas KERNELS <the kernels' sources>)\n" \
            "    target_include_directories(activation_ops PRIVATE torch-ext)\n" \
            "    target_compile_definitions(activation_ops PRIVATE CUDA_KERNEL)\n" in proc.stdout, proc.stdout
@@ -309,3 +311,24 @@ for dtype in (torch.float32, torch.bfloat16):
 print("compiled ok")
 """], env=env, capture_output=True, text=True)
     assert check.returncode == 0 and "compiled ok" in check.stdout, check.stdout + check.stderr
+
+
+def test_the_vendored_projects_are_the_upstream_files_byte_for_byte():
+    """Every file under tests/import/projects/ is listed in its README with the git blob it had upstream, and
+    still is that blob: the projects are test input, unmodified (each test edits a copy, as a person would)."""
+    import hashlib
+
+    projects = SOURCE_DIR / "tests" / "import" / "projects"
+    readme = (projects / "README.md").read_text()
+    listed = {}
+    for section in re.split(r"^## ", readme, flags=re.M)[1:]:
+        repo = section.split(",", 1)[0].strip()
+        root = projects / repo.replace("/", "__")
+        assert root.is_dir(), repo
+        for path, blob in re.findall(r"^\| `([^`]+)` \| `([0-9a-f]{40})` \|$", section, re.M):
+            listed[root / path] = blob
+    on_disk = {p for p in projects.rglob("*") if p.is_file() and p.name != "README.md"}
+    assert on_disk == set(listed), sorted(map(str, on_disk ^ set(listed)))
+    for file, blob in listed.items():
+        data = file.read_bytes()
+        assert hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest() == blob, file

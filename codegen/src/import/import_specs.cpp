@@ -34,6 +34,11 @@ bool needs_fake(const std::string& schema) {
                      [&](const model::Return& r) { return model::bound_argument(s, r) == nullptr; });
 }
 
+constexpr std::string_view kInternalLinkage =
+    "A kernel with internal linkage stays registered by the project: the generated bindings (another file) cannot "
+    "call it. To bind it here, declare it in a header, outside any anonymous namespace and not 'static', and name it "
+    "under 'kernels:' with that header under 'include:'.";
+
 struct Draft {
   const ImportedOp* op = nullptr;
   std::vector<std::string> needs;
@@ -65,6 +70,7 @@ std::string spec_text(const ImportedOp& op, const std::string& package, const st
   // registered against this def (docs/import.md).
   for (const auto& kept : op.kept_impls)
     out += fmt::format("# {}\n", yaml_comment("kept in the project's build: the impl for " + kept));
+  if (op.kept_for_internal_linkage) out += fmt::format("# {}\n", kInternalLinkage);
   std::vector<const ImportedKernel*> kernels;
   for (const auto& k : op.kernels) {
     auto same = [&](const ImportedKernel* other) { return other->dispatch_key == k.dispatch_key; };
@@ -236,6 +242,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   size_t written = 0, as_is = 0, stubs = 0, moved_fakes = 0, python_only = 0, with_cpp_kernels = 0;
   std::vector<std::string> fake_imports;  // the moved fakes' modules' imports, each once
   std::vector<std::string> kept;  // "op: impls" of the written ops whose impls for other keys stay
+  bool internal_linkage = false;  // one of those is kept because its kernel cannot be called
   std::vector<std::string> schema_alone;  // written ops whose impls are all in other configurations
   std::string stub_text;
   // Ops that need a person for the same reasons are reported together.
@@ -268,6 +275,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
                                                            [](const ImportedKernel& k) { return k.python; });
       with_cpp_kernels += std::any_of(d.op->kernels.begin(), d.op->kernels.end(),
                                       [](const ImportedKernel& k) { return !k.python; });
+      internal_linkage = internal_linkage || d.op->kept_for_internal_linkage;
       if (!d.op->kept_impls.empty())
         kept.push_back(fmt::format("{}: {}", d.op->name, fmt::join(d.op->kept_impls, ", ")));
       else if (d.op->kernels.empty() && !d.op->impls_in_other_configurations.empty())
@@ -310,10 +318,11 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     r += fmt::format("  {} of them with their fake moved into {}/_fakes.py (registered as '_', it had no name to "
                      "name it by)\n", moved_fakes, options.python_dir.generic_string());
   if (!kept.empty()) {
-    r += fmt::format("  {} of them keep impls for dispatch keys opgen does not register in the project's build "
-                     "(registered against the spec's def; written in the spec as comments):\n",
+    r += fmt::format("  {} of them keep impls in the project's build, for dispatch keys opgen does not register or "
+                     "kernels it cannot call (registered against the spec's def; written in the spec as comments):\n",
                      kept.size());
     for (const auto& line : kept) r += "    " + line + "\n";
+    if (internal_linkage) r += "    " + std::string(kInternalLinkage) + "\n";
   }
   if (!schema_alone.empty()) {
     constexpr size_t kNamed = 12;  // a project of thousands gets one readable line
@@ -336,11 +345,62 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     for (const auto& s : skipped) r += "    " + s + "\n";
   }
   for (const auto& note : found.notes) r += "  note: " + note + "\n";
+  // The sources' blocks: those whose every registration the specs now make
+  // leave the build; those with impls kept stay, and their files are built.
+  std::set<std::string> written_ops;
+  for (const Draft& d : drafts)
+    if (d.needs.empty()) written_ops.insert(d.op->name);
+  auto owned = [&](const RegistrationBlock::Registration& reg) {
+    return !reg.kept && !reg.op.empty() && written_ops.count(reg.op) && (reg.ns == ns || moved || reg.ns.empty());
+  };
+  std::vector<std::string> drop_lines;
+  std::vector<std::string> kept_files;  // files whose kept impls the build still compiles
+  for (const RegistrationBlock& block : found.blocks) {
+    std::vector<std::string> owned_ops;
+    bool keeps = false;
+    for (const auto& reg : block.registrations) {
+      if (owned(reg)) {
+        if (std::find(owned_ops.begin(), owned_ops.end(), reg.op) == owned_ops.end()) owned_ops.push_back(reg.op);
+      } else if (reg.kept && written_ops.count(reg.op)) {
+        keeps = true;
+      }
+    }
+    const bool whole = !owned_ops.empty() && std::all_of(block.registrations.begin(), block.registrations.end(), owned);
+    // A file keeps its place in the build for its kept impls, or for its other code once its blocks are out.
+    if ((keeps || (!owned_ops.empty() && block.file_has_other_code)) &&
+        std::find(kept_files.begin(), kept_files.end(), block.file) == kept_files.end())
+      kept_files.push_back(block.file);
+    if (owned_ops.empty()) continue;
+    drop_lines.push_back(whole ? fmt::format("{}:{}-{}: delete the block {}", block.file, block.first_line,
+                                             block.last_line, block.head)
+                               : fmt::format("{}:{}-{}: in the block {}, delete the registrations of {}", block.file,
+                                             block.first_line, block.last_line, block.head, fmt::join(owned_ops, ", ")));
+  }
+  // Files the build drops whole: every block in them goes, and they hold nothing else.
+  std::vector<std::string> dropped_files;
+  for (const RegistrationBlock& block : found.blocks)
+    if (std::find(kept_files.begin(), kept_files.end(), block.file) == kept_files.end() &&
+        std::find(dropped_files.begin(), dropped_files.end(), block.file) == dropped_files.end() &&
+        std::all_of(found.blocks.begin(), found.blocks.end(), [&](const RegistrationBlock& other) {
+          return other.file != block.file ||
+                 (!other.registrations.empty() &&
+                  std::all_of(other.registrations.begin(), other.registrations.end(), owned));
+        }))
+      dropped_files.push_back(block.file);
+  std::erase_if(drop_lines, [&](const std::string& line) {
+    return std::any_of(dropped_files.begin(), dropped_files.end(),
+                       [&](const std::string& file) { return line.starts_with(file + ":"); });
+  });
   if (written) {
-    r += kept.empty() ? "  next: drop the sources' own registrations of these ops from the build (they would register "
-                        "them twice)\n"
-                      : "  next: drop the sources' own defs of these ops and their impls now in the specs from the "
-                        "build (they would register them twice); keep the impls listed above\n";
+    if (!drop_lines.empty() || !dropped_files.empty()) {
+      r += "  next: take out of the build what the specs now register (it would be registered twice):\n";
+      if (!dropped_files.empty())
+        r += fmt::format("    drop {} (nothing in {} but those registrations)\n", fmt::join(dropped_files, " "),
+                         dropped_files.size() == 1 ? "it" : "them");
+      for (const auto& line : drop_lines) r += "    " + line + " (the rest of the file stays in the build)\n";
+    } else {
+      r += "  next: drop the sources' own registrations of these ops from the build (they would register them twice)\n";
+    }
     if (python_only)
       r += fmt::format("  next: take the custom_op decorators off the {} functions the specs name under 'kernels:' "
                        "(and their register_fake calls): the package defines those ops and registers the functions "
@@ -350,7 +410,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     // header directories, and the configuration's macros, which those headers may test.
     const std::string target = settings.library_name;
     const bool named_package = package != model::default_python_package(ns);
-    if (with_cpp_kernels == 0) {
+    if (with_cpp_kernels == 0 && kept_files.empty()) {
       // Python kernels and schemas alone: the package defines every op (model::OpSpec::defined_in_python).
       r += fmt::format("  next: generate the package, nothing to build (no C++ kernel): opgen generate "
                        "--namespace {}{}{} -o <dir> {}{}\n",
@@ -364,12 +424,15 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
       std::string package_args;
       if (named_package) package_args += " PYTHON_PACKAGE " + package;
       if (stubs || moved_fakes) package_args += " PYTHON_SOURCES " + (options.python_dir / "_fakes.py").generic_string();
-      r += fmt::format("  next: build them (docs/cmake.md), with the kernels' sources as they are{}:\n"
-                       "    opgen_add_library({} NAMESPACE {}{}{} SCHEMAS {} KERNELS <the kernels' sources>)\n",
+      std::vector<std::string> sources = kept_files;
+      if (with_cpp_kernels) sources.push_back("<the kernels' sources>");
+      r += fmt::format("  next: build them (docs/cmake.md), with the kernels' sources as they are and the files "
+                       "above that stay{}:\n"
+                       "    opgen_add_library({} NAMESPACE {}{}{} SCHEMAS {} KERNELS {})\n",
                        settings.fragment ? " (FRAGMENT: the sources add to the namespace, no block of theirs claims it)"
                                          : "",
                        target, ns, settings.fragment ? " FRAGMENT" : "", package_args,
-                       options.schemas_dir.generic_string());
+                       options.schemas_dir.generic_string(), fmt::join(sources, " "));
     }
     if (!found.include_dirs.empty())
       r += fmt::format("    target_include_directories({} PRIVATE {})\n", target, fmt::join(found.include_dirs, " "));

@@ -91,6 +91,8 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
     found.notes.push_back(fmt::format("{}: its kernels are declared in {}{}", file, fmt::join(choice.kept, ", "),
                                       left_out));
   }
+  // The include path the build was said to have (-I) is the library's too: the files it keeps compiling need it.
+  for (const auto& dir : include_dirs) dirs.insert(dir.generic_string().empty() ? "." : dir.generic_string());
   found.include_dirs.assign(dirs.begin(), dirs.end());
 }
 

@@ -18,7 +18,9 @@
 namespace opgen::import {
 
 // Rewrites each op's `includes`; adds a note per registering file that says
-// which headers were kept and which directory the build must add.
+// which headers were kept and which directory the build must add. The
+// library's include directories (`found.include_dirs`) are those, and
+// `include_dirs`.
 // A quoted include is looked for as the compiler looks for it: beside the
 // file that includes it, then in each of `include_dirs` (-I).
 void choose_kernel_headers(ImportResult& found, const Configuration* configuration,

@@ -127,13 +127,31 @@ class Collector {
     // it has read (the loop below only moves forward).
     std::vector<std::optional<std::string>> scopes;
     size_t scanned_to = 0;
+    // Functions of this file with internal linkage (declared in an anonymous
+    // namespace, or `static` at namespace scope): name -> file:line. A block
+    // outside the anonymous namespace still names them unqualified (pyg-lib,
+    // torchvision: kernels in `namespace {`, the TORCH_LIBRARY_IMPL after it).
+    std::map<std::string, std::string> internal;
+    bool static_pending = false;  // a `static` begins the namespace-scope declaration being read
+    auto at_namespace_scope = [&] {
+      return std::all_of(scopes.begin(), scopes.end(), [](const auto& s) { return s.has_value(); });
+    };
     auto scope_at = [&](size_t i) {
       for (; scanned_to < i; ++scanned_to) {
         const Token& t = tokens[scanned_to];
+        if (is(t, ";") || is(t, "{") || is(t, "}")) static_pending = false;
         if (is(t, "}")) {
           if (!scopes.empty()) scopes.pop_back();
         } else if (is(t, "{")) {
           scopes.push_back(std::nullopt);
+        } else if (is(t, "static") && at_namespace_scope()) {
+          static_pending = true;
+        } else if (t.kind == Token::Kind::Identifier && scanned_to + 1 < tokens.size() &&
+                   is(tokens[scanned_to + 1], "(") && at_namespace_scope() &&
+                   (static_pending ||
+                    std::any_of(scopes.begin(), scopes.end(), [](const auto& s) { return s && s->empty(); }))) {
+          internal.try_emplace(t.text, fmt::format("{}, {}:{}", static_pending ? "'static'" : "an anonymous namespace",
+                                                   file.display, t.line));
         } else if (is(t, "namespace") && (scanned_to == 0 || !is(tokens[scanned_to - 1], "using"))) {
           std::string name;
           size_t j = scanned_to + 1;
@@ -157,19 +175,25 @@ class Collector {
     std::string block_scope;   // the namespace path around the block being read
     bool block_anonymous = false;
     // A kernel of the block being read, as the generated bindings must name it.
+    // A kernel with internal linkage cannot be called from the generated
+    // bindings (another file): its impl stays in the project's build, as
+    // impls for keys opgen does not register do, and the op is not blocked.
     auto bind = [&](ImportedOp& o, const std::string& key, const std::string& fn, size_t k) {
-      if (block_anonymous && !fn.starts_with("::")) {
-        o.kernel_refused = true;
-        o.needs.push_back(fmt::format("{}: the {} kernel '{}' is registered inside an anonymous namespace: it has "
-                                      "internal linkage, and the generated bindings (another file) cannot call it; "
-                                      "give it a named namespace, or declare it in a header outside one",
-                                      where(k), key, fn));
+      const auto declared = internal.find(declared_name(fn));
+      if ((block_anonymous && !fn.starts_with("::")) || declared != internal.end()) {
+        o.kept_impls.push_back(fmt::format("{} ({}; its kernel {} has internal linkage: {})", key, where(k), fn,
+                                           declared != internal.end() ? declared->second
+                                                                      : "registered in an anonymous namespace"));
+        o.kept_for_internal_linkage = true;
         return;
       }
       const std::string qualified = fn.starts_with("::") || block_scope.empty() ? fn : block_scope + "::" + fn;
       o.kernels.push_back({key, qualified, where(k), guard(k)});
       set_includes(o);
     };
+    const size_t first_block = result.blocks.size();
+    std::vector<TokenRange> outside_blocks;  // the tokens between the blocks
+    size_t next_outside = 0;
     for (size_t i = 0; i + 1 < tokens.size(); ++i) {
       const Token& t = tokens[i];
       if (t.kind != Token::Kind::Identifier || !is(tokens[i + 1], "(")) continue;
@@ -191,11 +215,15 @@ class Collector {
       if (block == "TORCH_LIBRARY") result.claimed_namespaces.insert(ns);
       const std::string var = text_of(tokens, head.back());
       const std::string block_key = impl_block ? dispatch_key(text_of(tokens, head[1])) : "";
-      if (impl_block && block_key.empty())
-        result.notes.push_back(fmt::format("{}: dispatch key '{}' is not one opgen registers: its impls stay in the "
-                                           "project's build (keep this block)",
-                                           where(i), text_of(tokens, head[1])));
       const size_t body_end = matching(tokens, head_end);
+      const size_t block_index = result.blocks.size();
+      result.blocks.push_back({file.display, tokens[i].line, tokens[std::min(body_end, tokens.size()) - 1].line,
+                               text_of(tokens, {i, head_end}), {}});
+      // What a registration call became: kept when it added a kept impl.
+      auto record = [&](const ImportedOp* o, size_t kept_before) {
+        result.blocks[block_index].registrations.push_back(
+            {o ? o->ns : ns, o ? o->name : "", !o || o->kept_impls.size() > kept_before});
+      };
       for (size_t k = head_end + 1; k + 3 < body_end; ++k) {
         // FBGEMM's DISPATCH_TO_CPU("name", fn): m.impl(name, torch::dispatch(CPU, TORCH_FN(fn))).
         if (tokens[k].kind == Token::Kind::Identifier && tokens[k].text.starts_with("DISPATCH_TO_") &&
@@ -209,12 +237,16 @@ class Collector {
           if (name) {
             auto [qualified_ns, op_name] = split_qualified(*name);
             ImportedOp& o = op(qualified_ns.empty() ? ns : qualified_ns, op_name, where(k));
+            const size_t kept_before = o.kept_impls.size();
             const auto fn = kernel_function(tokens, args[1]);
             if (!key.empty() && fn) {
               bind(o, key, *fn, k);
             } else if (key.empty()) {
               o.kept_impls.push_back(fmt::format("{} ({})", written, where(k)));
             }
+            record(&o, kept_before);
+          } else {
+            record(nullptr, 0);
           }
           k = call_end - 1;
           continue;
@@ -230,92 +262,115 @@ class Collector {
         if (!first) {
           result.notes.push_back(fmt::format("{}: {}.{}({}...) builds its string from a macro or code: not imported",
                                              where(k), var, method, text_of(tokens, args[0]).substr(0, 60)));
+          record(nullptr, 0);
           continue;
         }
         auto [qualified_ns, name] = split_qualified(*first);
         const std::string op_ns = qualified_ns.empty() ? ns : qualified_ns;
-        if (method == "def") {
-          ImportedOp& o = op(op_ns, name, where(k));
-          const model::Abi abi = stable ? model::Abi::Stable : model::Abi::Unstable;
-          if (o.defined) {
-            // Defined again: the same op under #if branches that exclude each other (one per backend or ABI).
-            if (o.abi != abi || o.schema != *first)
+        // The op this call registers: one reference for the whole call (nothing else is added meanwhile).
+        ImportedOp& o = op(op_ns, name, where(k));
+        const size_t kept_before = o.kept_impls.size();
+        // Reads the def or impl; returns early where it stops reading the call.
+        auto read_call = [&] {
+          if (method == "def") {
+            const model::Abi abi = stable ? model::Abi::Stable : model::Abi::Unstable;
+            if (o.defined) {
+              // Defined again: the same op under #if branches that exclude each other (one per backend or ABI).
+              if (o.abi != abi || o.schema != *first)
+                o.needs.push_back(fmt::format(
+                    "defined twice, {} at {}{} and {} at {}{}: import one build configuration with --define "
+                    "(the macros its #if tests)",
+                    o.abi != abi ? abi_text(o.abi) : "as '" + o.schema + "'", o.where,
+                    o.guard.empty() ? "" : " (under " + o.guard + ")",
+                    o.abi != abi ? abi_text(abi) : "as '" + *first + "'", where(k),
+                    guard(k).empty() ? "" : " (under " + guard(k) + ")"));
+              return;
+            }
+            o.defined = true;
+            o.where = where(k);
+            o.abi = abi;
+            o.guard = guard(k);
+            if (first->find('(') != std::string::npos) {
+              o.schema = *first;
+            } else if (auto fn = args.size() > 1 ? kernel_function(tokens, args[1]) : std::nullopt;
+                       fn && !(block_anonymous && !fn->starts_with("::"))) {
+              // PyTorch infers the schema from fn's signature: so does import, after the scan (infer_schema.h).
+              o.schema_from = fn->starts_with("::") || block_scope.empty() ? *fn : block_scope + "::" + *fn;
+              o.schema_from_file = file.display;
+              o.schema_from_includes = scanned.quoted_includes;
+            } else {
               o.needs.push_back(fmt::format(
-                  "defined twice, {} at {}{} and {} at {}{}: import one build configuration with --define "
-                  "(the macros its #if tests)",
-                  o.abi != abi ? abi_text(o.abi) : "as '" + o.schema + "'", o.where,
-                  o.guard.empty() ? "" : " (under " + o.guard + ")",
-                  o.abi != abi ? abi_text(abi) : "as '" + *first + "'", where(k),
-                  guard(k).empty() ? "" : " (under " + guard(k) + ")"));
-            k = call_end - 1;
-            continue;
-          }
-          o.defined = true;
-          o.where = where(k);
-          o.abi = abi;
-          o.guard = guard(k);
-          if (first->find('(') != std::string::npos) {
-            o.schema = *first;
-          } else if (auto fn = args.size() > 1 ? kernel_function(tokens, args[1]) : std::nullopt;
-                     fn && !(block_anonymous && !fn->starts_with("::"))) {
-            // PyTorch infers the schema from fn's signature: so does import, after the scan (infer_schema.h).
-            o.schema_from = fn->starts_with("::") || block_scope.empty() ? *fn : block_scope + "::" + *fn;
-            o.schema_from_file = file.display;
-            o.schema_from_includes = scanned.quoted_includes;
+                  "{}: no schema: PyTorch infers it from the C++ signature of {}; write it as the spec's 'schema'",
+                  where(k), args.size() > 1 ? kernel_function(tokens, args[1]).value_or(text_of(tokens, args[1]))
+                                            : "the function"));
+            }
+            for (size_t a = 1; a < args.size(); ++a) {
+              const std::string text = text_of(tokens, args[a]);
+              if (text.starts_with("{")) {  // tags: {at::Tag::pt2_compliant_tag, ...}
+                for (size_t x = args[a].first; x < args[a].second; ++x)
+                  if (is(tokens[x], "Tag") && x + 2 < args[a].second && is(tokens[x + 1], "::"))
+                    o.tags.push_back(tokens[x + 2].text);
+              } else if (auto fn = kernel_function(tokens, args[a]); fn && o.schema.size()) {
+                // def(schema, fn): one kernel for every backend.
+                bind(o, "CompositeExplicitAutograd", *fn, k);
+              }
+            }
           } else {
-            o.needs.push_back(fmt::format(
-                "{}: no schema: PyTorch infers it from the C++ signature of {}; write it as the spec's 'schema'",
-                where(k), args.size() > 1 ? kernel_function(tokens, args[1]).value_or(text_of(tokens, args[1]))
-                                          : "the function"));
-          }
-          for (size_t a = 1; a < args.size(); ++a) {
-            const std::string text = text_of(tokens, args[a]);
-            if (text.starts_with("{")) {  // tags: {at::Tag::pt2_compliant_tag, ...}
-              for (size_t x = args[a].first; x < args[a].second; ++x)
-                if (is(tokens[x], "Tag") && x + 2 < args[a].second && is(tokens[x + 1], "::"))
-                  o.tags.push_back(tokens[x + 2].text);
-            } else if (auto fn = kernel_function(tokens, args[a]); fn && o.schema.size()) {
-              // def(schema, fn): one kernel for every backend.
-              bind(o, "CompositeExplicitAutograd", *fn, k);
+            std::string key = block_key;
+            std::pair<size_t, size_t> fn_range = args.back();
+            if (args.size() == 3) key = dispatch_key(text_of(tokens, args[1]));
+            if (args.size() == 2 && !impl_block) key = "CompositeExplicitAutograd";  // impl(name, fn) in a def block
+            if (args.size() == 2 && is(tokens[fn_range.first], "torch") && fn_range.second - fn_range.first > 4 &&
+                is(tokens[fn_range.first + 2], "dispatch")) {  // impl(name, torch::dispatch(KEY, fn))
+              size_t comma = fn_range.first + 4;
+              while (comma < fn_range.second && !is(tokens[comma], ",")) ++comma;
+              key = dispatch_key(text_of(tokens, {fn_range.first + 4, comma}));
+            }
+            if (key.empty()) {
+              // Not one opgen registers: the project's build keeps registering it, against the spec's def.
+              std::string written = args.size() == 3 ? text_of(tokens, args[1]) : text_of(tokens, head[1]);
+              if (const size_t colon = written.rfind("::"); colon != std::string::npos) written = written.substr(colon + 2);
+              if (written.size() > 1 && written.front() == '"' && written.back() == '"')
+                written = written.substr(1, written.size() - 2);
+              if (written.size() > 1 && written[0] == 'k' && std::isupper(static_cast<unsigned char>(written[1])))
+                written = written.substr(1);
+              o.kept_impls.push_back(fmt::format("{} ({})", written, where(k)));
+              return;
+            }
+            if (auto fn = kernel_function(tokens, fn_range)) {
+              bind(o, key, *fn, k);
+            } else {
+              o.kernel_refused = true;
+              o.needs.push_back(fmt::format("{}: the {} kernel is '{}', not a plain function: give opgen the function "
+                                            "it calls (docs/existing-kernels.md)",
+                                            where(k), key, text_of(tokens, fn_range)));
             }
           }
-        } else {
-          std::string key = block_key;
-          std::pair<size_t, size_t> fn_range = args.back();
-          if (args.size() == 3) key = dispatch_key(text_of(tokens, args[1]));
-          if (args.size() == 2 && !impl_block) key = "CompositeExplicitAutograd";  // impl(name, fn) in a def block
-          if (args.size() == 2 && is(tokens[fn_range.first], "torch") && fn_range.second - fn_range.first > 4 &&
-              is(tokens[fn_range.first + 2], "dispatch")) {  // impl(name, torch::dispatch(KEY, fn))
-            size_t comma = fn_range.first + 4;
-            while (comma < fn_range.second && !is(tokens[comma], ",")) ++comma;
-            key = dispatch_key(text_of(tokens, {fn_range.first + 4, comma}));
-          }
-          ImportedOp& o = op(op_ns, name, where(k));
-          if (key.empty()) {
-            // Not one opgen registers: the project's build keeps registering it, against the spec's def.
-            std::string written = args.size() == 3 ? text_of(tokens, args[1]) : text_of(tokens, head[1]);
-            if (const size_t colon = written.rfind("::"); colon != std::string::npos) written = written.substr(colon + 2);
-            if (written.size() > 1 && written.front() == '"' && written.back() == '"')
-              written = written.substr(1, written.size() - 2);
-            if (written.size() > 1 && written[0] == 'k' && std::isupper(static_cast<unsigned char>(written[1])))
-              written = written.substr(1);
-            o.kept_impls.push_back(fmt::format("{} ({})", written, where(k)));
-            k = call_end - 1;
-            continue;
-          }
-          if (auto fn = kernel_function(tokens, fn_range)) {
-            bind(o, key, *fn, k);
-          } else {
-            o.kernel_refused = true;
-            o.needs.push_back(fmt::format("{}: the {} kernel is '{}', not a plain function: give opgen the function "
-                                          "it calls (docs/existing-kernels.md)",
-                                          where(k), key, text_of(tokens, fn_range)));
-          }
-        }
+        };
+        read_call();
+        record(&o, kept_before);
         k = call_end - 1;
       }
+      outside_blocks.emplace_back(next_outside, i);
+      next_outside = body_end;
       i = body_end - 1;
     }
+    // Whether the file defines anything besides its blocks (the C++ API
+    // wrappers pyg-lib and torchvision define beside their defs: a brace that
+    // opens no namespace): the build keeps it. Declarations and macro calls
+    // (REGISTER_EXTENSION) alone are not.
+    outside_blocks.emplace_back(next_outside, tokens.size());
+    bool other_code = false;
+    for (auto [from, to] : outside_blocks)
+      for (size_t j = from; j < to && !other_code; ++j)
+        if (is(tokens[j], "{")) {
+          size_t name = j;  // back over `a::b` to what comes before the namespace's name
+          while (name > from && (tokens[name - 1].kind == Token::Kind::Identifier || is(tokens[name - 1], "::")) &&
+                 !is(tokens[name - 1], "namespace"))
+            --name;
+          other_code = !(name > from && is(tokens[name - 1], "namespace"));
+        }
+    for (size_t b = first_block; b < result.blocks.size(); ++b) result.blocks[b].file_has_other_code = other_code;
   }
 
   void python(const SourceFile& file) {

@@ -56,9 +56,12 @@ struct ImportedOp {
   bool defined = false;               // a def was read (a second one is compared with it)
   bool kernel_refused = false;        // an impl was found, but not one opgen can call (in `needs`)
   // Impls for dispatch keys opgen does not register (Autograd, AutocastCUDA,
-  // QuantizedCPU, ...): "<key> (<file:line>)". They stay in the project's
+  // QuantizedCPU, ...), or whose kernels it cannot call: "<key> (<file:line>)". They stay in the project's
   // build, registered against the spec's def; they do not block the op.
   std::vector<std::string> kept_impls;
+  // One of them is kept because its kernel has internal linkage (an anonymous
+  // namespace, `static`): the generated bindings, another file, cannot call it.
+  bool kept_for_internal_linkage = false;
   // With a configuration (--define), an op whose impls all stand in branches
   // it does not take: "<key> (<file:line>, under <#if ...>)" for each. In
   // this configuration the sources register its schema alone.
@@ -76,6 +79,24 @@ struct ImportedOp {
 // `ns::fn<T, 2>` -> `fn`: the name a kernel's declaration spells.
 std::string declared_name(const std::string& function);
 
+// A C++ registration block of the sources (TORCH_LIBRARY..., _FRAGMENT,
+// _IMPL) and what each registration in it became: the report says which
+// blocks the build drops (the specs now register what they did) and which
+// files it keeps compiling (impls kept in the project's build).
+struct RegistrationBlock {
+  std::string file;  // display path
+  int first_line = 0;
+  int last_line = 0;
+  std::string head;  // as written: "TORCH_LIBRARY_IMPL ( pyg , CPU , m )"
+  struct Registration {
+    std::string ns;
+    std::string op;     // "" where import could not read which op (a name built by a macro)
+    bool kept = false;  // an impl that stays in the project's build
+  };
+  std::vector<Registration> registrations;
+  bool file_has_other_code = false;  // besides its blocks (and namespaces): the build keeps compiling the file
+};
+
 struct ImportResult {
   std::vector<ImportedOp> ops;      // in the order the sources define them
   std::vector<std::string> notes;   // about the sources as a whole
@@ -85,6 +106,7 @@ struct ImportResult {
   // whose namespace is a macro; the others the sources add to as fragments.
   std::set<std::string> claimed_namespaces;
   size_t registrations = 0;         // def/impl/define/fake calls read
+  std::vector<RegistrationBlock> blocks;  // the C++ sources' blocks, in order
 };
 
 // The ops of all the sources together: an impl or a fake in one file joins
