@@ -366,15 +366,25 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
       }
     }
     const bool whole = !owned_ops.empty() && std::all_of(block.registrations.begin(), block.registrations.end(), owned);
-    // A file keeps its place in the build for its kept impls, or for its other code once its blocks are out.
-    if ((keeps || (!owned_ops.empty() && block.file_has_other_code)) &&
+    // A file keeps its place in the build for what it still registers (kept impls, the rest of a block),
+    // or for its other code once its blocks are out.
+    if ((keeps || (!owned_ops.empty() && (!whole || block.file_has_other_code))) &&
         std::find(kept_files.begin(), kept_files.end(), block.file) == kept_files.end())
       kept_files.push_back(block.file);
     if (owned_ops.empty()) continue;
-    drop_lines.push_back(whole ? fmt::format("{}:{}-{}: delete the block {}", block.file, block.first_line,
-                                             block.last_line, block.head)
-                               : fmt::format("{}:{}-{}: in the block {}, delete the registrations of {}", block.file,
-                                             block.first_line, block.last_line, block.head, fmt::join(owned_ops, ", ")));
+    std::vector<std::string> staying;  // the block's other ops, when naming them is shorter
+    for (const auto& reg : block.registrations)
+      if (!owned(reg) && std::find(staying.begin(), staying.end(), reg.op) == staying.end())
+        staying.push_back(reg.op.empty() ? "those import could not read" : reg.op);
+    const std::string where = fmt::format("{}:{}-{}", block.file, block.first_line, block.last_line);
+    if (whole)
+      drop_lines.push_back(fmt::format("{}: delete the block {}", where, block.head));
+    else if (staying.size() < owned_ops.size())
+      drop_lines.push_back(fmt::format("{}: in the block {}, delete every registration but those of {}", where,
+                                       block.head, fmt::join(staying, ", ")));
+    else
+      drop_lines.push_back(fmt::format("{}: in the block {}, delete the registrations of {}", where, block.head,
+                                       fmt::join(owned_ops, ", ")));
   }
   // Files the build drops whole: every block in them goes, and they hold nothing else.
   std::vector<std::string> dropped_files;

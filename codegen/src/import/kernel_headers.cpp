@@ -12,11 +12,6 @@
 
 namespace opgen::import {
 
-namespace {
-
-
-}  // namespace
-
 std::optional<std::filesystem::path> find_include(const std::filesystem::path& dir, const std::string& include,
                                                   const std::vector<std::filesystem::path>& include_dirs) {
   std::error_code ec;
@@ -49,6 +44,28 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
     }
     return it->second;
   };
+  // Whether `name` appears in a header `include` of `dir` brings in, its own
+  // quoted includes followed (each header read once per question).
+  auto declared_beneath = [&](const fs::path& dir, const std::vector<std::string>& includes, const std::string& name) {
+    std::set<std::string> seen;
+    std::vector<std::pair<fs::path, std::string>> pending;
+    for (const auto& include : includes) pending.emplace_back(dir, include);
+    while (!pending.empty() && seen.size() < 256) {
+      auto [from, include] = pending.back();
+      pending.pop_back();
+      const auto path = find_include(from, include, include_dirs);
+      if (!path || !seen.insert(path->generic_string()).second) continue;
+      const auto& names = identifiers(from, include);
+      if (names && names->count(name)) return true;
+      if (auto text = read_file(*path))
+        for (const auto& nested : scan_cpp(*text, configuration).quoted_includes)
+          pending.emplace_back(path->parent_path(), nested);
+    }
+    return false;
+  };
+  std::map<std::string, RegistrationBlock::Registration*> registration_at;  // by file:line of the call
+  for (auto& block : found.blocks)
+    for (auto& registration : block.registrations) registration_at.emplace(registration.where, &registration);
   struct Choice {
     std::set<std::string> kept, not_found, declaring_none;
   };
@@ -62,6 +79,31 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
       if (names && std::any_of(op.kernels.begin(), op.kernels.end(),
                                [&](const ImportedKernel& k) { return names->count(declared_name(k.function)) > 0; }))
         declaring.push_back(include);
+    }
+    const bool all_found = std::all_of(op.includes.begin(), op.includes.end(), [&](const std::string& include) {
+      return find_include(dir, include, include_dirs).has_value();
+    });
+    if (declaring.empty() && all_found) {
+      // Every header the file includes is here and none declares the kernel: it is declared in the
+      // source alone, and the generated bindings (another file) could not name it. An impl stays in
+      // the project's build; a def that names its kernel cannot be split, and needs a person.
+      std::erase_if(op.kernels, [&](const ImportedKernel& k) {
+        if (k.python || declared_beneath(dir, op.includes, declared_name(k.function))) return false;
+        const auto registration = registration_at.find(k.where);
+        const std::string why = fmt::format("its kernel {} is declared in no header that {} includes (in the source "
+                                            "alone), so the generated bindings cannot call it",
+                                            k.function, op.includes_from);
+        if (registration == registration_at.end() || registration->second->def) {
+          op.kernel_refused = true;
+          op.needs.push_back(fmt::format("{}: {}: declare it in a header and name that under 'kernels: include'",
+                                         k.where, why));
+          return true;
+        }
+        registration->second->kept = true;
+        op.kept_impls.push_back(fmt::format("{} ({}; {})", k.dispatch_key, k.where, why));
+        return true;
+      });
+      continue;
     }
     if (declaring.empty()) continue;  // none readable declares them: keep what the source includes
     Choice& choice = chosen[op.includes_from];

@@ -220,9 +220,9 @@ class Collector {
       result.blocks.push_back({file.display, tokens[i].line, tokens[std::min(body_end, tokens.size()) - 1].line,
                                text_of(tokens, {i, head_end}), {}});
       // What a registration call became: kept when it added a kept impl.
-      auto record = [&](const ImportedOp* o, size_t kept_before) {
+      auto record = [&](const ImportedOp* o, size_t kept_before, size_t k, bool def = false) {
         result.blocks[block_index].registrations.push_back(
-            {o ? o->ns : ns, o ? o->name : "", !o || o->kept_impls.size() > kept_before});
+            {o ? o->ns : ns, o ? o->name : "", where(k), def, !o || o->kept_impls.size() > kept_before});
       };
       for (size_t k = head_end + 1; k + 3 < body_end; ++k) {
         // FBGEMM's DISPATCH_TO_CPU("name", fn): m.impl(name, torch::dispatch(CPU, TORCH_FN(fn))).
@@ -244,9 +244,9 @@ class Collector {
             } else if (key.empty()) {
               o.kept_impls.push_back(fmt::format("{} ({})", written, where(k)));
             }
-            record(&o, kept_before);
+            record(&o, kept_before, k);
           } else {
-            record(nullptr, 0);
+            record(nullptr, 0, k);
           }
           k = call_end - 1;
           continue;
@@ -262,7 +262,7 @@ class Collector {
         if (!first) {
           result.notes.push_back(fmt::format("{}: {}.{}({}...) builds its string from a macro or code: not imported",
                                              where(k), var, method, text_of(tokens, args[0]).substr(0, 60)));
-          record(nullptr, 0);
+          record(nullptr, 0, k);
           continue;
         }
         auto [qualified_ns, name] = split_qualified(*first);
@@ -348,7 +348,7 @@ class Collector {
           }
         };
         read_call();
-        record(&o, kept_before);
+        record(&o, kept_before, k, method == "def");
         k = call_end - 1;
       }
       outside_blocks.emplace_back(next_outside, i);

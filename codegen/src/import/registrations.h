@@ -87,10 +87,12 @@ struct RegistrationBlock {
   std::string file;  // display path
   int first_line = 0;
   int last_line = 0;
-  std::string head;  // as written: "TORCH_LIBRARY_IMPL ( pyg , CPU , m )"
+  std::string head;  // as written: "TORCH_LIBRARY_IMPL(pyg,CPU,m)"
   struct Registration {
     std::string ns;
     std::string op;     // "" where import could not read which op (a name built by a macro)
+    std::string where;  // file:line of the call
+    bool def = false;   // a def (with its kernel, if it names one), not an impl
     bool kept = false;  // an impl that stays in the project's build
   };
   std::vector<Registration> registrations;
