@@ -294,5 +294,19 @@ TEST(ImportInfer, CppTypesMapToTheSchemaTypesPyTorchInfers) {
   // Not what the inference takes (int, float), or no row (nested vectors).
   EXPECT_EQ(opgen::import::schema_type_of("int", false), std::nullopt);
   EXPECT_EQ(opgen::import::schema_type_of("float", false), std::nullopt);
-  EXPECT_EQ(opgen::import::schema_type_of("const std::vector<std::vector<int64_t>>&", false), std::nullopt);
+  // Lists and optionals by structure, as c10's getTypePtr infers them (sglang's register_graph_buffers).
+  EXPECT_EQ(opgen::import::schema_type_of("const std::vector<std::vector<int64_t>>&", false), "int[][]");
+  EXPECT_EQ(opgen::import::schema_type_of("c10::List<int64_t>", false), "int[]");
+  EXPECT_EQ(opgen::import::schema_type_of("std::vector<std::optional<at::Tensor>>", false), "Tensor?[]");
+  EXPECT_EQ(opgen::import::schema_type_of("c10::ArrayRef<double>", false), "float[]");
+  // Not as returns where opgen returns no such type; not a leaf PyTorch refuses, at any depth.
+  EXPECT_EQ(opgen::import::schema_type_of("std::vector<std::vector<int64_t>>", true), std::nullopt);
+  EXPECT_EQ(opgen::import::schema_type_of("std::vector<std::vector<int>>", false), std::nullopt);
+  EXPECT_EQ(opgen::import::schema_type_of("std::vector<int64_t>::iterator", false), std::nullopt);
+  // Names through the aliases given.
+  const opgen::import::AliasLookup alias = [](const std::string& name) -> std::optional<std::string> {
+    if (name == "fptr_t") return "int64_t";
+    return std::nullopt;
+  };
+  EXPECT_EQ(opgen::import::schema_type_of("const std::vector<fptr_t>&", false, alias), "int[]");
 }

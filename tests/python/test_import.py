@@ -106,19 +106,27 @@ def test_import_of_a_real_binding_file(tmp_path, path):
 def test_sglang_kernels_bind_as_they_are(tmp_path):
     """The generated bindings of sglang's imported ops, compiled against
     sgl_kernel_ops.h as the project ships it: each kernel's adapter and its
-    static_asserts accept the project's own signatures."""
+    static_asserts accept the project's own signatures, the schemas inferred
+    from them (with the build's -I) among them, int[][] arguments too."""
     proc, project = import_file(tmp_path, "sgl-kernel/csrc/common_extension.cc", None)
     assert proc.returncode == 0, proc.stdout
-    include = tmp_path / "include"
+    include = project / "sgl-kernel" / "include"
     include.mkdir()
     for header in ("sgl-kernel/include/sgl_kernel_ops.h", "sgl-kernel/include/scalar_type.hpp"):
         shutil.copy(SOURCES / MANIFEST[header]["file"], include / Path(header).name)
+    shutil.rmtree(project / "schemas")
+    shutil.rmtree(project / "python")
+    # As sglang's CUDA build reads its header (USE_ROCM undefined: a Release build's NDEBUG as the configuration).
+    proc = run_opgen("import", "-I", "sgl-kernel/include", "-D", "NDEBUG", "sgl-kernel/csrc/common_extension.cc",
+                     cwd=project)
+    assert proc.returncode == 0 and "92 ops imported" in proc.stdout, proc.stdout + proc.stderr
     out = tmp_path / "out"
     generate = run_opgen("generate", "--namespace", "sgl_kernel", "--shards", "1", "-o", out,
                          *sorted((project / "schemas").glob("*.yaml")))
     assert generate.returncode == 0, generate.stderr
     shard = (out / "csrc" / "sgl_kernel-unstable-shard0.cpp").read_text()
-    assert shard.count('#include "') == 86  # the library block and the 85 ops
+    assert shard.count('#include "') == 93  # the library block and the 92 ops
+    assert '#include "register_graph_buffers.cpp"' in shard
     torch_dir = os.path.dirname(torch.__file__)
     result = subprocess.run(
         ["c++", "-std=c++20", "-fsyntax-only", "-D_GLIBCXX_USE_CXX11_ABI=1", f"-I{out / 'include'}", f"-I{include}",
@@ -410,6 +418,8 @@ at::Tensor scale(const at::Tensor& x, double alpha);
 std::tuple<at::Tensor, at::Tensor> split2(const at::Tensor& x, int64_t dim, bool keep);
 void touch(at::Tensor& out, const std::optional<at::Tensor>& maybe, std::vector<int64_t> sizes, c10::string_view mode);
 std::tuple<at::Tensor, std::vector<int64_t>> meta(handle_t h, const std::vector<std::string>& names);
+at::Tensor nested(const at::Tensor& x, const std::vector<std::vector<handle_t>>& rows, c10::List<int64_t> flat,
+                  at::ArrayRef<double> scales);
 }  // namespace myproj
 """
 INFER_BINDINGS = """#include <torch/library.h>
@@ -420,20 +430,35 @@ TORCH_LIBRARY(infer, m) {
   m.def("split2", &split2);
   m.def("touch", &touch);
   m.def("meta", &meta);
+  m.def("nested", &nested);
 }
 }  // namespace myproj
 """
 INFER_KERNELS = """#include "ops.h"
+#include <ATen/ATen.h>
 namespace myproj {
 at::Tensor scale(const at::Tensor& x, double) { return x; }
 std::tuple<at::Tensor, at::Tensor> split2(const at::Tensor& x, int64_t, bool) { return {x, x}; }
 void touch(at::Tensor&, const std::optional<at::Tensor>&, std::vector<int64_t>, c10::string_view) {}
 std::tuple<at::Tensor, std::vector<int64_t>> meta(handle_t, const std::vector<std::string>&) { return {}; }
+// Every value it is given, in order, after x's: what arrived, and how it was nested.
+at::Tensor nested(const at::Tensor& x, const std::vector<std::vector<handle_t>>& rows, c10::List<int64_t> flat,
+                  at::ArrayRef<double> scales) {
+  std::vector<double> seen(x.data_ptr<double>(), x.data_ptr<double>() + x.numel());
+  for (const auto& row : rows) {
+    seen.push_back(-1);
+    for (auto v : row) seen.push_back(v);
+  }
+  for (int64_t v : flat) seen.push_back(v);
+  for (double v : scales) seen.push_back(v);
+  return at::tensor(seen, at::kDouble);
+}
 }  // namespace myproj
 """
 
 
 def test_a_schema_pytorch_infers_from_cpp_is_the_one_import_writes(tmp_path):
+    OPS = ("scale", "split2", "touch", "meta", "nested")
     """m.def("name", &fn) registers no schema: PyTorch infers it from fn's C++ signature,
     naming arguments and results _0, _1, ... (issue 34, item 7). Import reads fn's declaration
     and maps its types back through the type table (through `using` aliases, as sglang's fptr_t);
@@ -445,9 +470,9 @@ def test_a_schema_pytorch_infers_from_cpp_is_the_one_import_writes(tmp_path):
     (csrc / "bindings.cpp").write_text(INFER_BINDINGS)
     (csrc / "kernels.cpp").write_text(INFER_KERNELS)
     proc = run_opgen("import", "csrc/bindings.cpp", cwd=tmp_path)
-    assert proc.returncode == 0 and "4 ops imported" in proc.stdout, proc.stdout + proc.stderr
+    assert proc.returncode == 0 and "5 ops imported" in proc.stdout, proc.stdout + proc.stderr
     written = {}
-    for op in ("scale", "split2", "touch", "meta"):
+    for op in OPS:
         spec = (tmp_path / "schemas" / f"{op}.yaml").read_text()
         written[op] = "infer::" + re.search(r'^schema: "(.*)"$', spec, re.M)[1]
         assert f'CompositeExplicitAutograd: "myproj::{op}"' in spec, spec
@@ -462,11 +487,29 @@ def test_a_schema_pytorch_infers_from_cpp_is_the_one_import_writes(tmp_path):
         capture_output=True, text=True)
     assert build.returncode == 0, build.stderr[-4000:]
     code = ("import sys, torch; torch.ops.load_library(sys.argv[1])\n"
-            "for op in ('scale', 'split2', 'touch', 'meta'): print(getattr(torch.ops.infer, op).default._schema)\n")
+            f"for op in {OPS!r}: print(getattr(torch.ops.infer, op).default._schema)\n"
+            "print(torch.ops.infer.nested(torch.tensor([0.5], dtype=torch.float64), [[1, 2], [], [3]], [4, 5], [0.25]).tolist())\n")
     registered = subprocess.run([sys.executable, "-c", code, str(library)], capture_output=True, text=True)
     assert registered.returncode == 0, registered.stderr[-3000:]
-    assert registered.stdout.split("\n")[:4] == [written[op] for op in ("scale", "split2", "touch", "meta")], \
-        (registered.stdout, written)
+    assert registered.stdout.split("\n")[:len(OPS)] == [written[op] for op in OPS], (registered.stdout, written)
+    assert "infer::nested(Tensor _0, int[][] _1, int[] _2, float[] _3) -> Tensor _0" in registered.stdout
+    nested = registered.stdout.split("\n")[len(OPS)]
+    # The same op through opgen's bindings: the generated adapter hands the kernel the int[][] (a
+    # c10::List of c10::Lists) as its std::vector of vectors, element by element.
+    out = tmp_path / "out"
+    generate = run_opgen("generate", "--namespace", "infer", "--shards", "1", "-o", out, tmp_path / "schemas")
+    assert generate.returncode == 0, generate.stderr
+    imported = tmp_path / "libinfer_opgen.so"
+    build = subprocess.run(
+        ["c++", "-shared", "-fPIC", "-std=c++20", "-D_GLIBCXX_USE_CXX11_ABI=1", f"-I{out / 'include'}", f"-I{csrc}",
+         "-isystem", f"{torch_dir}/include", "-isystem", f"{torch_dir}/include/torch/csrc/api/include",
+         str(out / "csrc" / "infer-unstable-shard0.cpp"), str(csrc / "kernels.cpp"), f"-L{torch_dir}/lib", "-ltorch",
+         "-ltorch_cpu", "-lc10", "-o", str(imported)],
+        capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr[-4000:]
+    called = subprocess.run([sys.executable, "-c", code, str(imported)], capture_output=True, text=True)
+    assert called.returncode == 0, called.stderr[-3000:]
+    assert called.stdout.split("\n")[len(OPS)] == nested == "[0.5, -1.0, 1.0, 2.0, -1.0, -1.0, 3.0, 4.0, 5.0, 0.25]"
 
 
 CUSTOM_OP_FILES = {"flash_attn/flash_attn_interface.py": None,
@@ -569,11 +612,23 @@ def test_include_dirs_are_searched_as_the_build_searches_them(tmp_path):
     shutil.rmtree(project / "python")
     proc = run_opgen("import", "-I", "sgl-kernel/include", "sgl-kernel/csrc/common_extension.cc", cwd=project)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "91 ops imported" in proc.stdout and "4 ops need a person" in proc.stdout, proc.stdout
+    assert "89 ops imported" in proc.stdout and "6 ops need a person" in proc.stdout, proc.stdout
     assert "target_include_directories(sgl_kernel_ops PRIVATE sgl-kernel/include)" in proc.stdout, proc.stdout
     spec = (project / "schemas" / "dispose.yaml").read_text()
     assert 'schema: "dispose(int _0) -> ()"' in spec and 'CompositeExplicitAutograd: "dispose"' in spec, spec
-    assert "'const std::vector<std::vector<int64_t>>&'" in proc.stdout  # a type with no row: said so
+    # Three functions the header declares twice, for ROCm and for CUDA: which one PyTorch infers from is
+    # the build's choice, and without a configuration import reads both.
+    assert ("no schema: PyTorch infers it from the C++ signature of register_buffer, which is declared with other "
+            "types at sgl-kernel/include/sgl_kernel_ops.h:67 and at sgl-kernel/include/sgl_kernel_ops.h:89") \
+        in proc.stdout, proc.stdout
+    shutil.rmtree(project / "schemas")
+    shutil.rmtree(project / "python")
+    proc = run_opgen("import", "-I", "sgl-kernel/include", "-D", "NDEBUG", "sgl-kernel/csrc/common_extension.cc",
+                     cwd=project)
+    assert "92 ops imported" in proc.stdout and "3 ops need a person" in proc.stdout, proc.stdout
+    # Lists of lists by structure, as c10 infers them (sglang's std::vector<std::vector<int64_t>>).
+    spec = (project / "schemas" / "register_graph_buffers.yaml").read_text()
+    assert 'schema: "register_graph_buffers(int _0, int[][] _1, int[][] _2) -> ()"' in spec, spec
 
 
 META_REGISTRATIONS = '''import functools

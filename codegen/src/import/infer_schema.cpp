@@ -155,7 +155,7 @@ void collect_aliases(const Tokens& tokens, std::map<std::string, std::string>& a
 
 }  // namespace
 
-std::optional<std::string> schema_type_of(std::string_view cpp_type, bool is_return) {
+std::optional<std::string> schema_type_of(std::string_view cpp_type, bool is_return, const AliasLookup& alias) {
   static const std::map<std::string, std::string> by_param = [] {
     std::map<std::string, std::string> map;
     for (const auto& row : model::all_type_mappings()) {
@@ -164,15 +164,44 @@ std::optional<std::string> schema_type_of(std::string_view cpp_type, bool is_ret
     }
     return map;
   }();
-  const std::string key = normalize(cpp_type);
-  auto it = by_param.find(key);
-  if (it == by_param.end()) return std::nullopt;
-  // A return is a value: only the rows that can be returned.
-  if (is_return) {
+  // A schema type opgen carries, and (for a return, which is a value) can return.
+  auto carried = [&](const std::string& schema) -> std::optional<std::string> {
     for (const auto& row : model::all_type_mappings())
-      if (row.schema == it->second) return row.unstable_value.empty() ? std::nullopt : std::optional(it->second);
+      if (row.schema == schema) return is_return && row.unstable_value.empty() ? std::nullopt : std::optional(schema);
+    return std::nullopt;
+  };
+  // `prefix<inner>` exactly (the last `>` closes the prefix's `<`): inner, else nullopt.
+  auto argument_of = [](const std::string& type, std::string_view prefix) -> std::optional<std::string> {
+    if (!type.starts_with(prefix) || !type.ends_with(">")) return std::nullopt;
+    int depth = 0;
+    for (size_t i = prefix.size() - 1; i + 1 < type.size(); ++i) {
+      if (type[i] == '<') ++depth;
+      if (type[i] == '>' && --depth == 0) return std::nullopt;  // closes before the end
+    }
+    return type.substr(prefix.size(), type.size() - prefix.size() - 1);
+  };
+  std::string type(cpp_type);
+  for (int level = 0; level < 8; ++level) {  // through a few `using a = b;` levels
+    const std::string key = normalize(type);
+    if (auto it = by_param.find(key); it != by_param.end()) return carried(it->second);
+    // c10's getTypePtr is structural: a list for std::vector<T>, c10::List<T>
+    // and c10::ArrayRef<T>, an optional for std::optional<T>, each of T's type.
+    for (std::string_view list : {"std::vector<", "at::List<", "at::ArrayRef<"})
+      if (auto element = argument_of(key, list)) {
+        auto inner = schema_type_of(*element, false, alias);
+        return inner ? carried(*inner + "[]") : std::nullopt;
+      }
+    if (auto value = argument_of(key, "std::optional<")) {
+      auto inner = schema_type_of(*value, false, alias);
+      return inner ? carried(*inner + "?") : std::nullopt;
+    }
+    std::string bare = key;
+    if (const size_t colon = bare.rfind("::"); colon != std::string::npos) bare = bare.substr(colon + 2);
+    auto aliased = alias ? alias(bare) : std::nullopt;
+    if (!aliased) return std::nullopt;
+    type = *aliased;
   }
-  return it->second;
+  return std::nullopt;
 }
 
 void infer_schemas(ImportResult& found, const Configuration* configuration,
@@ -211,27 +240,40 @@ void infer_schemas(ImportResult& found, const Configuration* configuration,
     for (const auto& include : op.schema_from_includes)
       if (auto path = find_include(file.parent_path(), include, include_dirs)) places.push_back(*path);
     std::optional<Declaration> declaration;
+    std::optional<Declaration> differing;  // another declaration with other types (an #if branch of another build)
     std::vector<const std::map<std::string, std::string>*> alias_maps;  // the places' `using`/`typedef` names
+    auto signature = [](const Declaration& d) {
+      std::vector<std::string> types = {normalize(d.returns)};
+      for (const auto& param : d.params) types.push_back(normalize(param));
+      return types;
+    };
     for (const fs::path& place : places) {
       const auto& tokens = tokens_of(place);
       if (!tokens) continue;
       alias_maps.push_back(&aliases_of(place, *tokens));
-      if (const auto& all = declarations_in(place, *tokens, fn); !declaration && !all.empty()) declaration = all.front();
+      for (const Declaration& d : declarations_in(place, *tokens, fn)) {
+        if (!declaration) declaration = d;
+        else if (!differing && signature(d) != signature(*declaration)) differing = d;
+      }
+    }
+    if (declaration && differing) {
+      // Which one PyTorch infers from is the build's choice (sglang's header declares its
+      // custom all-reduce twice, under #ifdef USE_ROCM and #else): read that build.
+      op.needs.push_back(fmt::format(
+          "{}: no schema: PyTorch infers it from the C++ signature of {}, which is declared with other types at {} "
+          "and at {} (#if branches of two builds?): import one build configuration with --define (the macros its "
+          "#if tests)",
+          op.where, op.schema_from, declaration->where, differing->where));
+      continue;
     }
     // A type through the aliases it is spelled with (a few levels: `using a = b;`).
-    auto map_type = [&](const std::string& written, bool is_return) -> std::optional<std::string> {
-      std::string type = written;
-      for (int level = 0; level < 4; ++level) {
-        if (auto mapped = schema_type_of(type, is_return)) return mapped;
-        std::string bare = normalize(type);
-        if (const size_t colon = bare.rfind("::"); colon != std::string::npos) bare = bare.substr(colon + 2);
-        const std::string* aliased = nullptr;
-        for (const auto* aliases : alias_maps)
-          if (auto it = aliases->find(bare); it != aliases->end() && !aliased) aliased = &it->second;
-        if (!aliased) return std::nullopt;
-        type = *aliased;
-      }
+    const AliasLookup alias = [&](const std::string& name) -> std::optional<std::string> {
+      for (const auto* aliases : alias_maps)
+        if (auto it = aliases->find(name); it != aliases->end()) return it->second;
       return std::nullopt;
+    };
+    auto map_type = [&](const std::string& written, bool is_return) {
+      return schema_type_of(written, is_return, alias);
     };
     auto need = [&](const std::string& why) {
       op.needs.push_back(fmt::format("{}: no schema: PyTorch infers it from the C++ signature of {}, and {}: write "

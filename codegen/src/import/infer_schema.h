@@ -8,6 +8,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,11 +19,16 @@
 
 namespace opgen::import {
 
+// A `using`/`typedef` name's type as written, or nullopt.
+using AliasLookup = std::function<std::optional<std::string>(const std::string&)>;
+
 // The schema type of a C++ parameter or return type as written
-// ("const at::Tensor&", "std::optional<int64_t>", "torch::Tensor"), or
-// nullopt when PyTorch's inference would not take it (or opgen's table has
-// no row for it).
-std::optional<std::string> schema_type_of(std::string_view cpp_type, bool is_return);
+// ("const at::Tensor&", "std::optional<int64_t>", "torch::Tensor",
+// "std::vector<std::vector<int64_t>>"), as c10 infers it: the table's rows
+// for the leaves, lists and optionals by structure, names through `alias`;
+// nullopt when PyTorch's inference would not take it (or opgen carries no
+// such type).
+std::optional<std::string> schema_type_of(std::string_view cpp_type, bool is_return, const AliasLookup& alias = {});
 
 // Fills in the schema of each op defined without one (ImportedOp::schema_from),
 // or says in its needs why it cannot. Then holds each op's kernels to its

@@ -5,7 +5,9 @@
 // the function's parameter and passed as that parameter wants it (T, T&,
 // const T&, T&&). What converts: what direct-initialization does (at::Tensor
 // to at::Tensor&, int64_t to int, double to float, std::optional<T> to
-// std::optional<U>), and an ArrayRef to std::vector through its vec(); not
+// std::optional<U>), an ArrayRef to std::vector through its vec(), and a
+// list of lists element by element (c10::List<c10::List<int64_t>> to
+// std::vector<std::vector<int64_t>>); not
 // an integer to a floating-point type or to bool, nor the reverse. A kernel
 // that takes a tensor by non-const reference gets a handle on the same
 // tensor: writes to its data are seen, a reassignment of the handle is not.
@@ -16,8 +18,14 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace testns::opgen_detail {
+
+template <class T>
+struct is_vector : std::false_type {};
+template <class E, class A>
+struct is_vector<std::vector<E, A>> : std::true_type {};
 
 template <class F>
 struct function_traits;
@@ -41,8 +49,14 @@ constexpr bool converts() {
            std::is_floating_point_v<To> == std::is_floating_point_v<From>;
   } else if constexpr (std::is_constructible_v<To, const From&>) {
     return true;
+  } else if constexpr (requires(const From& from) { To(from.vec()); }) {
+    return true;
+  } else if constexpr (is_vector<To>::value && requires { typename From::value_type; }) {
+    // A list of lists: each element as the list's own element type (c10::List hands out references).
+    return requires(const From& from) { from.begin(); from.end(); } &&
+           converts<typename To::value_type, typename From::value_type>();
   } else {
-    return requires(const From& from) { To(from.vec()); };
+    return false;
   }
 }
 
@@ -50,10 +64,16 @@ constexpr bool converts() {
 // c10::convert for an ATen argument.
 template <class To, class From>
 To convert(const From& from) {
-  if constexpr (std::is_constructible_v<To, const From&>)
+  if constexpr (std::is_constructible_v<To, const From&>) {
     return To(from);
-  else
+  } else if constexpr (requires { To(from.vec()); }) {
     return To(from.vec());
+  } else {
+    To to;
+    for (const auto& element : from)
+      to.push_back(opgen_detail::convert<typename To::value_type>(static_cast<typename From::value_type>(element)));
+    return to;
+  }
 }
 
 // Whether F's parameter I can be given a From (false past F's arity).
