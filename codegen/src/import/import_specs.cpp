@@ -350,56 +350,56 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   std::set<std::string> written_ops;
   for (const Draft& d : drafts)
     if (d.needs.empty()) written_ops.insert(d.op->name);
-  auto owned = [&](const RegistrationBlock::Registration& reg) {
-    return !reg.kept && !reg.op.empty() && written_ops.count(reg.op) && (reg.ns == ns || moved || reg.ns.empty());
+  auto ours = [&](const RegistrationBlock::Registration& reg) {
+    return !reg.op.empty() && written_ops.count(reg.op) && (reg.ns == ns || moved || reg.ns.empty());
   };
-  std::vector<std::string> drop_lines;
-  std::vector<std::string> kept_files;  // files whose kept impls the build still compiles
+  auto owned = [&](const RegistrationBlock::Registration& reg) { return !reg.kept && ours(reg); };
+  // Per file, in the order the sources came: whether every block of it goes whole, whether it stays.
+  struct FileFate {
+    bool every_block_owned = true;
+    bool stays = false;  // for what it still registers (kept impls, the rest of a block) or defines
+  };
+  std::vector<std::string> files;
+  std::map<std::string, FileFate> fate;
+  std::vector<std::pair<std::string, std::string>> drop_lines;  // file, what to delete
   for (const RegistrationBlock& block : found.blocks) {
-    std::vector<std::string> owned_ops;
+    auto [it, fresh] = fate.try_emplace(block.file);
+    if (fresh) files.push_back(block.file);
+    FileFate& file = it->second;
+    std::vector<std::string> owned_ops, staying;  // each op once, in order
+    std::set<std::string> seen_owned, seen_staying;
     bool keeps = false;
     for (const auto& reg : block.registrations) {
       if (owned(reg)) {
-        if (std::find(owned_ops.begin(), owned_ops.end(), reg.op) == owned_ops.end()) owned_ops.push_back(reg.op);
-      } else if (reg.kept && written_ops.count(reg.op)) {
-        keeps = true;
+        if (seen_owned.insert(reg.op).second) owned_ops.push_back(reg.op);
+      } else {
+        keeps = keeps || (reg.kept && ours(reg));
+        const std::string name = reg.op.empty() ? "those import could not read" : reg.op;
+        if (seen_staying.insert(name).second) staying.push_back(name);
       }
     }
-    const bool whole = !owned_ops.empty() && std::all_of(block.registrations.begin(), block.registrations.end(), owned);
-    // A file keeps its place in the build for what it still registers (kept impls, the rest of a block),
-    // or for its other code once its blocks are out.
-    if ((keeps || (!owned_ops.empty() && (!whole || block.file_has_other_code))) &&
-        std::find(kept_files.begin(), kept_files.end(), block.file) == kept_files.end())
-      kept_files.push_back(block.file);
+    const bool whole = !owned_ops.empty() && staying.empty();
+    file.every_block_owned = file.every_block_owned && whole;
+    file.stays = file.stays || keeps || (!owned_ops.empty() && (!whole || block.file_has_other_code));
     if (owned_ops.empty()) continue;
-    std::vector<std::string> staying;  // the block's other ops, when naming them is shorter
-    for (const auto& reg : block.registrations)
-      if (!owned(reg) && std::find(staying.begin(), staying.end(), reg.op) == staying.end())
-        staying.push_back(reg.op.empty() ? "those import could not read" : reg.op);
     const std::string where = fmt::format("{}:{}-{}", block.file, block.first_line, block.last_line);
     if (whole)
-      drop_lines.push_back(fmt::format("{}: delete the block {}", where, block.head));
-    else if (staying.size() < owned_ops.size())
-      drop_lines.push_back(fmt::format("{}: in the block {}, delete every registration but those of {}", where,
-                                       block.head, fmt::join(staying, ", ")));
+      drop_lines.emplace_back(block.file, fmt::format("{}: delete the block {}", where, block.head));
+    else if (staying.size() < owned_ops.size())  // the shorter list: what stays
+      drop_lines.emplace_back(block.file, fmt::format("{}: in the block {}, delete every registration but those of {}",
+                                                      where, block.head, fmt::join(staying, ", ")));
     else
-      drop_lines.push_back(fmt::format("{}: in the block {}, delete the registrations of {}", where, block.head,
-                                       fmt::join(owned_ops, ", ")));
+      drop_lines.emplace_back(block.file, fmt::format("{}: in the block {}, delete the registrations of {}", where,
+                                                      block.head, fmt::join(owned_ops, ", ")));
   }
-  // Files the build drops whole: every block in them goes, and they hold nothing else.
-  std::vector<std::string> dropped_files;
-  for (const RegistrationBlock& block : found.blocks)
-    if (std::find(kept_files.begin(), kept_files.end(), block.file) == kept_files.end() &&
-        std::find(dropped_files.begin(), dropped_files.end(), block.file) == dropped_files.end() &&
-        std::all_of(found.blocks.begin(), found.blocks.end(), [&](const RegistrationBlock& other) {
-          return other.file != block.file ||
-                 (!other.registrations.empty() &&
-                  std::all_of(other.registrations.begin(), other.registrations.end(), owned));
-        }))
-      dropped_files.push_back(block.file);
-  std::erase_if(drop_lines, [&](const std::string& line) {
-    return std::any_of(dropped_files.begin(), dropped_files.end(),
-                       [&](const std::string& file) { return line.starts_with(file + ":"); });
+  // Files the build drops whole (every block in them goes, and they hold nothing else) and those it keeps.
+  std::vector<std::string> dropped_files, kept_files;
+  for (const std::string& file : files) {
+    if (fate[file].stays) kept_files.push_back(file);
+    else if (fate[file].every_block_owned) dropped_files.push_back(file);
+  }
+  std::erase_if(drop_lines, [&](const auto& line) {
+    return !fate[line.first].stays && fate[line.first].every_block_owned;
   });
   if (written) {
     if (!drop_lines.empty() || !dropped_files.empty()) {
@@ -407,7 +407,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
       if (!dropped_files.empty())
         r += fmt::format("    drop {} (nothing in {} but those registrations)\n", fmt::join(dropped_files, " "),
                          dropped_files.size() == 1 ? "it" : "them");
-      for (const auto& line : drop_lines) r += "    " + line + " (the rest of the file stays in the build)\n";
+      for (const auto& [file, line] : drop_lines) r += "    " + line + " (the rest of the file stays in the build)\n";
     } else {
       r += "  next: drop the sources' own registrations of these ops from the build (they would register them twice)\n";
     }

@@ -73,12 +73,14 @@ struct Declaration {
 // most kMaxDeclarations): `<type> name(<params>)` at the start of a
 // declaration (after `;`, `}`, `{`, `)` of an attribute, or a label).
 constexpr size_t kMaxDeclarations = 64;
-std::vector<Declaration> find_declarations(const Tokens& tokens, const std::string& name, const std::string& display) {
+// `calls` are the indices of `name (` in tokens (index_calls).
+std::vector<Declaration> find_declarations(const Tokens& tokens, const std::vector<size_t>& calls,
+                                           const std::string& display) {
   std::vector<Declaration> found;
   static const std::set<std::string> kSpecifiers = {"inline", "static", "extern", "constexpr", "TORCH_API",
                                                     "C10_EXPORT", "C10_API", "TORCH_EXTENSION_API"};
-  for (size_t i = 1; i + 1 < tokens.size(); ++i) {
-    if (tokens[i].kind != Token::Kind::Identifier || tokens[i].text != name || tokens[i + 1].text != "(") continue;
+  for (size_t i : calls) {
+    if (i == 0) continue;
     if (tokens[i - 1].text == "::" || tokens[i - 1].text == "." || tokens[i - 1].text == "->") continue;
     // The return type: back to the start of the declaration.
     size_t start = i;
@@ -135,6 +137,15 @@ std::vector<Declaration> find_declarations(const Tokens& tokens, const std::stri
     if (found.size() == kMaxDeclarations) break;
   }
   return found;
+}
+
+// Each identifier followed by `(`, with the indices where it is: one pass per
+// file, so that looking up many functions costs what one does.
+std::map<std::string, std::vector<size_t>> index_calls(const Tokens& tokens) {
+  std::map<std::string, std::vector<size_t>> calls;
+  for (size_t i = 0; i + 1 < tokens.size(); ++i)
+    if (tokens[i].kind == Token::Kind::Identifier && tokens[i + 1].text == "(") calls[tokens[i].text].push_back(i);
+  return calls;
 }
 
 // `using name = type;` and `typedef type name;` in `tokens`: name -> type as written.
@@ -220,10 +231,16 @@ void infer_schemas(ImportResult& found, const Configuration* configuration,
   // One search per (file, function): many ops naming one function, or a file
   // that spells a name a million times, cost what one search costs.
   std::map<std::pair<std::string, std::string>, std::vector<Declaration>> declarations;
+  std::map<std::string, std::map<std::string, std::vector<size_t>>> calls_by_place;  // index_calls, once per file
   auto declarations_in = [&](const fs::path& place, const std::vector<Token>& tokens,
                              const std::string& fn) -> const std::vector<Declaration>& {
     auto [it, fresh] = declarations.try_emplace({place.generic_string(), fn});
-    if (fresh) it->second = find_declarations(tokens, fn, place.generic_string());
+    if (fresh) {
+      auto [calls, indexed] = calls_by_place.try_emplace(place.generic_string());
+      if (indexed) calls->second = index_calls(tokens);
+      if (auto at = calls->second.find(fn); at != calls->second.end())
+        it->second = find_declarations(tokens, at->second, place.generic_string());
+    }
     return it->second;
   };
   std::map<std::string, std::map<std::string, std::string>> aliases_by_place;  // read once per file

@@ -24,45 +24,63 @@ std::optional<std::filesystem::path> find_include(const std::filesystem::path& d
 void choose_kernel_headers(ImportResult& found, const Configuration* configuration,
                            const std::vector<std::filesystem::path>& include_dirs) {
   namespace fs = std::filesystem;
-  // header path -> its identifiers (nullopt: not readable beside the source)
-  std::map<std::string, std::optional<std::set<std::string>>> headers;
-  static const std::optional<std::set<std::string>> kNone;
-  auto identifiers = [&](const fs::path& dir, const std::string& include) -> const std::optional<std::set<std::string>>& {
-    const auto path = find_include(dir, include, include_dirs);
-    if (!path) return kNone;
-    auto [it, fresh] = headers.try_emplace(path->generic_string());
+  // A header import read: its identifiers and its own quoted includes.
+  struct Header {
+    std::set<std::string> identifiers;
+    std::vector<std::string> includes;
+  };
+  // header path -> what it holds (nullopt: not readable), each read once
+  std::map<std::string, std::optional<Header>> headers;
+  static const std::optional<Header> kNone;
+  auto header_at = [&](const fs::path& path) -> const std::optional<Header>& {
+    auto [it, fresh] = headers.try_emplace(path.generic_string());
     if (fresh) {
       std::error_code ec;
-      if (fs::is_regular_file(*path, ec)) {
-        if (auto text = read_file(*path)) {
-          std::set<std::string> names;
-          for (const Token& t : scan_cpp(*text, configuration).tokens)
-            if (t.kind == Token::Kind::Identifier) names.insert(t.text);
-          it->second = std::move(names);
+      if (fs::is_regular_file(path, ec)) {
+        if (auto text = read_file(path)) {
+          const ScannedSource scanned = scan_cpp(*text, configuration);
+          Header header;
+          for (const Token& t : scanned.tokens)
+            if (t.kind == Token::Kind::Identifier) header.identifiers.insert(t.text);
+          header.includes = scanned.quoted_includes;
+          it->second = std::move(header);
         }
       }
     }
     return it->second;
   };
-  // Whether `name` appears in a header `include` of `dir` brings in, its own
-  // quoted includes followed (each header read once per question).
+  auto identifiers = [&](const fs::path& dir, const std::string& include) -> const std::set<std::string>* {
+    const auto path = find_include(dir, include, include_dirs);
+    if (!path) return nullptr;
+    const auto& header = header_at(*path);
+    return header ? &header->identifiers : nullptr;
+  };
+  // Whether `name` appears in a header that `includes` (of a file in `dir`)
+  // bring in, their own quoted includes followed: each header once, at most kReach.
+  constexpr size_t kReach = 256;
+  std::map<std::pair<std::string, std::string>, std::optional<fs::path>> found_includes;  // (dir, include)
+  auto find = [&](const fs::path& dir, const std::string& include) -> const std::optional<fs::path>& {
+    auto [it, fresh] = found_includes.try_emplace({dir.generic_string(), include});
+    if (fresh) it->second = find_include(dir, include, include_dirs);
+    return it->second;
+  };
   auto declared_beneath = [&](const fs::path& dir, const std::vector<std::string>& includes, const std::string& name) {
     std::set<std::string> seen;
     std::vector<std::pair<fs::path, std::string>> pending;
     for (const auto& include : includes) pending.emplace_back(dir, include);
-    while (!pending.empty() && seen.size() < 256) {
+    while (!pending.empty() && seen.size() < kReach) {
       auto [from, include] = pending.back();
       pending.pop_back();
-      const auto path = find_include(from, include, include_dirs);
+      const auto& path = find(from, include);
       if (!path || !seen.insert(path->generic_string()).second) continue;
-      const auto& names = identifiers(from, include);
-      if (names && names->count(name)) return true;
-      if (auto text = read_file(*path))
-        for (const auto& nested : scan_cpp(*text, configuration).quoted_includes)
-          pending.emplace_back(path->parent_path(), nested);
+      const auto& header = header_at(*path);
+      if (!header) continue;
+      if (header->identifiers.count(name)) return true;
+      for (const auto& nested : header->includes) pending.emplace_back(path->parent_path(), nested);
     }
     return false;
   };
+  std::map<std::pair<std::string, std::string>, bool> declared;  // (registering file, name): declared_beneath
   std::map<std::string, RegistrationBlock::Registration*> registration_at;  // by file:line of the call
   for (auto& block : found.blocks)
     for (auto& registration : block.registrations) registration_at.emplace(registration.where, &registration);
@@ -75,20 +93,22 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
     const fs::path dir = fs::path(op.includes_from).parent_path();
     std::vector<std::string> declaring;
     for (const std::string& include : op.includes) {
-      const auto& names = identifiers(dir, include);
+      const auto* names = identifiers(dir, include);
       if (names && std::any_of(op.kernels.begin(), op.kernels.end(),
                                [&](const ImportedKernel& k) { return names->count(declared_name(k.function)) > 0; }))
         declaring.push_back(include);
     }
-    const bool all_found = std::all_of(op.includes.begin(), op.includes.end(), [&](const std::string& include) {
-      return find_include(dir, include, include_dirs).has_value();
-    });
+    const bool all_found = std::all_of(op.includes.begin(), op.includes.end(),
+                                       [&](const std::string& include) { return find(dir, include).has_value(); });
     if (declaring.empty() && all_found) {
       // Every header the file includes is here and none declares the kernel: it is declared in the
       // source alone, and the generated bindings (another file) could not name it. An impl stays in
       // the project's build; a def that names its kernel cannot be split, and needs a person.
       std::erase_if(op.kernels, [&](const ImportedKernel& k) {
-        if (k.python || declared_beneath(dir, op.includes, declared_name(k.function))) return false;
+        if (k.python) return false;
+        auto [known, fresh] = declared.try_emplace({op.includes_from, declared_name(k.function)});
+        if (fresh) known->second = declared_beneath(dir, op.includes, declared_name(k.function));
+        if (known->second) return false;
         const auto registration = registration_at.find(k.where);
         const std::string why = fmt::format("its kernel {} is declared in no header that {} includes (in the source "
                                             "alone), so the generated bindings cannot call it",

@@ -89,13 +89,18 @@ std::pair<std::string, std::string> split_qualified(const std::string& text) {
 class Collector {
  public:
   ImportResult result;
+  std::map<std::string, std::vector<size_t>> ops_by_name;
 
   ImportedOp& op(const std::string& ns, const std::string& name, const std::string& where) {
-    for (auto& existing : result.ops)
-      if (existing.name == name && (existing.ns == ns || existing.ns.empty() || ns.empty())) {
+    auto& same_name = ops_by_name[name];  // indices into result.ops: one lookup, however many ops
+    for (size_t index : same_name) {
+      ImportedOp& existing = result.ops[index];
+      if (existing.ns == ns || existing.ns.empty() || ns.empty()) {
         if (existing.ns.empty()) existing.ns = ns;
         return existing;
       }
+    }
+    same_name.push_back(result.ops.size());
     result.ops.push_back({});
     result.ops.back().ns = ns;
     result.ops.back().name = name;
