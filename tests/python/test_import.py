@@ -380,6 +380,7 @@ def test_a_kernel_declared_in_its_source_alone_is_kept_or_named_as_a_need(tmp_pa
     (tmp_path / "csrc" / "binding.cpp").write_text("""#include <torch/library.h>
 #include "ops.h"
 namespace proj {
+namespace { const bool called_in_an_initializer = declared(at::Tensor()).defined(); }  // declares nothing
 at::Tensor declared(const at::Tensor& x) { return x; }
 at::Tensor local_only(const at::Tensor& x) { return x; }
 TORCH_LIBRARY(nohdr, m) {
@@ -397,12 +398,12 @@ TORCH_LIBRARY_IMPL(nohdr, CPU, m) {
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "2 ops imported as schemas/<op>.yaml, 1 of them with their kernels as they are" in proc.stdout
     why = "its kernel proj::local_only is declared in no header that csrc/binding.cpp includes (in the source alone)"
-    assert f"local_only: CPU (csrc/binding.cpp:13; {why}" in proc.stdout, proc.stdout
+    assert f"local_only: CPU (csrc/binding.cpp:14; {why}" in proc.stdout, proc.stdout
     assert "dispatch: []  # its kernels are the impls kept" in (tmp_path / "schemas" / "local_only.yaml").read_text()
     assert 'CPU: "proj::declared"' in (tmp_path / "schemas" / "declared.yaml").read_text()
-    assert f"csrc/binding.cpp:9: {why}" in (tmp_path / "schemas" / "in_def.yaml.todo").read_text()
+    assert f"csrc/binding.cpp:10: {why}" in (tmp_path / "schemas" / "in_def.yaml.todo").read_text()
     # The impl block keeps local_only's impl: only declared's goes.
-    assert ("csrc/binding.cpp:11-14: in the block TORCH_LIBRARY_IMPL(nohdr,CPU,m), delete the registrations of "
+    assert ("csrc/binding.cpp:12-15: in the block TORCH_LIBRARY_IMPL(nohdr,CPU,m), delete the registrations of "
             "declared (the rest") in proc.stdout
 
 

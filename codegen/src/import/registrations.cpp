@@ -138,13 +138,15 @@ class Collector {
     // torchvision: kernels in `namespace {`, the TORCH_LIBRARY_IMPL after it).
     std::map<std::string, std::string> internal;
     bool static_pending = false;  // a `static` begins the namespace-scope declaration being read
+    bool initializer = false;     // past its `=`: what is called there is not declared there
     auto at_namespace_scope = [&] {
       return std::all_of(scopes.begin(), scopes.end(), [](const auto& s) { return s.has_value(); });
     };
     auto scope_at = [&](size_t i) {
       for (; scanned_to < i; ++scanned_to) {
         const Token& t = tokens[scanned_to];
-        if (is(t, ";") || is(t, "{") || is(t, "}")) static_pending = false;
+        if (is(t, ";") || is(t, "{") || is(t, "}")) static_pending = initializer = false;
+        if (is(t, "=") && at_namespace_scope()) initializer = true;
         if (is(t, "}")) {
           if (!scopes.empty()) scopes.pop_back();
         } else if (is(t, "{")) {
@@ -152,7 +154,7 @@ class Collector {
         } else if (is(t, "static") && at_namespace_scope()) {
           static_pending = true;
         } else if (t.kind == Token::Kind::Identifier && scanned_to + 1 < tokens.size() &&
-                   is(tokens[scanned_to + 1], "(") && at_namespace_scope() &&
+                   is(tokens[scanned_to + 1], "(") && at_namespace_scope() && !initializer &&
                    (static_pending ||
                     std::any_of(scopes.begin(), scopes.end(), [](const auto& s) { return s && s->empty(); }))) {
           internal.try_emplace(t.text, fmt::format("{}, {}:{}", static_pending ? "'static'" : "an anonymous namespace",
