@@ -273,6 +273,47 @@ def test_several_namespaces_import_in_one_run_each_into_its_directory(tmp_path):
     assert "_C_cache_ops::copy_blocks (csrc/bindings.cpp:8): another namespace" in picked.stdout, picked.stdout
 
 
+# As vLLM writes them (csrc/torch_bindings.cpp, with core/registration.h): the namespaces are macros the
+# build defines (TORCH_EXTENSION_NAME=_C) and pastes (CONCAT).
+MACRO_NAMESPACES = """#include <torch/library.h>
+#include "core/registration.h"
+#include "ops.h"
+TORCH_LIBRARY_EXPAND(TORCH_EXTENSION_NAME, ops) {
+  ops.def("scale(Tensor x, float a) -> Tensor");
+  ops.impl("scale", torch::kCPU, &scale);
+}
+TORCH_LIBRARY_EXPAND(CONCAT(TORCH_EXTENSION_NAME, _cache_ops), cache_ops) {
+  cache_ops.def("copy_blocks(Tensor x) -> Tensor");
+  cache_ops.impl("copy_blocks", torch::kCPU, &copy_blocks);
+}
+REGISTER_EXTENSION(TORCH_EXTENSION_NAME)
+"""
+
+
+def test_namespaces_a_macro_spells_are_read_in_the_builds_configuration(tmp_path):
+    """vLLM's blocks name their namespaces with TORCH_EXTENSION_NAME and CONCAT(TORCH_EXTENSION_NAME,
+    _cache_ops) (issue 34, items 1 and 3): with the build's -D TORCH_EXTENSION_NAME=_C import reads them
+    as the build does, _C and _C_cache_ops, in one run; without it, it says which macro to give."""
+    csrc = tmp_path / "csrc"
+    csrc.mkdir()
+    (csrc / "bindings.cpp").write_text(MACRO_NAMESPACES)
+    (csrc / "ops.h").write_text("#pragma once\n#include <ATen/core/Tensor.h>\n"
+                                "at::Tensor scale(const at::Tensor& x, double a);\n"
+                                "at::Tensor copy_blocks(const at::Tensor& x);\n")
+    refused = run_opgen("import", "csrc/bindings.cpp", cwd=tmp_path)
+    assert refused.returncode == 1 and not (tmp_path / "schemas").exists()
+    assert "csrc/bindings.cpp:4 ('TORCH_EXTENSION_NAME')" in refused.stderr, refused.stderr
+    assert "-D TORCH_EXTENSION_NAME=<name>" in refused.stderr, refused.stderr
+    proc = run_opgen("import", "-D", "TORCH_EXTENSION_NAME=_C", "csrc/bindings.cpp", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "the sources register 2 namespaces (_C, _C_cache_ops)" in proc.stdout, proc.stdout
+    for ns, op in [("_C", "scale"), ("_C_cache_ops", "copy_blocks")]:
+        spec = (tmp_path / "schemas" / ns / f"{op}.yaml").read_text()
+        assert f'CPU: "{op}"' in spec, spec
+        check = run_opgen("check", "--namespace", ns, tmp_path / "schemas" / ns)
+        assert check.returncode == 0, check.stderr
+
+
 def test_namespace_moves_a_schema_that_names_its_own(tmp_path):
     """pyg-lib writes m.def(TORCH_SELECTIVE_SCHEMA("pyg::scatter_sum(...)")): imported into another
     namespace, the spec's schema loses the prefix (the library supplies it; E0303 otherwise)."""

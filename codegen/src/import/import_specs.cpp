@@ -471,10 +471,13 @@ ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) 
   if (namespaces.empty()) {
     ImportPlan plan;
     plan.ok = false;
-    plan.report = fmt::format("opgen import: error: no namespace is named in the sources{}: pass --namespace\n",
-                              found.namespace_macros.empty()
-                                  ? ""
-                                  : fmt::format(" (a macro names it: {})", fmt::join(found.namespace_macros, ", ")));
+    plan.report = fmt::format(
+        "opgen import: error: no namespace is named in the sources{}: pass --namespace{}\n",
+        found.namespace_macros.empty() ? ""
+                                       : fmt::format(" (a macro names it: {})", fmt::join(found.namespace_macros, ", ")),
+        found.namespace_macros.empty() ? ""
+                                       : ", or the macro's value as the build defines it (-D TORCH_EXTENSION_NAME=<name>: "
+                                         "then the blocks keep the namespaces they spell, CONCAT(...) too)");
     return plan;
   }
   // Several namespaces (vLLM's _C, _C_cache_ops, ...): each is a library of

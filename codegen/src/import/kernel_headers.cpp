@@ -136,7 +136,7 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
     op.includes = std::move(declaring);
   }
   std::set<std::string> dirs;
-  for (const auto& [file, choice] : chosen) {
+  for (auto& [file, choice] : chosen) {
     for (const std::string& include : choice.kept) {
       // The directory the build adds: the one the include is found under (its own subdirectories kept).
       const auto path = find_include(fs::path(file).parent_path(), include, include_dirs);
@@ -146,6 +146,8 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
       dirs.insert(dir.empty() ? "." : dir);
     }
     std::string left_out;
+    // A header that declares some op's kernels is kept for those ops, though it declares none of another's.
+    for (const std::string& include : choice.kept) choice.declaring_none.erase(include);
     if (!choice.not_found.empty())
       left_out += fmt::format("; left out: {} (not beside it)", fmt::join(choice.not_found, ", "));
     if (!choice.declaring_none.empty())

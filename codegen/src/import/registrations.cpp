@@ -110,6 +110,33 @@ class Collector {
 
   const Configuration* configuration = nullptr;
 
+  // The namespace a macro spells, in a configuration: a name -D defines
+  // (`TORCH_EXTENSION_NAME=_C`, as vLLM's and kernel-builder's builds pass
+  // it), and CONCAT(a, b) of such names and plain words (vLLM's
+  // core/registration.h and kernel-builder's registration.h define
+  // `_CONCAT(A, B)` as `A##B` and `CONCAT(A, B)` as `_CONCAT(A, B)`).
+  // nullopt for any other macro, or where no configuration defines it.
+  std::optional<std::string> expanded_namespace(const Tokens& tokens, TokenRange range, int depth = 0) const {
+    if (!configuration || depth > 16 || range.first >= range.second) return std::nullopt;
+    const Token& first = tokens[range.first];
+    if (range.second - range.first == 1 && first.kind == Token::Kind::Identifier) {
+      const auto defined = configuration->defines.find(first.text);
+      if (defined == configuration->defines.end()) return depth > 0 ? std::optional(first.text) : std::nullopt;
+      return model::is_identifier(defined->second) ? std::optional(defined->second) : std::nullopt;
+    }
+    if ((is(first, "CONCAT") || is(first, "_CONCAT")) && range.first + 1 < range.second &&
+        is(tokens[range.first + 1], "(")) {
+      size_t end = 0;
+      const auto args = call_arguments(tokens, range.first + 1, &end);
+      if (end != range.second || args.size() != 2) return std::nullopt;
+      auto a = expanded_namespace(tokens, args[0], depth + 1);
+      auto b = expanded_namespace(tokens, args[1], depth + 1);
+      if (!a || !b || !model::is_identifier(*a + *b)) return std::nullopt;
+      return *a + *b;
+    }
+    return std::nullopt;
+  }
+
   void cpp(const SourceFile& file) {
     const ScannedSource scanned = scan_cpp(file.text, configuration);
     const Tokens& tokens = scanned.tokens;
@@ -216,8 +243,12 @@ class Collector {
       std::tie(block_scope, block_anonymous) = scope_at(i);
       std::string ns = text_of(tokens, head[0]);
       if (t.text.ends_with("_EXPAND") || !model::is_identifier(ns) || ns == "TORCH_EXTENSION_NAME") {
-        result.namespace_macros.push_back(fmt::format("{} ('{}')", where(i), ns));
-        ns.clear();
+        if (auto expanded = expanded_namespace(tokens, head[0])) {
+          ns = *expanded;
+        } else {
+          result.namespace_macros.push_back(fmt::format("{} ('{}')", where(i), ns));
+          ns.clear();
+        }
       }
       if (block == "TORCH_LIBRARY") result.claimed_namespaces.insert(ns);
       const std::string var = text_of(tokens, head.back());
