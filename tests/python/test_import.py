@@ -762,3 +762,46 @@ def test_a_kernel_whose_declarations_take_another_number_of_parameters_is_said_b
             "(csrc/ops.h:3 (2 parameters))") in proc.stdout, proc.stdout
     assert (tmp_path / "schemas" / "scale.yaml.todo").is_file()
     assert (tmp_path / "schemas" / "shift.yaml").is_file()
+
+
+CUSTOM_OP_UNDERSCORE_FAKES = '''import torch
+
+
+@torch.library.custom_op("uf::double_it", mutates_args=())
+def double_it(x: torch.Tensor) -> torch.Tensor:
+    return x * 2
+
+
+@double_it.register_fake
+def _(x):
+    return torch.empty_like(x)
+
+
+def make_op():
+    @torch.library.custom_op("uf::rows", mutates_args=())
+    def rows(a: torch.Tensor, n: int) -> torch.Tensor:
+        return a[:n].clone()
+
+    @rows.register_fake
+    def _(a, n):
+        return a.new_empty(n, *a.shape[1:])
+
+    return rows
+'''
+
+
+def test_a_custom_ops_own_fake_named_underscore_moves_too(tmp_path):
+    """torchao registers its custom_ops' fakes as `@op.register_fake` on `def _`, some inside the function that
+    makes the op: each moves into python/_fakes.py, dedented, under the op's name, as a `_` given to
+    torch.library.register_fake does."""
+    (tmp_path / "uf.py").write_text(CUSTOM_OP_UNDERSCORE_FAKES)
+    proc = run_opgen("import", "uf.py", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "2 ops imported" in proc.stdout and "2 of them with their fake moved" in proc.stdout, proc.stdout
+    fakes = (tmp_path / "python" / "_fakes.py").read_text()
+    namespace = {}
+    exec(compile(fakes, "_fakes.py", "exec"), namespace)
+    x = torch.ones(5, 3)
+    assert namespace["double_it"](x).shape == (5, 3)
+    assert namespace["rows"](x, 2).shape == (2, 3)
+    assert 'fake: {python: "uf._fakes:rows"}' in (tmp_path / "schemas" / "rows.yaml").read_text()

@@ -480,6 +480,20 @@ class Collector {
       return false;
     };
     const ModuleImports imports = module_imports(tokens, lines);
+    // A fake named `_` (the `def` at token `def`, registered at token `at`) has no
+    // name to name it by: it moves into python/_fakes.py, if nothing else of its module comes along.
+    auto move_underscore_fake = [&](ImportedOp& o, size_t def, size_t at) {
+      const MovedFake moved = move_fake(tokens, def, block_end(def), lines, imports);
+      if (moved.unresolved.empty()) {
+        o.python_fake_source = moved.source;
+        o.python_fake_imports = imports.statements;
+        o.python_fake_moved_from = where(at);
+      } else {
+        o.needs.push_back(fmt::format("{}: the fake is '_' and reads {} of its module: give it a name of its own to "
+                                      "name it in 'fake: {{python: ...}}'",
+                                      where(at), fmt::join(moved.unresolved, ", ")));
+      }
+    };
     // A project's own fake decorator (torchvision's `register_meta("roi_align")`):
     // a function whose body registers what it wraps with `.impl(..., "Meta")`,
     // with `.impl(...)` of a library this file opens for the Meta key
@@ -627,17 +641,7 @@ class Collector {
         if (t.text == "register_fake" || t.text == "impl_abstract") {
           if (function == "_" && is(tokens[end], "def") && !makes_meta_tensors(end) &&
               signature_closes(end, block_end(end))) {
-            // No name to name it by: it moves into python/_fakes.py, if nothing else of its module comes along.
-            const MovedFake moved = move_fake(tokens, end, block_end(end), lines, imports);
-            if (moved.unresolved.empty()) {
-              o.python_fake_source = moved.source;
-              o.python_fake_imports = imports.statements;
-              o.python_fake_moved_from = where(i);
-            } else {
-              o.needs.push_back(fmt::format("{}: the fake is '_' and reads {} of its module: give it a name of its "
-                                            "own to name it in 'fake: {{python: ...}}'",
-                                            where(i), fmt::join(moved.unresolved, ", ")));
-            }
+            move_underscore_fake(o, end, i);
           } else if (function.empty() || function == "_")
             o.needs.push_back(fmt::format("{}: the fake is {}: give it a name of its own to name it in 'fake: "
                                           "{{python: ...}}'", where(i), function.empty() ? "not a named function" : "'_'"));
@@ -682,6 +686,9 @@ class Collector {
                              tokens[i + 4].kind == Token::Kind::Identifier;
       if (method == "register_fake" && decorates && tokens[i + 4].text != "_") {
         o.python_fake = module + ":" + tokens[i + 4].text;
+      } else if (method == "register_fake" && decorates && !makes_meta_tensors(i + 3) &&
+                 signature_closes(i + 3, block_end(i + 3))) {
+        move_underscore_fake(o, i + 3, i);  // `@fn.register_fake` on `def _` (torchao's)
       } else if (method == "register_fake") {
         o.needs.push_back(fmt::format("{}: the fake is {}: give it a name of its own to name it in 'fake: "
                                       "{{python: ...}}'", where(i), decorates ? "'_'" : "not a named function"));
