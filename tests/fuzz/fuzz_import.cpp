@@ -3,7 +3,8 @@
 //
 // The first byte picks the language (bit 0: C++ or Python) and whether
 // the C++ is read in a build configuration (bit 1: --define CUDA_KERNEL
-// --define VERSION=2); the rest is the source. Invariants, beyond "no crash, leak, hang or undefined
+// --define VERSION=2 --define TORCH_EXTENSION_NAME=_C, which names the
+// namespaces of TORCH_LIBRARY_EXPAND blocks); the rest is the source. Invariants, beyond "no crash, leak, hang or undefined
 // behaviour": every file the plan would write is a plain name beneath its
 // directory (no '/', no "..", not empty), and every <op>.yaml it would
 // write loads and checks without an error, as `opgen check` would read it.
@@ -31,7 +32,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   const bool python = data[0] & 1;
   const std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
-  const opgen::import::Configuration configuration{{{"CUDA_KERNEL", "1"}, {"VERSION", "2"}}};
+  const opgen::import::Configuration configuration{
+      {{"CUDA_KERNEL", "1"}, {"VERSION", "2"}, {"TORCH_EXTENSION_NAME", "_C"}}};
   const auto found = opgen::import::find_registrations({{python ? "pkg/ops.py" : "binding.cc", text}},
                                                        (data[0] & 2) ? &configuration : nullptr);
   opgen::import::ImportOptions options;
