@@ -141,6 +141,72 @@ std::string spec_text(const ImportedOp& op, const std::string& package, const st
   return out;
 }
 
+// What the project's build does once the specs register the written ops:
+// the source blocks it deletes (each whole, or the registrations the specs
+// now make), the files it drops whole, and the files it keeps compiling (for
+// the impls they keep, the rest of a block, or what else they define).
+struct BuildSteps {
+  std::vector<std::pair<std::string, std::string>> drop_lines;  // file, what to delete in it
+  std::vector<std::string> dropped_files;
+  std::vector<std::string> kept_files;
+};
+
+BuildSteps build_steps(const ImportResult& found, const std::set<std::string>& written_ops, const std::string& ns,
+                       bool moved) {
+  auto ours = [&](const RegistrationBlock::Registration& reg) {
+    return !reg.op.empty() && written_ops.count(reg.op) && (reg.ns == ns || moved || reg.ns.empty());
+  };
+  auto owned = [&](const RegistrationBlock::Registration& reg) { return !reg.kept && ours(reg); };
+  // Per file, in the order the sources came: whether every block of it goes whole, whether it stays.
+  struct FileFate {
+    bool every_block_owned = true;
+    bool stays = false;
+  };
+  std::vector<std::string> files;
+  std::map<std::string, FileFate> fate;
+  BuildSteps steps;
+  for (const RegistrationBlock& block : found.blocks) {
+    auto [it, fresh] = fate.try_emplace(block.file);
+    if (fresh) files.push_back(block.file);
+    FileFate& file = it->second;
+    std::vector<std::string> owned_ops, staying;  // each op once, in order
+    std::set<std::string> seen_owned, seen_staying;
+    bool keeps = false;
+    for (const auto& reg : block.registrations) {
+      if (owned(reg)) {
+        if (seen_owned.insert(reg.op).second) owned_ops.push_back(reg.op);
+      } else {
+        keeps = keeps || (reg.kept && ours(reg));
+        const std::string name = reg.op.empty() ? "those import could not read" : reg.op;
+        if (seen_staying.insert(name).second) staying.push_back(name);
+      }
+    }
+    const bool whole = !owned_ops.empty() && staying.empty();
+    file.every_block_owned = file.every_block_owned && whole;
+    file.stays = file.stays || keeps || (!owned_ops.empty() && (!whole || block.file_has_other_code));
+    if (owned_ops.empty()) continue;
+    const std::string where = fmt::format("{}:{}-{}", block.file, block.first_line, block.last_line);
+    if (whole)
+      steps.drop_lines.emplace_back(block.file, fmt::format("{}: delete the block {}", where, block.head));
+    else if (staying.size() < owned_ops.size())  // the shorter list: what stays
+      steps.drop_lines.emplace_back(
+          block.file, fmt::format("{}: in the block {}, delete every registration but those of {}", where, block.head,
+                                  fmt::join(staying, ", ")));
+    else
+      steps.drop_lines.emplace_back(block.file, fmt::format("{}: in the block {}, delete the registrations of {}",
+                                                            where, block.head, fmt::join(owned_ops, ", ")));
+  }
+  for (const std::string& file : files) {
+    if (fate[file].stays) steps.kept_files.push_back(file);
+    else if (fate[file].every_block_owned) steps.dropped_files.push_back(file);
+  }
+  // A file dropped whole needs no line of its own.
+  std::erase_if(steps.drop_lines, [&](const auto& line) {
+    return !fate[line.first].stays && fate[line.first].every_block_owned;
+  });
+  return steps;
+}
+
 // Checks the drafts without known needs together, as `opgen check` would;
 // a draft with an error gets it as a need. Repeated until what is left
 // passes (a cross-op error names one draft of two).
@@ -345,62 +411,11 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     for (const auto& s : skipped) r += "    " + s + "\n";
   }
   for (const auto& note : found.notes) r += "  note: " + note + "\n";
-  // The sources' blocks: those whose every registration the specs now make
-  // leave the build; those with impls kept stay, and their files are built.
   std::set<std::string> written_ops;
   for (const Draft& d : drafts)
     if (d.needs.empty()) written_ops.insert(d.op->name);
-  auto ours = [&](const RegistrationBlock::Registration& reg) {
-    return !reg.op.empty() && written_ops.count(reg.op) && (reg.ns == ns || moved || reg.ns.empty());
-  };
-  auto owned = [&](const RegistrationBlock::Registration& reg) { return !reg.kept && ours(reg); };
-  // Per file, in the order the sources came: whether every block of it goes whole, whether it stays.
-  struct FileFate {
-    bool every_block_owned = true;
-    bool stays = false;  // for what it still registers (kept impls, the rest of a block) or defines
-  };
-  std::vector<std::string> files;
-  std::map<std::string, FileFate> fate;
-  std::vector<std::pair<std::string, std::string>> drop_lines;  // file, what to delete
-  for (const RegistrationBlock& block : found.blocks) {
-    auto [it, fresh] = fate.try_emplace(block.file);
-    if (fresh) files.push_back(block.file);
-    FileFate& file = it->second;
-    std::vector<std::string> owned_ops, staying;  // each op once, in order
-    std::set<std::string> seen_owned, seen_staying;
-    bool keeps = false;
-    for (const auto& reg : block.registrations) {
-      if (owned(reg)) {
-        if (seen_owned.insert(reg.op).second) owned_ops.push_back(reg.op);
-      } else {
-        keeps = keeps || (reg.kept && ours(reg));
-        const std::string name = reg.op.empty() ? "those import could not read" : reg.op;
-        if (seen_staying.insert(name).second) staying.push_back(name);
-      }
-    }
-    const bool whole = !owned_ops.empty() && staying.empty();
-    file.every_block_owned = file.every_block_owned && whole;
-    file.stays = file.stays || keeps || (!owned_ops.empty() && (!whole || block.file_has_other_code));
-    if (owned_ops.empty()) continue;
-    const std::string where = fmt::format("{}:{}-{}", block.file, block.first_line, block.last_line);
-    if (whole)
-      drop_lines.emplace_back(block.file, fmt::format("{}: delete the block {}", where, block.head));
-    else if (staying.size() < owned_ops.size())  // the shorter list: what stays
-      drop_lines.emplace_back(block.file, fmt::format("{}: in the block {}, delete every registration but those of {}",
-                                                      where, block.head, fmt::join(staying, ", ")));
-    else
-      drop_lines.emplace_back(block.file, fmt::format("{}: in the block {}, delete the registrations of {}", where,
-                                                      block.head, fmt::join(owned_ops, ", ")));
-  }
-  // Files the build drops whole (every block in them goes, and they hold nothing else) and those it keeps.
-  std::vector<std::string> dropped_files, kept_files;
-  for (const std::string& file : files) {
-    if (fate[file].stays) kept_files.push_back(file);
-    else if (fate[file].every_block_owned) dropped_files.push_back(file);
-  }
-  std::erase_if(drop_lines, [&](const auto& line) {
-    return !fate[line.first].stays && fate[line.first].every_block_owned;
-  });
+  const BuildSteps steps = build_steps(found, written_ops, ns, moved);
+  const auto& [drop_lines, dropped_files, kept_files] = steps;
   if (written) {
     if (!drop_lines.empty() || !dropped_files.empty()) {
       r += "  next: take out of the build what the specs now register (it would be registered twice):\n";
