@@ -805,3 +805,27 @@ def test_a_custom_ops_own_fake_named_underscore_moves_too(tmp_path):
     assert namespace["double_it"](x).shape == (5, 3)
     assert namespace["rows"](x, 2).shape == (2, 3)
     assert 'fake: {python: "uf._fakes:rows"}' in (tmp_path / "schemas" / "rows.yaml").read_text()
+
+
+def test_fbgemm_op_dispatch_is_a_block_of_one_impl(tmp_path):
+    """FBGEMM registers its CUDA kernels at file scope with FBGEMM_OP_DISPATCH(KEY, "name", fn), which its
+    fbgemm_gpu/utils/ops_utils.h defines as a TORCH_LIBRARY_IMPL(fbgemm, KEY, m) block of one impl: each is
+    read as such, in the namespace the macro names, and the report deletes it by its lines. An impl whose def
+    is in no file given is said so (it used to be checked as a schema '(...) -> ...', E0305)."""
+    csrc = tmp_path / "quantize_ops"
+    csrc.mkdir()
+    (csrc / "ops.h").write_text("#pragma once\n#include <ATen/core/Tensor.h>\n"
+                                "namespace fbgemm_gpu { at::Tensor to_fp8(const at::Tensor& x); }\n")
+    (csrc / "defs.cpp").write_text('#include <torch/library.h>\nTORCH_LIBRARY_FRAGMENT(fbgemm, m) {\n'
+                                   '  m.def("ToFP8(Tensor x) -> Tensor");\n}\n')
+    (csrc / "gpu.cpp").write_text('#include "ops.h"\n\nFBGEMM_OP_DISPATCH(\n    CUDA,\n    "ToFP8",\n'
+                                  '    fbgemm_gpu::to_fp8);\nFBGEMM_OP_DISPATCH(CUDA, "Elsewhere", fbgemm_gpu::to_fp8);\n')
+    proc = run_opgen("import", "quantize_ops", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 ops imported as schemas/<op>.yaml, 1 of them with their kernels as they are" in proc.stdout, proc.stdout
+    spec = (tmp_path / "schemas" / "ToFP8.yaml").read_text()
+    assert 'dispatch: [CUDA]' in spec and 'CUDA: "fbgemm_gpu::to_fp8"' in spec, spec
+    assert "no def of it in the sources given (read: its impl or fake at quantize_ops/gpu.cpp:7)" in proc.stdout
+    assert ('quantize_ops/gpu.cpp:3-6: delete the block FBGEMM_OP_DISPATCH(CUDA,"ToFP8",fbgemm_gpu::to_fp8)'
+            in proc.stdout), proc.stdout
+    assert "drop quantize_ops/defs.cpp" in proc.stdout, proc.stdout

@@ -296,6 +296,10 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     Draft d;
     d.op = &op;
     d.needs = op.needs;
+    if (op.schema.empty() && d.needs.empty())  // an impl or a fake read, its def not
+      d.needs.push_back(fmt::format("no def of it in the sources given (read: its impl or fake at {}): add the file "
+                                    "that defines it, or write its 'schema'",
+                                    op.where));
     d.display = (options.schemas_dir / (op.name + ".yaml")).generic_string();
     d.text = op.schema.empty() ? fmt::format("# {}\nschema: {}\n",
                                              yaml_comment(fmt::format("Imported by `opgen import` from {}.", op.where)),

@@ -231,6 +231,32 @@ class Collector {
     for (size_t i = 0; i + 1 < tokens.size(); ++i) {
       const Token& t = tokens[i];
       if (t.kind != Token::Kind::Identifier || !is(tokens[i + 1], "(")) continue;
+      if (t.text == "FBGEMM_OP_DISPATCH") {
+        // FBGEMM's FBGEMM_OP_DISPATCH(KEY, "name", fn), which its fbgemm_gpu/utils/ops_utils.h
+        // defines as TORCH_LIBRARY_IMPL(fbgemm, KEY, m) { m.impl(name, torch::dispatch(KEY, TORCH_FN(fn))); }:
+        // a block of one impl.
+        size_t call_end = 0;
+        const auto args = call_arguments(tokens, i + 1, &call_end);
+        const auto name = args.size() == 3 ? string_argument(tokens, args[1]) : std::nullopt;
+        if (!name) continue;
+        std::tie(block_scope, block_anonymous) = scope_at(i);
+        ++result.registrations;
+        auto [qualified_ns, op_name] = split_qualified(*name);
+        ImportedOp& o = op(qualified_ns.empty() ? "fbgemm" : qualified_ns, op_name, where(i));
+        const size_t kept_before = o.kept_impls.size();
+        const std::string written = text_of(tokens, args[0]);
+        const std::string key = dispatch_key(written);
+        if (const auto fn = kernel_function(tokens, args[2]); !key.empty() && fn)
+          bind(o, key, *fn, i);
+        else if (key.empty())
+          o.kept_impls.push_back(fmt::format("{} ({})", written, where(i)));
+        result.blocks.push_back({file.display, t.line, tokens[call_end - 1].line, text_of(tokens, {i, call_end}),
+                                 {{o.ns, o.name, where(i), false, o.kept_impls.size() > kept_before}}});
+        outside_blocks.emplace_back(next_outside, i);
+        next_outside = call_end;
+        i = call_end - 1;
+        continue;
+      }
       const bool stable = t.text.starts_with("STABLE_");
       std::string block = stable ? t.text.substr(7) : t.text;
       if (block.ends_with("_EXPAND")) block = block.substr(0, block.size() - 7);
