@@ -346,6 +346,15 @@ fake: {{python: "constructs_fakes:nested"}}
 samples: []
 """
 
+# Results that are optional arguments the op writes, when given (FBGEMM's permute_2D_sparse_preallocated_out):
+# `Tensor(c!)?` is None where the argument is not given. Eager only (W0401); the test below calls it.
+OPTIONAL_OUT_SPEC = """schema: "{op}(Tensor values, Tensor? weights=None, Tensor(a!)? values_out=None, Tensor(c!)? weights_out=None) -> (Tensor(a!), Tensor(c!)?)"
+abi: {abi}
+dispatch: [CPU]
+fake: {{python: "constructs_fakes:optional_out"}}
+samples: []
+"""
+
 MUTATING_SPEC = """schema: "{op}(Tensor(a!) x, Tensor src) -> ()"
 abi: {abi}
 dispatch: [CPU]
@@ -366,6 +375,13 @@ def twice_rows(x):
 
 def nested(x, groups):
     return x.new_empty((sum(sum(g) for g in groups),))
+
+
+def optional_out(values, weights=None, values_out=None, weights_out=None):
+    v = values_out if values_out is not None else values.new_empty(values.shape)
+    if weights is None:
+        return v, None
+    return v, weights_out if weights_out is not None else weights.new_empty(weights.shape)
 '''
 
 # ---------------------------------------------------------------------------
@@ -513,6 +529,16 @@ KERNEL_BODIES = {
                "    for (size_t j = 0; j < group.size(); ++j) total += group.get(j);\n  }\n"
                "  return at::zeros({total}, x.options());"),
     "mutating": ("torch::stable::Tensor out = x;\n  torch::stable::zero_(out);", "x.zero_();"),
+    # The outs given are returned (zeroed), new ones where not; no weights, no second result.
+    "optional_out": ("torch::stable::Tensor v = values_out.has_value() ? *values_out : "
+                     "torch::stable::new_zeros(values, values.sizes());\n  torch::stable::zero_(v);\n"
+                     "  std::optional<torch::stable::Tensor> w;\n  if (weights.has_value()) {\n"
+                     "    w = weights_out.has_value() ? *weights_out : torch::stable::new_zeros(*weights, weights->sizes());\n"
+                     "    torch::stable::zero_(*w);\n  }\n  return {v, w};",
+                     "at::Tensor v = values_out ? *values_out : at::empty_like(values);\n  v.zero_();\n"
+                     "  std::optional<at::Tensor> w;\n  if (weights) {\n"
+                     "    w = weights_out ? *weights_out : at::empty_like(*weights);\n    w->zero_();\n  }\n"
+                     "  return {v, w};"),
     "python": ("return torch::stable::new_zeros(x, {2 * x.size(0), x.size(1)});",
                "return at::zeros({2 * x.size(0), x.size(1)}, x.options());"),
 }
@@ -542,6 +568,8 @@ OPS = {  # op -> (kind, abi)
     "nested_unstable": ("nested", "unstable"),
     "eager_only_stable": ("eager_only", "stable"),
     "eager_only_unstable": ("eager_only", "unstable"),
+    "optional_out_stable": ("optional_out", "stable"),
+    "optional_out_unstable": ("optional_out", "unstable"),
     "zero_stable_": ("mutating", "stable"),
     "zero_unstable_": ("mutating", "unstable"),
     "existing_stable": ("existing", "stable"),
@@ -559,7 +587,8 @@ def spec_text(op, kind, abi):
     if kind.startswith("existing"):
         return EXISTING_SPECS[abi + kind.removeprefix("existing")].format(op=op)
     template = {"each": EACH_SPEC, "dynamic": DYNAMIC_SPEC, "python": PYTHON_FAKE_SPEC, "mutating": MUTATING_SPEC,
-                "values": VALUES_SPEC, "eager_only": EAGER_ONLY_SPEC, "nested": NESTED_SPEC}[kind]
+                "values": VALUES_SPEC, "eager_only": EAGER_ONLY_SPEC, "nested": NESTED_SPEC,
+                "optional_out": OPTIONAL_OUT_SPEC}[kind]
     return template.format(op=op, abi=abi)
 
 
@@ -677,6 +706,23 @@ def test_a_nested_list_reaches_the_kernel(library, abi):
     x = torch.ones(2)
     assert op(x, [[1, 2], [3], []]).shape == (6,)
     torch.library.opcheck(op, (x, [[1, 2], [3]]))
+
+
+@pytest.mark.parametrize("abi", ["stable", "unstable"])
+def test_an_optional_result_is_the_optional_argument_it_writes(library, abi):
+    """`-> (Tensor(a!), Tensor(c!)?)` over `Tensor(a!)? values_out=None, Tensor(c!)? weights_out=None`: each
+    result is its argument when given (the same storage), a new tensor otherwise, and None without weights."""
+    load_library(library)
+    op = getattr(torch.ops.constructs, f"optional_out_{abi}").default
+    values, weights = torch.ones(3, 2), torch.ones(4)
+    values_out, weights_out = torch.full((3, 2), 5.0), torch.full((4,), 5.0)
+    v, w = op(values, weights, values_out, weights_out)
+    assert v.data_ptr() == values_out.data_ptr() and w.data_ptr() == weights_out.data_ptr()
+    assert values_out.eq(0).all() and weights_out.eq(0).all()
+    v, w = op(values, weights)
+    assert v.shape == (3, 2) and w.shape == (4,) and v.eq(0).all() and w.eq(0).all()
+    v, w = op(values)
+    assert w is None and v.shape == (3, 2)
 
 
 def test_existing_functions_get_the_converted_arguments(library):

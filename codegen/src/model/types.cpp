@@ -158,8 +158,10 @@ std::string kernel_param_type(const Argument& arg, bool stable) {
 }
 
 const Argument* aliased_argument(const FunctionSchema& schema, const Return& ret) {
-  if (!ret.type->alias || !ret.type->alias->is_write || !ret.type->is_named("Tensor")) return nullptr;
-  const std::set<std::string> sets(ret.type->alias->before_sets.begin(), ret.type->alias->before_sets.end());
+  // `Tensor(c!)?` too: the optional argument when given, else None (FBGEMM's permute_2D_sparse_preallocated_out).
+  const Type& type = ret.type->kind == Type::Kind::Optional ? ret.type->element() : *ret.type;
+  if (!type.alias || !type.alias->is_write || !type.is_named("Tensor")) return nullptr;
+  const std::set<std::string> sets(type.alias->before_sets.begin(), type.alias->before_sets.end());
   for (const Argument& arg : schema.arguments) {
     const Type& t = arg.type->kind == Type::Kind::Optional ? arg.type->element() : *arg.type;
     if (!t.is_named("Tensor") || !t.alias || !t.alias->is_write) continue;

@@ -40,7 +40,8 @@ std::string kernel_param_type(const Argument& arg, bool stable);
 
 // The mutable argument a result aliases (`Tensor(a!) out` for a result
 // `Tensor(a!)`), or nullptr. Optional arguments count (FlashAttention's
-// `Tensor(out!)? out=None`).
+// `Tensor(out!)? out=None`), and optional results (`Tensor(c!)?`, None
+// where the argument is not given).
 const Argument* aliased_argument(const FunctionSchema& schema, const Return& ret);
 // The argument a result is bound to: an aliased argument that is always
 // given (not optional). The kernel writes into it and does not return that
