@@ -43,6 +43,34 @@ def build_with_opgen(project, build, *cmake_options):
     return result.stdout, env
 
 
+def build_projects_own_library(project, build, target, declaration, *, include_dirs="", definitions="",
+                               python_module=False, before=""):
+    """A project's own build, as its maintainers compile it against the installed torch (to compare the
+    imported library with): `declaration` is its add_library(...) line, `before` any CMake it needs first
+    (per-file flags); the target gets `include_dirs`, `definitions`, torch's headers and libraries, and
+    Python's for a module. Configures and builds it (Ninja, Release, C++20 as cpp_extension builds for
+    this torch) in `build`, and returns `build`."""
+    python = "Interpreter Development.Module" if python_module else "Interpreter"
+    (Path(project) / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
+project({target}_own CXX)
+set(CMAKE_CXX_STANDARD 20)
+find_package(Python3 REQUIRED COMPONENTS {python})
+execute_process(COMMAND ${{Python3_EXECUTABLE}} -c "import os, torch; print(os.path.dirname(torch.__file__), end='')"
+                OUTPUT_VARIABLE torch_dir COMMAND_ERROR_IS_FATAL ANY)
+{before}{declaration}
+target_include_directories({target} PRIVATE {include_dirs})
+target_include_directories({target} SYSTEM PRIVATE ${{torch_dir}}/include ${{torch_dir}}/include/torch/csrc/api/include)
+target_compile_definitions({target} PRIVATE {definitions} _GLIBCXX_USE_CXX11_ABI=1)
+target_link_directories({target} PRIVATE ${{torch_dir}}/lib)
+target_link_libraries({target} PRIVATE torch torch_cpu c10{" Python3::Module" if python_module else ""})
+""")
+    for cmd in (["cmake", "-S", project, "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+                 f"-DPython3_EXECUTABLE={sys.executable}"], ["cmake", "--build", build]):
+        result = subprocess.run(cmd, capture_output=True, text=True)
+        assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-3000:]
+    return Path(build)
+
+
 def check_built_library(build, package, check_script, env, cwd):
     """A library build_with_opgen built: `check_script` (Python that prints "ok") runs against it, then its
     generated suite (build/**/test_<package>_ops.py) passes. Returns the suite's path."""

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_helpers import SOURCE_DIR, build_with_opgen, requires_opgen, run_opgen
+from cli_helpers import SOURCE_DIR, build_projects_own_library, build_with_opgen, requires_opgen, run_opgen
 
 pytestmark = requires_opgen
 
@@ -206,25 +206,12 @@ def cpu_own_build(tmp_path_factory):
     project = project_copy(tmp_path)
     (project / "kernel_builder").mkdir()
     (project / "kernel_builder" / "registration.h").write_text(REGISTRATION_H)
-    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
-project(activation_own CXX)
-set(CMAKE_CXX_STANDARD 20)  # as torch.utils.cpp_extension builds for this torch
-find_package(Python3 REQUIRED COMPONENTS Interpreter Development.Module)
-execute_process(COMMAND ${{Python3_EXECUTABLE}} -c "import os, torch; print(os.path.dirname(torch.__file__), end='')"
-                OUTPUT_VARIABLE torch_dir COMMAND_ERROR_IS_FATAL ANY)
-{AVX512_FLAGS}add_library(_activation MODULE torch-ext/torch_binding.cpp {" ".join(CPU_KERNELS)})
-target_include_directories(_activation PRIVATE torch-ext activation_cpu kernel_builder)
-target_include_directories(_activation SYSTEM PRIVATE ${{torch_dir}}/include ${{torch_dir}}/include/torch/csrc/api/include)
-target_compile_definitions(_activation PRIVATE CPU_KERNEL TORCH_EXTENSION_NAME=activation _GLIBCXX_USE_CXX11_ABI=1)
-target_link_directories(_activation PRIVATE ${{torch_dir}}/lib)
-target_link_libraries(_activation PRIVATE torch torch_cpu c10 Python3::Module)
-set_target_properties(_activation PROPERTIES PREFIX "")  # _activation.so, the module kernel-builder names
-""")
-    build = tmp_path / "build"
-    for cmd in (["cmake", "-S", project, "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
-                 f"-DPython3_EXECUTABLE={sys.executable}"], ["cmake", "--build", build]):
-        result = subprocess.run(cmd, capture_output=True, text=True)
-        assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-3000:]
+    build = build_projects_own_library(
+        project, tmp_path / "build", "_activation",
+        f"add_library(_activation MODULE torch-ext/torch_binding.cpp {' '.join(CPU_KERNELS)})\n"
+        'set_target_properties(_activation PROPERTIES PREFIX "")  # _activation.so, the module kernel-builder names',
+        include_dirs="torch-ext activation_cpu kernel_builder", definitions="CPU_KERNEL TORCH_EXTENSION_NAME=activation",
+        python_module=True, before=AVX512_FLAGS)
     (library,) = build.glob("_activation*.so")
     return library
 

@@ -29,7 +29,8 @@ import sys
 
 import pytest
 
-from cli_helpers import SOURCE_DIR, build_with_opgen, requires_opgen, run_opgen, run_saving_results
+from cli_helpers import (SOURCE_DIR, build_projects_own_library, build_with_opgen, requires_opgen, run_opgen,
+                         run_saving_results)
 
 pytestmark = requires_opgen
 
@@ -136,24 +137,9 @@ def own_build(tmp_path_factory):
     """The project's own library: every file unchanged, its defs among them, the same flags. Returns the .so."""
     tmp_path = tmp_path_factory.mktemp("own")
     project = project_copy(tmp_path)
-    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
-project(pyg_own CXX)
-set(CMAKE_CXX_STANDARD 20)
-find_package(Python3 REQUIRED COMPONENTS Interpreter)
-execute_process(COMMAND ${{Python3_EXECUTABLE}} -c "import os, torch; print(os.path.dirname(torch.__file__), end='')"
-                OUTPUT_VARIABLE torch_dir COMMAND_ERROR_IS_FATAL ANY)
-add_library(pyg_own SHARED {" ".join(DEF_FILES + KERNEL_FILES)})
-target_include_directories(pyg_own PRIVATE .)
-target_include_directories(pyg_own SYSTEM PRIVATE ${{torch_dir}}/include ${{torch_dir}}/include/torch/csrc/api/include)
-target_compile_definitions(pyg_own PRIVATE _GLIBCXX_USE_CXX11_ABI=1)
-target_link_directories(pyg_own PRIVATE ${{torch_dir}}/lib)
-target_link_libraries(pyg_own PRIVATE torch torch_cpu c10)
-""")
-    build = tmp_path / "build"
-    for cmd in (["cmake", "-S", project, "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
-                 f"-DPython3_EXECUTABLE={sys.executable}"], ["cmake", "--build", build]):
-        result = subprocess.run(cmd, capture_output=True, text=True)
-        assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-3000:]
+    build = build_projects_own_library(project, tmp_path / "build", "pyg_own",
+                                       f"add_library(pyg_own SHARED {' '.join(DEF_FILES + KERNEL_FILES)})",
+                                       include_dirs=".")
     (library,) = build.glob("libpyg_own*.so")
     return library
 
