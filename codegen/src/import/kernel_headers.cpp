@@ -49,8 +49,15 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
     }
     return it->second;
   };
+  // Where an include of a file in `dir` is, looked for once per (dir, include).
+  std::map<std::pair<std::string, std::string>, std::optional<fs::path>> found_includes;
+  auto find = [&](const fs::path& dir, const std::string& include) -> const std::optional<fs::path>& {
+    auto [it, fresh] = found_includes.try_emplace({dir.generic_string(), include});
+    if (fresh) it->second = find_include(dir, include, include_dirs);
+    return it->second;
+  };
   auto identifiers = [&](const fs::path& dir, const std::string& include) -> const std::set<std::string>* {
-    const auto path = find_include(dir, include, include_dirs);
+    const auto& path = find(dir, include);
     if (!path) return nullptr;
     const auto& header = header_at(*path);
     return header ? &header->identifiers : nullptr;
@@ -58,12 +65,6 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
   // Whether `name` appears in a header that `includes` (of a file in `dir`)
   // bring in, their own quoted includes followed: each header once, at most kReach.
   constexpr size_t kReach = 256;
-  std::map<std::pair<std::string, std::string>, std::optional<fs::path>> found_includes;  // (dir, include)
-  auto find = [&](const fs::path& dir, const std::string& include) -> const std::optional<fs::path>& {
-    auto [it, fresh] = found_includes.try_emplace({dir.generic_string(), include});
-    if (fresh) it->second = find_include(dir, include, include_dirs);
-    return it->second;
-  };
   auto declared_beneath = [&](const fs::path& dir, const std::vector<std::string>& includes, const std::string& name) {
     std::set<std::string> seen;
     std::vector<std::pair<fs::path, std::string>> pending;
@@ -139,7 +140,7 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
   for (auto& [file, choice] : chosen) {
     for (const std::string& include : choice.kept) {
       // The directory the build adds: the one the include is found under (its own subdirectories kept).
-      const auto path = find_include(fs::path(file).parent_path(), include, include_dirs);
+      const auto& path = find(fs::path(file).parent_path(), include);
       std::string dir = path ? path->generic_string() : (fs::path(file).parent_path() / include).generic_string();
       dir = dir.substr(0, dir.size() - std::min(dir.size(), include.size()));
       while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
