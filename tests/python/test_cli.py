@@ -393,6 +393,26 @@ def test_new_accepts_its_own_scaffold_for_every_kind_of_output(tmp_path, schema,
     assert run_opgen("check", "--namespace", "proj", tmp_path / "s").returncode == 0
 
 
+def test_new_writes_one_kernel_source_per_key(tmp_path):
+    """Two keys whose kernels are C++ (CPU and Meta, an Autograd one) get a file each, named by key; the one CUDA
+    kernel keeps <op>.cu. Each scaffolded kernel compiles against the generated header."""
+    proc = run_opgen("new", "proj::twice", "--schema", "(Tensor x) -> Tensor", "--abi", "unstable",
+                     *(arg for key in ("CPU", "Meta", "CUDA", "AutogradCUDA") for arg in ("--dispatch", key)),
+                     "--schemas-dir", tmp_path / "s", "--kernels-dir", tmp_path / "k")
+    assert proc.returncode == 0, proc.stderr
+    written = sorted(p.name for p in (tmp_path / "k").iterdir())
+    assert written == ["twice.cu", "twice_AutogradCUDA.cpp", "twice_CPU.cpp", "twice_Meta.cpp"], written
+    assert "twice_meta(" in (tmp_path / "k" / "twice_Meta.cpp").read_text()
+    assert run_opgen("generate", "--namespace", "proj", "-o", tmp_path / "gen", tmp_path / "s").returncode == 0
+    import torch.utils.cpp_extension as cpp
+
+    for name in ("twice_CPU.cpp", "twice_Meta.cpp", "twice_AutogradCUDA.cpp"):
+        compile = subprocess.run(["c++", "-std=c++20", "-fsyntax-only", f"-I{tmp_path / 'gen' / 'include'}",
+                                  *(f"-isystem{p}" for p in cpp.include_paths()), tmp_path / "k" / name],
+                                 capture_output=True, text=True)
+        assert compile.returncode == 0, compile.stderr
+
+
 def test_new_reads_the_types_file_beside_the_specs(tmp_path):
     """A schema naming a host class of the schemas directory's _types.yaml:
     the scaffolded kernel takes the generated struct, and its source compiles

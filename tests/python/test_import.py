@@ -829,3 +829,119 @@ def test_fbgemm_op_dispatch_is_a_block_of_one_impl(tmp_path):
     assert ('quantize_ops/gpu.cpp:3-6: delete the block FBGEMM_OP_DISPATCH(CUDA,"ToFP8",fbgemm_gpu::to_fp8)'
             in proc.stdout), proc.stdout
     assert "drop quantize_ops/defs.cpp" in proc.stdout, proc.stdout
+
+
+def test_a_binding_file_that_includes_no_header_of_its_own_keeps_its_impls(tmp_path):
+    """torchao's mxfp8_extension.cpp defines its kernels in the file and includes only <...> headers: no header
+    of the project's could declare them, so the generated bindings cannot call them. The impls stay in the
+    project's build (the op is imported, not a need); a def naming such a kernel is a need."""
+    (tmp_path / "csrc").mkdir()
+    (tmp_path / "csrc" / "ext.cpp").write_text("""#include <torch/library.h>
+namespace mx {
+at::Tensor quantize(const at::Tensor& x) { return x; }
+}
+TORCH_LIBRARY(noinc, m) {
+  m.def("quantize(Tensor x) -> Tensor");
+  m.def("in_def(Tensor x) -> Tensor", &mx::quantize);
+}
+TORCH_LIBRARY_IMPL(noinc, CUDA, m) {
+  m.impl("quantize", &mx::quantize);
+}
+""")
+    proc = run_opgen("import", "csrc/ext.cpp", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 ops imported as schemas/<op>.yaml, 0 of them with their kernels as they are" in proc.stdout, proc.stdout
+    assert ("quantize: CUDA (csrc/ext.cpp:10; csrc/ext.cpp includes no header of its own (#include \"...\") that "
+            "could declare its kernel mx::quantize") in proc.stdout, proc.stdout
+    assert "dispatch: []  # its kernels are the impls kept in the project's build" in \
+        (tmp_path / "schemas" / "quantize.yaml").read_text()
+    assert (tmp_path / "schemas" / "in_def.yaml.todo").is_file()
+
+
+LEGACY_IMPLS = '''import torch
+from torch import Tensor
+
+lib = torch.library.Library("legacy", "FRAGMENT")
+lib.define("mm(Tensor a, Tensor b) -> Tensor")
+lib.define("scale(Tensor x, float s) -> Tensor")
+
+
+@torch.library.impl(lib, "mm", "Meta")
+def _(a: Tensor, b: Tensor):
+    return torch.empty((a.shape[0], b.shape[1]), device=a.device, dtype=a.dtype)
+
+
+@torch.library.impl(lib, "mm", "CUDA")
+def mm_cuda(a, b):
+    return a @ b
+
+
+def scale_meta(x, s):
+    return torch.empty_like(x)
+
+
+def scale_cpu(x, s):
+    return x * s
+
+
+lib.impl("scale", scale_meta, "Meta")
+lib.impl("scale", scale_cpu, "CPU")
+'''
+
+
+def test_impls_through_a_library_object_are_read(tmp_path):
+    """torchao registers kernels with the legacy `@torch.library.impl(lib, "name", "KEY")` (a Library first), and
+    projects call `lib.impl("name", fn, "KEY")`: a Meta kernel is the op's fake (the `_` one moves), the others
+    stay where they are, registered against the spec's def."""
+    (tmp_path / "legacy.py").write_text(LEGACY_IMPLS)
+    proc = run_opgen("import", "legacy.py", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "2 ops imported" in proc.stdout and "1 of them with their fake moved" in proc.stdout, proc.stdout
+    assert "mm: CUDA (legacy.py:14, impl of mm_cuda in Python)" in proc.stdout, proc.stdout
+    assert "scale: CPU (legacy.py:28, impl of scale_cpu in Python)" in proc.stdout, proc.stdout
+    assert 'fake: {python: "legacy:scale_meta"}' in (tmp_path / "schemas" / "scale.yaml").read_text()
+    namespace = {}
+    exec(compile((tmp_path / "python" / "_fakes.py").read_text(), "_fakes.py", "exec"), namespace)
+    assert namespace["mm"](torch.ones(4, 3), torch.ones(3, 5)).shape == (4, 5)
+
+
+def test_a_moved_fake_takes_its_modules_relative_and_conditional_imports_as_another_module_must(tmp_path):
+    """A fake named `_` moves into python/_fakes.py with its module's imports: a relative one is made absolute
+    (python/_fakes.py is in another package), and one under a top-level `if` or `try` (torchao's
+    `if has_triton(): import triton`) binds its name where the import succeeds."""
+    package = tmp_path / "proj" / "ops"
+    package.mkdir(parents=True)
+    (tmp_path / "proj" / "__init__.py").write_text("")
+    (tmp_path / "proj" / "shapes.py").write_text("def rows(x):\n    return x.shape[0]\n")
+    (package / "__init__.py").write_text("from .helpers import half\n")
+    (package / "helpers.py").write_text("def half(n):\n    return n // 2\n")
+    (package / "fakes.py").write_text('''import torch
+from . import helpers
+from .helpers import half
+from ..shapes import rows
+if hasattr(torch, "float8_e4m3fn"):
+    import math
+try:
+    import no_such_module_here as missing
+except ImportError:
+    missing = None
+
+lib = torch.library.Library("rel", "FRAGMENT")
+lib.define("halve(Tensor x) -> Tensor")
+
+
+@torch.library.register_fake("rel::halve")
+def _(x):
+    return x.new_empty(half(rows(x)) + helpers.half(math.floor(2.5)) - 1, x.shape[1])
+''')
+    proc = run_opgen("import", "proj/ops/fakes.py", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 of them with their fake moved" in proc.stdout, proc.stdout
+    fakes = (tmp_path / "python" / "_fakes.py").read_text()
+    assert "from proj.ops import helpers\n" in fakes and "from proj.ops.helpers import half\n" in fakes, fakes
+    assert "from proj.shapes import rows\n" in fakes, fakes
+    assert "try:  # imported under a condition in its module\n    import math\nexcept ImportError:\n" in fakes, fakes
+    run = subprocess.run([sys.executable, "-c", "import sys, torch; sys.path.insert(0, 'python'); import _fakes; "
+                          "print(tuple(_fakes.halve(torch.ones(8, 3)).shape))"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout.strip() == "(4, 3)", run.stdout + run.stderr

@@ -1,14 +1,16 @@
 """Adoption in steps (issue 34, item 2): an op whose project registers impls
-for dispatch keys opgen does not register (Autograd, Autocast, quantized and
-backend keys) is not blocked on them. `opgen import` writes its spec (the
-def, the keys opgen binds, the other impls named in comments), reports the
-impls the project keeps, and those impls, still compiled in the project's
-build, register against the def the spec now owns.
+whose kernels the generated bindings cannot call (declared in the source
+alone, internal linkage) is not blocked on them. `opgen import` writes its
+spec (the def, the keys it binds, the other impls named in comments),
+reports the impls the project keeps, and those impls, still compiled in the
+project's build, register against the def the spec now owns. Impls for any
+key PyTorch has (Autograd, Autocast...) are bound in the spec when their
+kernels are declared in a header.
 
 Here the project's AutocastCPU impl of mylib::scale (cast to float32, then
-redispatch) stays in its source file; the library built from the imported
-spec and that file runs it under torch.autocast. Needs the built tool: run
-through CTest.
+redispatch) is declared in no header and stays in its source file; the
+library built from the imported spec and that file runs it under
+torch.autocast. Needs the built tool: run through CTest.
 """
 
 import subprocess
@@ -80,11 +82,12 @@ def test_an_impl_for_a_key_opgen_does_not_register_stays_and_runs(tmp_path):
     proc = run_opgen("import", "csrc/binding.cpp", cwd=project)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "1 ops imported as schemas/<op>.yaml, 1 of them with their kernels as they are" in proc.stdout, proc.stdout
-    assert "keep impls in the project's build, for dispatch keys opgen does not register" in proc.stdout
-    assert "scale: AutocastCPU (csrc/binding.cpp:10)" in proc.stdout, proc.stdout
+    assert "keep impls in the project's build, whose kernels the generated bindings cannot call" in proc.stdout
+    assert "scale: AutocastCPU (csrc/binding.cpp:10; its kernel scale_autocast is declared in no header" in proc.stdout, \
+        proc.stdout
     spec = project / "schemas" / "scale.yaml"
     text = spec.read_text()
-    assert "# kept in the project's build: the impl for AutocastCPU (csrc/binding.cpp:10)" in text, text
+    assert "# kept in the project's build: the impl for AutocastCPU (csrc/binding.cpp:10;" in text, text
     assert "dispatch: [CPU]" in text, text
     # The person's step the report asks for: the fake (here a rule instead of python/_fakes.py).
     spec.write_text(text.replace(text[text.index("fake:"):].split("\n")[0], "fake:\n  - like(x)"))
@@ -131,5 +134,124 @@ target_include_directories(mylib_ops PRIVATE csrc)
     ops = next(build.rglob("mylib/_ops.py")).read_text()
     assert '_PYTHON_LIBRARY.define("scale(Tensor x, float a) -> Tensor")' in ops and "os.path.exists(path)" in ops
     run = subprocess.run([sys.executable, "-c", CHECK], env=env, capture_output=True, text=True, cwd=tmp_path,
+                         timeout=300)
+    assert run.returncode == 0 and "ok" in run.stdout, (run.stdout[-2000:], run.stderr[-4000:])
+
+
+# Impls for Autograd and Autocast keys whose kernels the bindings can call (declared in a header, external
+# linkage): `opgen import` binds them in the spec, as it binds CPU and CUDA ones.
+BOUND_OPS_H = """#pragma once
+#include <ATen/core/Tensor.h>
+at::Tensor scale(const at::Tensor& x, double a);
+at::Tensor scale_autograd(const at::Tensor& x, double a);
+at::Tensor scale_autocast(const at::Tensor& x, double a);
+"""
+
+BOUND_BINDING = """#include <torch/library.h>
+#include "ops.h"
+TORCH_LIBRARY(mylib, m) {
+  m.def("scale(Tensor x, float a) -> Tensor");
+}
+TORCH_LIBRARY_IMPL(mylib, CPU, m) {
+  m.impl("scale", &scale);
+}
+TORCH_LIBRARY_IMPL(mylib, AutogradCPU, m) {
+  m.impl("scale", &scale_autograd);
+}
+TORCH_LIBRARY_IMPL(mylib, AutocastCPU, m) {
+  m.impl("scale", TORCH_FN(scale_autocast));
+}
+"""
+
+# The project's kernels: the gradient is the project's own (a C++ autograd::Function that redispatches
+# below Autograd), and its backward scales by 10 * a, not a, so the test sees which gradient ran.
+BOUND_KERNELS = """#include "ops.h"
+
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <ATen/ops/mul.h>
+#include <c10/core/impl/LocalDispatchKeySet.h>
+#include <torch/autograd.h>
+
+at::Tensor scale(const at::Tensor& x, double a) { return at::mul(x, a); }
+
+static at::Tensor call_scale(const at::Tensor& x, double a) {
+  static const auto op = c10::Dispatcher::singleton().findSchemaOrThrow("mylib::scale", "")
+                             .typed<at::Tensor(const at::Tensor&, double)>();
+  return op.call(x, a);
+}
+
+namespace {
+struct Scale : torch::autograd::Function<Scale> {
+  static at::Tensor forward(torch::autograd::AutogradContext* ctx, const at::Tensor& x, double a) {
+    at::AutoDispatchBelowADInplaceOrView below;
+    ctx->saved_data["a"] = a;
+    return call_scale(x, a);
+  }
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::variable_list grads) {
+    return {at::mul(grads[0], 10 * ctx->saved_data["a"].toDouble()), at::Tensor()};
+  }
+};
+}  // namespace
+
+at::Tensor scale_autograd(const at::Tensor& x, double a) { return Scale::apply(x, a); }
+
+at::Tensor scale_autocast(const at::Tensor& x, double a) {
+  c10::impl::ExcludeDispatchKeyGuard no_autocast(c10::DispatchKey::AutocastCPU);
+  return call_scale(x.to(at::kFloat), a);
+}
+"""
+
+BOUND_CHECK = """
+import torch, mylib
+x = torch.arange(6, dtype=torch.float32, requires_grad=True)
+y = torch.ops.mylib.scale(x, 2.0)
+y.sum().backward()
+assert torch.equal(y, x.detach() * 2) and torch.equal(x.grad, torch.full((6,), 20.0)), (y, x.grad)
+# The spec's check (float32 only) runs where the kernel computes, after autocast cast the input:
+h = torch.arange(6, dtype=torch.bfloat16)
+with torch.autocast("cpu", dtype=torch.bfloat16):
+    z = torch.ops.mylib.scale(h, 2.0)
+assert z.dtype == torch.float32 and torch.equal(z, h.float() * 2), z
+try:
+    torch.ops.mylib.scale(h, 2.0)
+    raise AssertionError("the check let a bfloat16 input through")
+except RuntimeError as e:
+    assert "float32" in str(e), e
+print("ok")
+"""
+
+
+def test_impls_for_autograd_and_autocast_keys_are_bound_in_the_spec(tmp_path):
+    project = tmp_path / "project"
+    (project / "csrc").mkdir(parents=True)
+    (project / "csrc" / "ops.h").write_text(BOUND_OPS_H)
+    (project / "csrc" / "binding.cpp").write_text(BOUND_BINDING)
+    (project / "csrc" / "kernels.cpp").write_text(BOUND_KERNELS)
+    proc = run_opgen("import", "-I", "csrc", "csrc/binding.cpp", cwd=project)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 ops imported as schemas/<op>.yaml, 1 of them with their kernels as they are" in proc.stdout, proc.stdout
+    assert "keep impls in the project's build" not in proc.stdout, proc.stdout
+    spec = project / "schemas" / "scale.yaml"
+    text = spec.read_text()
+    assert "dispatch: [CPU, AutogradCPU, AutocastCPU]" in text, text
+    assert "AutogradCPU: \"scale_autograd\"" in text and "AutocastCPU: \"scale_autocast\"" in text, text
+    # The person's steps: the fake the report asks for, and a check of their own.
+    text = text.replace(text[text.index("fake:"):].split("\n")[0], "fake:\n  - like(x)")
+    spec.write_text(text + "checks:\n  x: {dtype: [float32]}\n")
+    check = run_opgen("check", "--namespace", "mylib", project / "schemas")
+    assert check.returncode == 0, check.stderr
+    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
+project(mylib CXX)
+include({SOURCE_DIR}/cmake/Opgen.cmake)
+opgen_add_library(mylib_ops NAMESPACE mylib SCHEMAS schemas/scale.yaml KERNELS csrc/kernels.cpp)
+target_include_directories(mylib_ops PRIVATE csrc)
+""")
+    build = tmp_path / "build"
+    _, env = build_with_opgen(project, build)
+    # The checks run in front of the CPU kernel, not of the two that redispatch.
+    source = next(build.rglob("scale.cpp")).read_text()
+    assert source.count("scale_check_inputs(x);") == 1, source
+    run = subprocess.run([sys.executable, "-c", BOUND_CHECK], env=env, capture_output=True, text=True, cwd=tmp_path,
                          timeout=300)
     assert run.returncode == 0 and "ok" in run.stdout, (run.stdout[-2000:], run.stderr[-4000:])

@@ -105,7 +105,8 @@ def imported(tmp_path_factory):
     assert "need a person" not in report and "7 of them need their fake written" in report
     for spec in (project / "schemas").glob("*.yaml"):
         assert "dispatch: []  # its kernels are the impls kept in the project's build" in spec.read_text()
-    assert ("scatter_sum: Autograd (pyg_lib/csrc/ops/autograd/scatter_kernel.cpp:433), CPU "
+    assert ("scatter_sum: Autograd (pyg_lib/csrc/ops/autograd/scatter_kernel.cpp:433; its kernel scatter_sum_autograd "
+            "has internal linkage: an anonymous namespace, pyg_lib/csrc/ops/autograd/scatter_kernel.cpp:67), CPU "
             "(pyg_lib/csrc/ops/cpu/scatter_kernel.cpp:516; its kernel scatter_sum_kernel has internal linkage: an "
             "anonymous namespace, pyg_lib/csrc/ops/cpu/scatter_kernel.cpp:29)") in report, report
     # The person's steps, as the report words them: delete the blocks it names...

@@ -18,6 +18,7 @@
 #include "check/samples.h"
 #include "check/tags.h"
 #include "model/generated_names.h"
+#include "model/dispatch_keys.h"
 #include "model/expr_bounds.h"
 #include "model/types.h"
 
@@ -358,15 +359,49 @@ class OpChecker {
   void check_dispatch() {
     std::set<std::string> seen;
     for (const auto& key : op_.dispatch) {
-      const auto& known = dispatch_keys();
-      if (std::find(known.begin(), known.end(), key.value) == known.end()) {
+      const model::DispatchKey* known = model::find_dispatch_key(key.value);
+      if (!known) {
         auto& d = error(Code::UnknownDispatchKey, key.loc, fmt::format("unknown dispatch key '{}'", key.value));
-        if (auto guess = closest_match(key.value, known); !guess.empty())
+        if (auto guess = closest_match(key.value, model::registrable_dispatch_keys()); !guess.empty())
           d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
-      } else if (!seen.insert(key.value).second) {
-        error(Code::DuplicateDispatchKey, key.loc, fmt::format("dispatch key '{}' is listed twice", key.value));
+        continue;
       }
+      if (!seen.insert(key.value).second) {
+        error(Code::DuplicateDispatchKey, key.loc, fmt::format("dispatch key '{}' is listed twice", key.value));
+        continue;
+      }
+      if (known->kind == model::DispatchKeyKind::Unreached) {
+        error(Code::UnreachedDispatchKey, key.loc,
+              fmt::format("no call reaches a kernel at '{}': PyTorch looks kernels up per backend", key.value))
+            .notes.push_back({fmt::format("use {}", known->instead)});
+        continue;
+      }
+      check_dispatch_key_fits(key, known->kind);
     }
+  }
+
+  // A kernel at a key that redispatches, against what the spec says itself.
+  void check_dispatch_key_fits(const model::Located<std::string>& key, model::DispatchKeyKind kind) {
+    const bool python = std::any_of(op_.python_kernels.begin(), op_.python_kernels.end(),
+                                    [&](const model::PythonKernel& k) { return k.dispatch_key.value == key.value; });
+    if (op_.abi.value == Abi::Stable && !python && !model::stable_abi_serves(kind))
+      error(Code::DispatchKeyNotOnStableAbi, key.loc,
+            fmt::format("a kernel at '{}' calls the kernels below its key, which the stable ABI cannot: its C shim "
+                        "calls an op only from the dispatcher's top", key.value))
+          .notes.push_back({"use 'abi: unstable' for this op, or a Python kernel for this key"});
+    if (kind == model::DispatchKeyKind::Autograd && op_.autograd)
+      error(Code::AutogradKernelAndRule, key.loc,
+            fmt::format("the op has a kernel at '{}' and an 'autograd' rule: two gradients for the same calls", key.value))
+          .notes.push_back({fmt::format("the 'autograd' rule starts on line {}: keep the rule or the kernel", op_.autograd->loc.line)});
+    if (kind == model::DispatchKeyKind::Autocast)
+      for (const model::AutocastRule& rule : op_.autocast) {
+        auto device = autocast_devices().find(rule.device.value);
+        if (device == autocast_devices().end() || "Autocast" + device->second != key.value) continue;
+        error(Code::AutocastKernelAndRule, key.loc,
+              fmt::format("the op has a kernel at '{}' and an 'autocast' rule for '{}', which registers one there too",
+                          key.value, rule.device.value))
+            .notes.push_back({fmt::format("the rule is on line {}: keep the rule or the kernel", rule.loc.line)});
+      }
   }
 
   // PyTorch picks a backend's kernel by the devices of the op's tensor
@@ -381,7 +416,8 @@ class OpChecker {
     });
     if (takes_tensors) return;
     for (const auto& key : op_.dispatch) {
-      if (key.value == "CompositeExplicitAutograd") continue;
+      const model::DispatchKey* known = model::find_dispatch_key(key.value);
+      if (!known || !model::picked_by_tensor(known->kind)) continue;
       // A default key (no `dispatch:`) stands nowhere in the file: point at the schema.
       auto& d = error(Code::NoTensorToDispatchOn, key.loc.line ? key.loc : op_.schema_text.loc,
                       fmt::format("dispatch key '{}' is never reached: the op takes no tensor, and PyTorch picks a "
@@ -824,11 +860,6 @@ class OpChecker {
 }  // namespace
 
 
-const std::vector<std::string>& dispatch_keys() {
-  static const std::vector<std::string> keys = {"CPU", "CUDA", "XPU", "MPS", "Meta", "PrivateUse1",
-                                                "CompositeExplicitAutograd"};
-  return keys;
-}
 
 namespace {
 

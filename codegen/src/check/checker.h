@@ -10,8 +10,7 @@
 
 namespace opgen::check {
 
-// Dispatch keys and torch.Tag names a spec may name.
-const std::vector<std::string>& dispatch_keys();
+// torch.Tag names a spec may name (dispatch keys: model/dispatch_keys.h).
 const std::vector<std::string>& known_tags();
 
 void check_library(model::Library& library, Diagnostics& diags);

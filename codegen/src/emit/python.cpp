@@ -10,6 +10,7 @@
 #include "model/tags.h"
 #include "emit/common.h"
 #include "emit/emit.h"
+#include "model/dispatch_keys.h"
 #include "model/generated_names.h"
 #include "model/types.h"
 #include "support/printer.h"
@@ -657,8 +658,10 @@ void emit_python_kernels(Printer& p, const model::Library& lib) {
         auto indent = p.indent(4);
         for (const auto& line : carried_type_checks(lib, op)) p.line(line);
         for (const auto& line : carried_unpack_lines(lib, op)) p.line(line);
-        for (const auto& check : python_checks(lib, op))
-          for (const auto& line : python_check_lines(check)) p.line(line);
+        // A kernel that redispatches (Autograd, Autocast...) leaves the checks to the one it reaches.
+        if (model::computes_results(model::find_dispatch_key(kernel.dispatch_key.value)->kind))
+          for (const auto& check : python_checks(lib, op))
+            for (const auto& line : python_check_lines(check)) p.line(line);
         p.line(fmt::format("from {} import {} as kernel", target.substr(0, colon), target.substr(colon + 1)));
         p.line(fmt::format("return kernel({})", flat_call_args(op)));
       }

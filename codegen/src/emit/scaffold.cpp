@@ -4,11 +4,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <optional>
 
 #include "emit/common.h"
 #include "emit/emit.h"
 #include "emit/host_objects.h"
+#include "model/dispatch_keys.h"
 #include "model/types.h"
 #include "support/printer.h"
 #include "support/yaml_writer.h"
@@ -125,10 +127,19 @@ std::string scaffold_spec(const model::Library& lib, const model::OpSpec& op, co
 
 std::vector<std::pair<std::string, std::string>> scaffold_kernels(const model::Library& lib, const model::OpSpec& op,
                                                                   const std::string& kernels_dir) {
+  // A kernel that computes on CUDA tensors is CUDA code (.cu); the rest, C++.
+  auto extension = [](const std::string& key) {
+    const model::DispatchKey* known = model::find_dispatch_key(key);
+    return key.ends_with("CUDA") && known && model::computes_results(known->kind) ? ".cu" : ".cpp";
+  };
+  std::map<std::string, int> per_extension;
+  for (const auto& key : op.dispatch) ++per_extension[extension(key.value)];
+  // <op>.cpp and <op>.cu; <op>_<key>.cpp for each where two keys would share one.
   std::vector<std::pair<std::string, std::string>> files;
   for (const auto& key : op.dispatch) {
-    const char* ext = key.value == "CUDA" ? ".cu" : ".cpp";
-    std::string path = fmt::format("{}/{}{}", kernels_dir, op.op_name(), ext);
+    const char* ext = extension(key.value);
+    std::string path = per_extension[ext] == 1 ? fmt::format("{}/{}{}", kernels_dir, op.op_name(), ext)
+                                               : fmt::format("{}/{}_{}{}", kernels_dir, op.op_name(), key.value, ext);
     files.emplace_back(path, kernel_source(lib, op, key.value, path));
   }
   return files;

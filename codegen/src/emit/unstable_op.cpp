@@ -1,11 +1,14 @@
 // csrc/<op>.cpp for an unstable-ABI op: the schema in a per-op
 // TORCH_LIBRARY_FRAGMENT (a one-op edit recompiles one TU) and one checked
 // kernel per dispatch key in TORCH_LIBRARY_IMPL.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "emit/common.h"
 #include "emit/emit.h"
 #include "emit/host_objects.h"
+#include "model/dispatch_keys.h"
 #include "model/types.h"
 #include "support/printer.h"
 
@@ -21,7 +24,12 @@ void emit_checked_kernels(Printer& p, const model::Library& lib, const model::Op
   for (const auto& a : s.arguments) params.push_back(model::kernel_param_type(a, false) + " " + a.name);
   const std::vector<std::string> call_args = kernel_call_args(lib, op, false);
   const std::vector<std::string> host_checks = host_argument_checks(lib, op, "TORCH_CHECK");
-  const auto checks = cpp_checks(lib, op, false);
+  // Only kernels that compute the results run the checks (not those that
+  // redispatch: Autograd, Autocast...); with none, nothing calls them.
+  const bool checked = std::any_of(op.dispatch.begin(), op.dispatch.end(), [](const auto& key) {
+    return model::computes_results(model::find_dispatch_key(key.value)->kind);
+  });
+  const auto checks = checked ? cpp_checks(lib, op, false) : std::vector<RenderedCheck>{};
 
   p.emit(R"cc(//
 // $qualified$ through torch/library.h (unstable ABI).
@@ -62,8 +70,12 @@ namespace {
     {
       auto indent = p.indent();
       for (const auto& line : host_checks) p.line(line);
-      if (!checks.empty())
-        p.line(fmt::format("{}_check_inputs({});", op_identifier(op), fmt::join(checked_args(op), ", ")));
+      if (!checks.empty()) {
+        if (model::computes_results(model::find_dispatch_key(key.value)->kind))
+          p.line(fmt::format("{}_check_inputs({});", op_identifier(op), fmt::join(checked_args(op), ", ")));
+        else
+          p.line(fmt::format("// {} redispatches: the kernel it reaches checks the inputs it gets.", key.value));
+      }
       const std::string call = fmt::format("{}({})", kernel_callee(lib, op, key.value), fmt::join(call_args, ", "));
       if (!assemble) {
         p.line(fmt::format("{}{};", ret == "void" ? "" : "return ", call));

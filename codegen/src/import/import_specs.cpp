@@ -66,7 +66,7 @@ std::string spec_text(const ImportedOp& op, const std::string& package, const st
                                                            op.schema_from, op.schema_inferred_from)));
   out += fmt::format("schema: {}\n", yaml_double_quoted(schema));
   out += fmt::format("abi: {}\n", op.abi == model::Abi::Stable ? "stable" : "unstable");
-  // Impls for keys opgen does not register stay in the project's build,
+  // Impls the generated bindings cannot call stay in the project's build,
   // registered against this def (docs/import.md).
   for (const auto& kept : op.kept_impls)
     out += fmt::format("# {}\n", yaml_comment("kept in the project's build: the impl for " + kept));
@@ -388,8 +388,9 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     r += fmt::format("  {} of them with their fake moved into {}/_fakes.py (registered as '_', it had no name to "
                      "name it by)\n", moved_fakes, options.python_dir.generic_string());
   if (!kept.empty()) {
-    r += fmt::format("  {} of them keep impls in the project's build, for dispatch keys opgen does not register or "
-                     "kernels it cannot call (registered against the spec's def; written in the spec as comments):\n",
+    r += fmt::format("  {} of them keep impls in the project's build, whose kernels the generated bindings cannot call "
+                     "or whose keys are none a kernel is registered for (registered against the spec's def; written "
+                     "in the spec as comments):\n",
                      kept.size());
     for (const auto& line : kept) r += "    " + line + "\n";
     if (internal_linkage) r += "    " + std::string(kInternalLinkage) + "\n";

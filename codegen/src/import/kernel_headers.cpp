@@ -90,20 +90,13 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
   };
   std::map<std::string, Choice> chosen;  // by registering file, for one note each
   for (ImportedOp& op : found.ops) {
-    if (op.includes.empty() || op.includes_from.empty() || op.kernels.empty()) continue;
+    if (op.includes_from.empty() || op.kernels.empty()) continue;
     const fs::path dir = fs::path(op.includes_from).parent_path();
-    std::vector<std::string> declaring;
-    for (const std::string& include : op.includes) {
-      const auto* names = identifiers(dir, include);
-      if (names && std::any_of(op.kernels.begin(), op.kernels.end(),
-                               [&](const ImportedKernel& k) { return names->count(declared_name(k.function)) > 0; }))
-        declaring.push_back(include);
-    }
     const bool all_found = std::all_of(op.includes.begin(), op.includes.end(),
                                        [&](const std::string& include) { return find(dir, include).has_value(); });
-    if (declaring.empty() && all_found) {
-      // Every header the file includes is here and none declares the kernel: it is declared in the
-      // source alone, and the generated bindings (another file) could not name it. An impl stays in
+    if (all_found) {
+      // Every header the file includes is here (or it includes none of its own) and none declares this
+      // kernel: it is declared in the source alone, and the generated bindings (another file) could not name it. An impl stays in
       // the project's build; a def that names its kernel cannot be split, and needs a person.
       std::erase_if(op.kernels, [&](const ImportedKernel& k) {
         if (k.python) return false;
@@ -111,9 +104,12 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
         if (fresh) known->second = declared_beneath(dir, op.includes, declared_name(k.function));
         if (known->second) return false;
         const auto registration = registration_at.find(k.where);
-        const std::string why = fmt::format("its kernel {} is declared in no header that {} includes (in the source "
-                                            "alone), so the generated bindings cannot call it",
-                                            k.function, op.includes_from);
+        const std::string why =
+            op.includes.empty()
+                ? fmt::format("{} includes no header of its own (#include \"...\") that could declare its kernel {}, "
+                              "so the generated bindings cannot call it", op.includes_from, k.function)
+                : fmt::format("its kernel {} is declared in no header that {} includes (in the source alone), so the "
+                              "generated bindings cannot call it", k.function, op.includes_from);
         if (registration == registration_at.end() || registration->second->def) {
           op.kernel_refused = true;
           op.needs.push_back(fmt::format("{}: {}: declare it in a header and name that under 'kernels: include'",
@@ -124,7 +120,13 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
         op.kept_impls.push_back(fmt::format("{} ({}; {})", k.dispatch_key, k.where, why));
         return true;
       });
-      continue;
+    }
+    std::vector<std::string> declaring;
+    for (const std::string& include : op.includes) {
+      const auto* names = identifiers(dir, include);
+      if (names && std::any_of(op.kernels.begin(), op.kernels.end(),
+                               [&](const ImportedKernel& k) { return names->count(declared_name(k.function)) > 0; }))
+        declaring.push_back(include);
     }
     if (declaring.empty()) continue;  // none readable declares them: keep what the source includes
     Choice& choice = chosen[op.includes_from];

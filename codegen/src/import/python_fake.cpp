@@ -1,6 +1,8 @@
 #include "import/python_fake.h"
 
 #include <algorithm>
+#include <cctype>
+#include <optional>
 
 namespace opgen::import {
 
@@ -54,12 +56,61 @@ std::string lines_text(const std::vector<std::string_view>& lines, int first, in
 
 }  // namespace
 
-ModuleImports module_imports(const Tokens& tokens, const std::vector<std::string_view>& lines) {
+namespace {
+
+// Per line (1-based): whether an import there runs when the module loads,
+// under a condition: inside a top-level `if`/`try`/`with` block and no def
+// or class. One pass over the lines.
+std::vector<bool> conditional_lines(const std::vector<std::string_view>& lines) {
+  std::vector<bool> conditional(lines.size() + 1, false);
+  bool in_condition = false;
+  std::vector<size_t> defs;  // indents of the defs and classes open
+  for (size_t line = 1; line <= lines.size(); ++line) {
+    const std::string_view text = lines[line - 1];
+    const size_t indent = text.find_first_not_of(" \t");
+    if (indent == std::string_view::npos || text[indent] == '#') continue;
+    const std::string_view code = text.substr(indent);
+    auto starts = [&](std::string_view word) {
+      return code.starts_with(word) && (code.size() == word.size() || !std::isalnum(static_cast<unsigned char>(
+                                                                           code[word.size()])));
+    };
+    while (!defs.empty() && indent <= defs.back()) defs.pop_back();
+    if (indent == 0)
+      in_condition = starts("if") || starts("elif") || starts("else") || starts("try") || starts("except") ||
+                     starts("finally") || starts("with");
+    if (starts("def") || starts("class") || starts("async")) defs.push_back(indent);
+    conditional[line] = indent > 0 && in_condition && defs.empty();
+  }
+  return conditional;
+}
+
+// `from .x import y` in package `a.b` -> `a.b.x`; nullopt past the top.
+std::optional<std::string> absolute_module(std::string_view relative, const std::string& package) {
+  size_t dots = 0;
+  while (dots < relative.size() && relative[dots] == '.') ++dots;
+  std::string base = package;
+  for (size_t up = 1; up < dots; ++up) {
+    const size_t dot = base.rfind('.');
+    if (dot == std::string::npos) return std::nullopt;
+    base.resize(dot);
+  }
+  if (base.empty()) return std::nullopt;
+  const std::string_view rest = relative.substr(dots);
+  return rest.empty() ? base : base + "." + std::string(rest);
+}
+
+}  // namespace
+
+ModuleImports module_imports(const Tokens& tokens, const std::vector<std::string_view>& lines,
+                             const std::string& package) {
   ModuleImports out;
+  const std::vector<bool> conditional = conditional_lines(lines);
   for (size_t i = 0; i < tokens.size(); ++i) {
-    if (!(is(tokens[i], "import") || is(tokens[i], "from")) || !starts_line(tokens, i) ||
-        indent_of(lines, tokens[i].line) != 0)
-      continue;
+    if (!(is(tokens[i], "import") || is(tokens[i], "from")) || !starts_line(tokens, i)) continue;
+    const size_t indent = indent_of(lines, tokens[i].line);
+    const bool under_condition = indent > 0 && static_cast<size_t>(tokens[i].line) < conditional.size() &&
+                                 conditional[tokens[i].line];
+    if (indent != 0 && !under_condition) continue;
     // The statement: to the end of its line, or of its parentheses.
     size_t j = i;
     int depth = 0;
@@ -68,9 +119,30 @@ ModuleImports module_imports(const Tokens& tokens, const std::vector<std::string
       if (is(tokens[j], ")")) --depth;
       ++j;
     }
-    out.statements.push_back(lines_text(lines, tokens[i].line, tokens[j - 1].line, 0));
+    const size_t first = i;
+    i = j - 1;
+    std::string statement = lines_text(lines, tokens[first].line, tokens[j - 1].line, indent);
+    // `from .x import y`: from the module's package, as another module must write it.
+    if (is(tokens[first], "from") && first + 1 < j && is(tokens[first + 1], ".")) {
+      const size_t name_at = statement.find_first_not_of(" \t", 4);
+      const size_t name_end = statement.find_first_of(" \t\n(", name_at);
+      if (name_at == std::string::npos || name_end == std::string::npos) continue;
+      const auto absolute = absolute_module(std::string_view(statement).substr(name_at, name_end - name_at), package);
+      if (!absolute) continue;  // past the top package: binds nothing a moved fake may read
+      statement.replace(name_at, name_end - name_at, *absolute);
+    }
+    if (under_condition) {
+      std::string indented;
+      for (size_t at = 0; at < statement.size();) {
+        const size_t nl = statement.find('\n', at);
+        indented += "    " + statement.substr(at, nl == std::string::npos ? std::string::npos : nl - at + 1);
+        at = nl == std::string::npos ? statement.size() : nl + 1;
+      }
+      statement = "try:  # imported under a condition in its module\n" + indented + "except ImportError:\n    pass\n";
+    }
+    out.statements.push_back(std::move(statement));
     // The names it binds: `import a.b` binds a, `import a as b` b, `from m import x, y as z` x and z.
-    size_t k = i;
+    size_t k = first;
     while (k < j && !is(tokens[k], "import")) ++k;
     for (++k; k < j; ++k) {
       if (tokens[k].kind != Token::Kind::Identifier || is(tokens[k], "as")) continue;
@@ -78,7 +150,6 @@ ModuleImports module_imports(const Tokens& tokens, const std::vector<std::string
       if (k + 2 < j && is(tokens[k + 1], "as")) continue;  // bound under its alias
       out.names.insert(tokens[k].text);
     }
-    i = j - 1;
   }
   return out;
 }

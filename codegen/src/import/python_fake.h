@@ -15,13 +15,18 @@
 
 namespace opgen::import {
 
-// A module's top-level import statements, as written, and the names they bind.
+// A module's top-level import statements, as another module must write them
+// (a relative import made absolute), and the names they bind. An import
+// under a top-level `if`/`try` (`if has_triton(): import triton`) is written
+// as one that binds the name where the import succeeds.
 struct ModuleImports {
   std::vector<std::string> statements;
   std::set<std::string> names;
 };
 
-ModuleImports module_imports(const Tokens& tokens, const std::vector<std::string_view>& lines);
+// `package`: the dotted package the module is in (its own name for an __init__.py).
+ModuleImports module_imports(const Tokens& tokens, const std::vector<std::string_view>& lines,
+                             const std::string& package);
 
 struct MovedFake {
   std::string source;                   // the def, its name replaced by "{name}" for the writer

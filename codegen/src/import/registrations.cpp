@@ -12,6 +12,7 @@
 #include "import/python_fake.h"
 #include "import/python_schema.h"
 #include "import/source_scan.h"
+#include "model/dispatch_keys.h"
 #include "import/tokens.h"
 #include "support/diagnostic_codes.h"
 #include "support/file_io.h"
@@ -20,18 +21,26 @@ namespace opgen::import {
 
 namespace {
 
-// `torch::kCUDA`, `c10::DispatchKey::CUDA`, `kCUDA`, `"cuda"` -> opgen's
-// key name; "" when it is none opgen knows.
+// `torch::kCUDA`, `c10::DispatchKey::CUDA`, `kCUDA`, `"cuda"` -> the key's
+// name (model/dispatch_keys.h); "" when it is none a kernel can be
+// registered for (a typo, or a key no call reaches).
 std::string dispatch_key(const std::string& written) {
   std::string name = written;
   if (const size_t colon = name.rfind("::"); colon != std::string::npos) name = name.substr(colon + 2);
   if (name.size() > 1 && name[0] == 'k' && std::isupper(static_cast<unsigned char>(name[1]))) name = name.substr(1);
-  static const std::map<std::string, std::string> keys = {
-      {"CPU", "CPU"}, {"CUDA", "CUDA"}, {"XPU", "XPU"}, {"MPS", "MPS"}, {"Meta", "Meta"},
-      {"PrivateUse1", "PrivateUse1"}, {"CompositeExplicitAutograd", "CompositeExplicitAutograd"},
+  static const std::map<std::string, std::string> device_types = {
       {"cpu", "CPU"}, {"cuda", "CUDA"}, {"xpu", "XPU"}, {"mps", "MPS"}, {"meta", "Meta"}};
-  auto it = keys.find(name);
-  return it == keys.end() ? "" : it->second;
+  if (auto it = device_types.find(name); it != device_types.end()) return it->second;
+  const model::DispatchKey* key = model::find_dispatch_key(name);
+  return key && key->kind != model::DispatchKeyKind::Unreached ? name : "";
+}
+
+// A kept impl whose key is none a kernel is registered for, as the report names it.
+std::string unbound_key_impl(const std::string& written, const std::string& where) {
+  const model::DispatchKey* key = model::find_dispatch_key(written);
+  if (key && key->kind == model::DispatchKeyKind::Unreached)
+    return fmt::format("{} ({}; no call reaches a kernel at that key: use {})", written, where, key->instead);
+  return fmt::format("{} ({}; not the name of a dispatch key)", written, where);
 }
 
 // The function of an impl: `&fn`, `fn`, `TORCH_FN(fn)`, `&ns::fn<T>`; nullopt
@@ -208,11 +217,19 @@ class Collector {
     };
     std::string block_scope;   // the namespace path around the block being read
     bool block_anonymous = false;
+    bool block_stable = false;  // a STABLE_TORCH_LIBRARY... block
     // A kernel of the block being read, as the generated bindings must name it.
     // A kernel with internal linkage cannot be called from the generated
     // bindings (another file): its impl stays in the project's build, as
-    // impls for keys opgen does not register do, and the op is not blocked.
+    // impls for keys no kernel is registered for do, and the op is not blocked.
     auto bind = [&](ImportedOp& o, const std::string& key, const std::string& fn, size_t k) {
+      if (block_stable && !model::stable_abi_serves(model::find_dispatch_key(key)->kind)) {
+        // The project's stable-ABI kernel does its part and calls the op again from the top; the
+        // spec could only bind it on the unstable ABI (E0824).
+        o.kept_impls.push_back(fmt::format("{} ({}; a stable-ABI kernel at a key that redispatches, which opgen "
+                                           "binds on the unstable ABI only)", key, where(k)));
+        return;
+      }
       const auto declared = internal.find(declared_name(fn));
       if ((block_anonymous && !fn.starts_with("::")) || declared != internal.end()) {
         o.kept_impls.push_back(fmt::format("{} ({}; its kernel {} has internal linkage: {})", key, where(k), fn,
@@ -240,6 +257,7 @@ class Collector {
         const auto name = args.size() == 3 ? string_argument(tokens, args[1]) : std::nullopt;
         if (!name) continue;
         std::tie(block_scope, block_anonymous) = scope_at(i);
+        block_stable = false;
         ++result.registrations;
         auto [qualified_ns, op_name] = split_qualified(*name);
         ImportedOp& o = op(qualified_ns.empty() ? "fbgemm" : qualified_ns, op_name, where(i));
@@ -249,7 +267,7 @@ class Collector {
         if (const auto fn = kernel_function(tokens, args[2]); !key.empty() && fn)
           bind(o, key, *fn, i);
         else if (key.empty())
-          o.kept_impls.push_back(fmt::format("{} ({})", written, where(i)));
+          o.kept_impls.push_back(unbound_key_impl(written, where(i)));
         result.blocks.push_back({file.display, t.line, tokens[call_end - 1].line, text_of(tokens, {i, call_end}),
                                  {{o.ns, o.name, where(i), false, o.kept_impls.size() > kept_before}}});
         outside_blocks.emplace_back(next_outside, i);
@@ -267,6 +285,7 @@ class Collector {
       const auto head = call_arguments(tokens, i + 1, &head_end);
       if (head.size() != (impl_block ? 3u : 2u) || head_end >= tokens.size() || !is(tokens[head_end], "{")) continue;
       std::tie(block_scope, block_anonymous) = scope_at(i);
+      block_stable = stable;
       std::string ns = text_of(tokens, head[0]);
       if (t.text.ends_with("_EXPAND") || !model::is_identifier(ns) || ns == "TORCH_EXTENSION_NAME") {
         if (auto expanded = expanded_namespace(tokens, head[0])) {
@@ -306,7 +325,7 @@ class Collector {
             if (!key.empty() && fn) {
               bind(o, key, *fn, k);
             } else if (key.empty()) {
-              o.kept_impls.push_back(fmt::format("{} ({})", written, where(k)));
+              o.kept_impls.push_back(unbound_key_impl(written, where(k)));
             }
             record(&o, kept_before, k);
           } else {
@@ -391,14 +410,15 @@ class Collector {
               key = dispatch_key(text_of(tokens, {fn_range.first + 4, comma}));
             }
             if (key.empty()) {
-              // Not one opgen registers: the project's build keeps registering it, against the spec's def.
+              // No key a kernel is registered for (a typo, `Dense`, a variable): the project's build keeps
+              // registering it, against the spec's def.
               std::string written = args.size() == 3 ? text_of(tokens, args[1]) : text_of(tokens, head[1]);
               if (const size_t colon = written.rfind("::"); colon != std::string::npos) written = written.substr(colon + 2);
               if (written.size() > 1 && written.front() == '"' && written.back() == '"')
                 written = written.substr(1, written.size() - 2);
               if (written.size() > 1 && written[0] == 'k' && std::isupper(static_cast<unsigned char>(written[1])))
                 written = written.substr(1);
-              o.kept_impls.push_back(fmt::format("{} ({})", written, where(k)));
+              o.kept_impls.push_back(unbound_key_impl(written, where(k)));
               return;
             }
             if (auto fn = kernel_function(tokens, fn_range)) {
@@ -505,7 +525,11 @@ class Collector {
       }
       return false;
     };
-    const ModuleImports imports = module_imports(tokens, lines);
+    // The package the module is in: its own name for an __init__.py.
+    const std::string package = module_path.filename() == "__init__"       ? module
+                                : module.find('.') == std::string::npos ? std::string()
+                                                                        : module.substr(0, module.rfind('.'));
+    const ModuleImports imports = module_imports(tokens, lines, package);
     // A fake named `_` (the `def` at token `def`, registered at token `at`) has no
     // name to name it by: it moves into python/_fakes.py, if nothing else of its module comes along.
     auto move_underscore_fake = [&](ImportedOp& o, size_t def, size_t at) {
@@ -646,11 +670,36 @@ class Collector {
           for (size_t x = args[a].first; x + 2 < args[a].second; ++x)
             if (is(tokens[x], "Tag") && is(tokens[x + 1], ".")) o.tags.push_back(tokens[x + 2].text);
       } else if (t.text == "register_fake" || t.text == "impl_abstract" || t.text == "custom_op" ||
-                 t.text == "register_kernel" || (t.text == "impl" && (owner == "library" || alias.count(tokens[i].text)))) {
+                 t.text == "register_kernel" || (t.text == "impl" && (owner == "library" || alias.count(tokens[i].text))) ||
+                 (t.text == "impl" && dotted && library_ns.count(owner))) {
         const auto args = call_arguments(tokens, i + 1, &end);
         if (args.empty()) continue;
         ++result.registrations;
-        auto qualified = string_argument(tokens, args[0]);
+        auto library_variable = [&](TokenRange range) -> const std::string* {
+          if (range.second != range.first + 1) return nullptr;
+          auto it = library_ns.find(tokens[range.first].text);
+          return it == library_ns.end() ? nullptr : &it->second;
+        };
+        auto in_namespace = [](const std::string& ns, const std::string& name) {
+          return name.find("::") == std::string::npos ? ns + "::" + name : name;
+        };
+        std::optional<std::string> qualified;
+        std::string function;  // the kernel, where the call names it
+        size_t key_at = 1;     // the argument with the dispatch key or device types
+        if (t.text == "impl" && dotted && owner != "library") {
+          // `lib.impl("name", fn, "KEY")` on a Library of this file.
+          if (auto name = string_argument(tokens, args[0])) qualified = in_namespace(library_ns[owner], *name);
+          if (args.size() > 1 && args[1].second == args[1].first + 1 &&
+              tokens[args[1].first].kind == Token::Kind::Identifier)
+            function = tokens[args[1].first].text;
+          key_at = 2;
+        } else if (t.text == "impl" && args.size() > 1 && library_variable(args[0])) {
+          // `@torch.library.impl(lib, "name", "KEY")`: the legacy form, a Library first.
+          if (auto name = string_argument(tokens, args[1])) qualified = in_namespace(*library_variable(args[0]), *name);
+          key_at = 2;
+        } else {
+          qualified = string_argument(tokens, args[0]);
+        }
         if (!qualified) {
           if (t.text != "register_fake" || !dotted || owner == "library")
             result.notes.push_back(fmt::format("{}: {}() names its op at run time: not imported", where(i), t.text));
@@ -658,13 +707,15 @@ class Collector {
         }
         auto [ns, name] = split_qualified(*qualified);
         // The function it decorates (`@...(...)\ndef f(`) or is applied to (`...(...)(f)`).
-        std::string function;
-        if (end + 1 < tokens.size() && is(tokens[end], "def")) function = tokens[end + 1].text;
-        if (end + 2 < tokens.size() && is(tokens[end], "(") && tokens[end + 1].kind == Token::Kind::Identifier &&
-            is(tokens[end + 2], ")"))
+        if (function.empty() && end + 1 < tokens.size() && is(tokens[end], "def")) function = tokens[end + 1].text;
+        if (function.empty() && end + 2 < tokens.size() && is(tokens[end], "(") &&
+            tokens[end + 1].kind == Token::Kind::Identifier && is(tokens[end + 2], ")"))
           function = tokens[end + 1].text;
         ImportedOp& o = op(ns, name, where(i));
-        if (t.text == "register_fake" || t.text == "impl_abstract") {
+        // A Meta kernel is the op's fake (as register_fake registers it), checked alike.
+        const auto key = args.size() > key_at ? string_argument(tokens, args[key_at]) : std::nullopt;
+        const bool meta_kernel = t.text == "impl" && key && (*key == "Meta" || *key == "meta");
+        if (t.text == "register_fake" || t.text == "impl_abstract" || meta_kernel) {
           if (function == "_" && is(tokens[end], "def") && !makes_meta_tensors(end) &&
               signature_closes(end, block_end(end))) {
             move_underscore_fake(o, end, i);
@@ -687,12 +738,11 @@ class Collector {
         } else {
           // A kernel the project registers in Python (register_kernel, torch.library.impl) stays
           // where it is, registered against the spec's def once the package has defined the op, as
-          // C++ impls for keys opgen does not bind stay in the project's build. (Naming the function
+          // C++ impls opgen cannot bind stay in the project's build. (Naming the function
           // under 'kernels:' instead would import its module and register it twice.)
-          const auto device = args.size() > 1 ? string_argument(tokens, args[1]) : std::nullopt;
           o.kept_impls.push_back(fmt::format("{} ({}, {}{} in Python)",
-                                             device ? *device : args.size() > 1 ? text_of(tokens, args[1])
-                                                                                : "every device",
+                                             key ? *key : args.size() > key_at ? text_of(tokens, args[key_at])
+                                                                               : "every device",
                                              where(i), t.text, function.empty() ? "" : " of " + function));
         }
       }

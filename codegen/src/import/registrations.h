@@ -55,8 +55,8 @@ struct ImportedOp {
   std::vector<std::string> needs;     // what a person must do, and why
   bool defined = false;               // a def was read (a second one is compared with it)
   bool kernel_refused = false;        // an impl was found, but not one opgen can call (in `needs`)
-  // Impls for dispatch keys opgen does not register (Autograd, AutocastCUDA,
-  // QuantizedCPU, ...), or whose kernels it cannot call: "<key> (<file:line>)". They stay in the project's
+  // Impls whose kernels the generated bindings cannot call, or whose keys
+  // are none a kernel is registered for: "<key> (<file:line>)". They stay in the project's
   // build, registered against the spec's def; they do not block the op.
   std::vector<std::string> kept_impls;
   // One of them is kept because its kernel has internal linkage (an anonymous

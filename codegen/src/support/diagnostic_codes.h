@@ -130,6 +130,10 @@ enum class Code : uint16_t {
   CompileConditionIncomplete,
   CompileWhenNotBool,
   BadCompileFallback,
+  UnreachedDispatchKey,
+  DispatchKeyNotOnStableAbi,
+  AutogradKernelAndRule,
+  AutocastKernelAndRule,
   // E09xx: files and output
   CannotReadSpec,
   CannotWriteOutput,

@@ -1,0 +1,93 @@
+#include "model/dispatch_keys.h"
+
+#include <algorithm>
+#include <array>
+
+namespace opgen::model {
+
+namespace {
+
+using enum DispatchKeyKind;
+
+// c10/core/DispatchKey.h. A per-backend key exists only where c10 parses
+// it (AutogradHIP and QuantizedMeta, for two, do not).
+constexpr std::array kDispatchKeys = {
+    DispatchKey{"CPU", Backend}, DispatchKey{"CUDA", Backend}, DispatchKey{"HIP", Backend},
+    DispatchKey{"XLA", Backend}, DispatchKey{"MPS", Backend}, DispatchKey{"IPU", Backend},
+    DispatchKey{"XPU", Backend}, DispatchKey{"HPU", Backend}, DispatchKey{"VE", Backend},
+    DispatchKey{"Lazy", Backend}, DispatchKey{"MTIA", Backend}, DispatchKey{"MAIA", Backend},
+    DispatchKey{"PrivateUse1", Backend}, DispatchKey{"PrivateUse2", Backend}, DispatchKey{"PrivateUse3", Backend},
+    DispatchKey{"Meta", Backend},
+
+    DispatchKey{"QuantizedCPU", Layout}, DispatchKey{"QuantizedCUDA", Layout}, DispatchKey{"QuantizedXPU", Layout},
+    DispatchKey{"QuantizedPrivateUse1", Layout},
+    DispatchKey{"SparseCPU", Layout}, DispatchKey{"SparseCUDA", Layout}, DispatchKey{"SparseHIP", Layout},
+    DispatchKey{"SparseMPS", Layout}, DispatchKey{"SparseXPU", Layout}, DispatchKey{"SparseVE", Layout},
+    DispatchKey{"SparseMeta", Layout}, DispatchKey{"SparsePrivateUse1", Layout},
+    DispatchKey{"SparseCsrCPU", Layout}, DispatchKey{"SparseCsrCUDA", Layout}, DispatchKey{"SparseCsrHIP", Layout},
+    DispatchKey{"SparseCsrMPS", Layout}, DispatchKey{"SparseCsrXPU", Layout}, DispatchKey{"SparseCsrVE", Layout},
+    DispatchKey{"SparseCsrMeta", Layout}, DispatchKey{"SparseCsrPrivateUse1", Layout},
+    DispatchKey{"NestedTensorCPU", Layout}, DispatchKey{"NestedTensorCUDA", Layout},
+    DispatchKey{"NestedTensorXPU", Layout}, DispatchKey{"NestedTensorHPU", Layout},
+    DispatchKey{"NestedTensorMeta", Layout}, DispatchKey{"NestedTensorPrivateUse1", Layout},
+
+    DispatchKey{"CompositeExplicitAutograd", Composite},
+    DispatchKey{"CompositeExplicitAutogradNonFunctional", Composite},
+    DispatchKey{"CompositeImplicitAutograd", Composite},
+    DispatchKey{"CompositeImplicitAutogradNestedTensor", Composite},
+
+    DispatchKey{"Autograd", Autograd}, DispatchKey{"AutogradCPU", Autograd}, DispatchKey{"AutogradCUDA", Autograd},
+    DispatchKey{"AutogradXLA", Autograd}, DispatchKey{"AutogradMPS", Autograd}, DispatchKey{"AutogradIPU", Autograd},
+    DispatchKey{"AutogradXPU", Autograd}, DispatchKey{"AutogradHPU", Autograd}, DispatchKey{"AutogradLazy", Autograd},
+    DispatchKey{"AutogradMeta", Autograd}, DispatchKey{"AutogradNestedTensor", Autograd},
+    DispatchKey{"AutogradOther", Autograd}, DispatchKey{"AutogradPrivateUse1", Autograd},
+    DispatchKey{"AutogradPrivateUse2", Autograd}, DispatchKey{"AutogradPrivateUse3", Autograd},
+
+    DispatchKey{"AutocastCPU", Autocast}, DispatchKey{"AutocastCUDA", Autocast}, DispatchKey{"AutocastXPU", Autocast},
+    DispatchKey{"AutocastMPS", Autocast}, DispatchKey{"AutocastIPU", Autocast}, DispatchKey{"AutocastHPU", Autocast},
+    DispatchKey{"AutocastPrivateUse1", Autocast},
+
+    DispatchKey{"ADInplaceOrView", Redispatching}, DispatchKey{"BackendSelect", Redispatching},
+    DispatchKey{"Python", Redispatching}, DispatchKey{"PythonDispatcher", Redispatching},
+    DispatchKey{"PythonTLSSnapshot", Redispatching}, DispatchKey{"PreDispatch", Redispatching},
+    DispatchKey{"Functionalize", Redispatching}, DispatchKey{"Conjugate", Redispatching},
+    DispatchKey{"Negative", Redispatching}, DispatchKey{"ZeroTensor", Redispatching},
+    DispatchKey{"FuncTorchBatched", Redispatching}, DispatchKey{"FuncTorchBatchedDecomposition", Redispatching},
+    DispatchKey{"FuncTorchVmapMode", Redispatching}, DispatchKey{"FuncTorchGradWrapper", Redispatching},
+    DispatchKey{"FuncTorchDynamicLayerFrontMode", Redispatching},
+    DispatchKey{"FuncTorchDynamicLayerBackMode", Redispatching},
+
+    // PyTorch registers these without complaint, and no call runs them: the
+    // functionality keys stand for no backend, Undefined means every key.
+    DispatchKey{"Dense", Unreached, "a backend key: CPU, CUDA, ..."},
+    DispatchKey{"Quantized", Unreached, "QuantizedCPU or QuantizedCUDA"},
+    DispatchKey{"Sparse", Unreached, "SparseCPU or SparseCUDA"},
+    DispatchKey{"SparseCsr", Unreached, "SparseCsrCPU or SparseCsrCUDA"},
+    DispatchKey{"NestedTensor", Unreached, "NestedTensorCPU or NestedTensorCUDA"},
+    DispatchKey{"AutogradFunctionality", Unreached, "Autograd"},
+    DispatchKey{"Undefined", Unreached, "CompositeImplicitAutograd, which PyTorch registers it as"},
+};
+
+}  // namespace
+
+const DispatchKey* find_dispatch_key(std::string_view name) {
+  auto it = std::find_if(kDispatchKeys.begin(), kDispatchKeys.end(), [&](const DispatchKey& k) { return k.name == name; });
+  return it == kDispatchKeys.end() ? nullptr : &*it;
+}
+
+std::vector<std::string> registrable_dispatch_keys() {
+  std::vector<std::string> names;
+  for (const DispatchKey& key : kDispatchKeys)
+    if (key.kind != Unreached) names.emplace_back(key.name);
+  return names;
+}
+
+bool computes_results(DispatchKeyKind kind) { return kind == Backend || kind == Layout || kind == Composite; }
+
+bool stable_abi_serves(DispatchKeyKind kind) { return computes_results(kind); }
+
+bool picked_by_tensor(DispatchKeyKind kind) {
+  return kind == Backend || kind == Layout || kind == Autograd || kind == Autocast;
+}
+
+}  // namespace opgen::model

@@ -1,0 +1,47 @@
+// The dispatch keys a kernel can be registered for, as data: every key
+// PyTorch's parser accepts (c10::parseDispatchKey, the same 91 names in
+// 2.11 and 2.14), each with what a kernel registered there does. The
+// checker, the emitters and `opgen import` read this one table.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace opgen::model {
+
+enum class DispatchKeyKind {
+  Backend,       // CPU, CUDA, Meta, XPU...: computes the results for tensors on its device
+  Layout,        // QuantizedCPU, SparseCUDA, NestedTensorCPU...: the same, for one layout
+  Composite,     // CompositeExplicitAutograd...: one kernel for every backend
+  Autograd,      // Autograd, AutogradCPU...: records the gradient, then redispatches below
+  Autocast,      // AutocastCUDA...: casts the inputs, then redispatches below
+  Redispatching, // ADInplaceOrView, Functionalize, FuncTorchBatched, Python...: wraps the call below
+  Unreached,     // Dense, Sparse, Quantized... (a functionality with no backend), Undefined
+};
+
+struct DispatchKey {
+  std::string_view name;
+  DispatchKeyKind kind;
+  // For Unreached keys: what to register instead.
+  std::string_view instead = {};
+};
+
+// nullptr for a name PyTorch does not parse.
+const DispatchKey* find_dispatch_key(std::string_view name);
+// Every key a kernel can be registered for (not the Unreached ones), in table order.
+std::vector<std::string> registrable_dispatch_keys();
+
+// Whether a kernel at a key of this kind computes the op's results, so the
+// spec's checks run in front of it. A kernel at a key that redispatches
+// (Autograd, Autocast...) sees inputs the call below may still change
+// (autocast casts them): the kernel it reaches runs the checks.
+bool computes_results(DispatchKeyKind kind);
+// Whether the stable ABI can serve a kernel of this kind: it has no
+// redispatch (its C shim calls an op only from the dispatcher's top).
+bool stable_abi_serves(DispatchKeyKind kind);
+// Whether PyTorch reaches the key through the device or layout of a tensor
+// argument (an op with no tensor never reaches it).
+bool picked_by_tensor(DispatchKeyKind kind);
+
+}  // namespace opgen::model
