@@ -355,6 +355,31 @@ fake: {{python: "constructs_fakes:optional_out"}}
 samples: []
 """
 
+# A result that is a view of its argument (DeepSpeed's wait_allgather): eager only (W0403); the test below calls it.
+VIEW_SPEC = """schema: "{op}(Tensor(a) x, int graph_id) -> Tensor(a)"
+abi: {abi}
+dispatch: [CPU]
+fake: like(x)
+samples: []
+"""
+
+# Two positional arguments of one name (DeepSpeed's offload_tensor): the second is id_2 in the kernel and the
+# Python; the registered schema keeps both `id`. Eager only (W0307); the test below calls it.
+TWO_IDS_SPEC = """schema: "{op}(Tensor a, int id, int id) -> Tensor"
+abi: {abi}
+dispatch: [CPU]
+fake: {{python: "constructs_fakes:two_ids"}}
+samples: []
+"""
+
+# Lists of dtypes (DeepSpeed's prefetch_params_fused takes `ScalarType[]? dtypes = None`).
+DTYPES_SPEC = """schema: "{op}(Tensor x, ScalarType[] dtypes, ScalarType[]? more=None) -> Tensor"
+abi: {abi}
+dispatch: [CPU]
+fake: {{python: "constructs_fakes:dtypes"}}
+samples: []
+"""
+
 MUTATING_SPEC = """schema: "{op}(Tensor(a!) x, Tensor src) -> ()"
 abi: {abi}
 dispatch: [CPU]
@@ -375,6 +400,14 @@ def twice_rows(x):
 
 def nested(x, groups):
     return x.new_empty((sum(sum(g) for g in groups),))
+
+
+def dtypes(x, dtypes, more=None):
+    return x.new_empty((len(dtypes), len(more) if more is not None else 0))
+
+
+def two_ids(a, id, id_2):
+    return a.new_empty((id, id_2))
 
 
 def optional_out(values, weights=None, values_out=None, weights_out=None):
@@ -528,6 +561,17 @@ KERNEL_BODIES = {
                "    c10::List<int64_t> group = groups.get(i);\n"
                "    for (size_t j = 0; j < group.size(); ++j) total += group.get(j);\n  }\n"
                "  return at::zeros({total}, x.options());"),
+    # (dtypes given, more given): each a dtype's position in the list when it is float32, else 9.
+    "dtypes": ("int64_t first = -1;\n  for (size_t i = 0; i < dtypes.size() && first < 0; ++i)\n"
+               "    if (dtypes[i] == torch::headeronly::ScalarType::Float) first = static_cast<int64_t>(i);\n"
+               "  return torch::stable::new_zeros(x, {first < 0 ? 9 : first, more.has_value() ? "
+               "static_cast<int64_t>(more->size()) : 0});",
+               "int64_t first = -1;\n  for (size_t i = 0; i < dtypes.size() && first < 0; ++i)\n"
+               "    if (dtypes[i] == at::kFloat) first = static_cast<int64_t>(i);\n"
+               "  return at::zeros({first < 0 ? 9 : first, more.has_value() ? static_cast<int64_t>(more->size()) : 0}, "
+               "x.options());"),
+    "two_ids": ("return torch::stable::new_zeros(a, {id, id_2});", "return at::zeros({id, id_2}, a.options());"),
+    "view": ("(void)graph_id;\n  return x;", "(void)graph_id;\n  return x.view(x.sizes());"),
     "mutating": ("torch::stable::Tensor out = x;\n  torch::stable::zero_(out);", "x.zero_();"),
     # The outs given are returned (zeroed), new ones where not; no weights, no second result.
     "optional_out": ("torch::stable::Tensor v = values_out.has_value() ? *values_out : "
@@ -570,6 +614,12 @@ OPS = {  # op -> (kind, abi)
     "eager_only_unstable": ("eager_only", "unstable"),
     "optional_out_stable": ("optional_out", "stable"),
     "optional_out_unstable": ("optional_out", "unstable"),
+    "dtypes_stable": ("dtypes", "stable"),
+    "dtypes_unstable": ("dtypes", "unstable"),
+    "two_ids_stable": ("two_ids", "stable"),
+    "two_ids_unstable": ("two_ids", "unstable"),
+    "view_stable": ("view", "stable"),
+    "view_unstable": ("view", "unstable"),
     "zero_stable_": ("mutating", "stable"),
     "zero_unstable_": ("mutating", "unstable"),
     "existing_stable": ("existing", "stable"),
@@ -588,7 +638,7 @@ def spec_text(op, kind, abi):
         return EXISTING_SPECS[abi + kind.removeprefix("existing")].format(op=op)
     template = {"each": EACH_SPEC, "dynamic": DYNAMIC_SPEC, "python": PYTHON_FAKE_SPEC, "mutating": MUTATING_SPEC,
                 "values": VALUES_SPEC, "eager_only": EAGER_ONLY_SPEC, "nested": NESTED_SPEC,
-                "optional_out": OPTIONAL_OUT_SPEC}[kind]
+                "optional_out": OPTIONAL_OUT_SPEC, "view": VIEW_SPEC, "two_ids": TWO_IDS_SPEC, "dtypes": DTYPES_SPEC}[kind]
     return template.format(op=op, abi=abi)
 
 
@@ -723,6 +773,42 @@ def test_an_optional_result_is_the_optional_argument_it_writes(library, abi):
     assert v.shape == (3, 2) and w.shape == (4,) and v.eq(0).all() and w.eq(0).all()
     v, w = op(values)
     assert w is None and v.shape == (3, 2)
+
+
+@pytest.mark.parametrize("abi", ["stable", "unstable"])
+def test_a_view_result_shares_its_arguments_memory(library, abi):
+    """`Tensor(a) x -> Tensor(a)`: the kernel's view is what the caller gets, writes through it reach x."""
+    load_library(library)
+    op = getattr(torch.ops.constructs, f"view_{abi}").default
+    x = torch.zeros(3, 2)
+    y = op(x, 7)
+    assert y.data_ptr() == x.data_ptr() and y.shape == x.shape
+    y.fill_(3.0)
+    assert x.eq(3.0).all()
+
+
+@pytest.mark.parametrize("abi", ["stable", "unstable"])
+def test_lists_of_dtypes_reach_the_kernel(library, abi):
+    """ScalarType[] and ScalarType[]? (PyTorch parses them; DeepSpeed registers one): each dtype arrives."""
+    load_library(library)
+    op = getattr(torch.ops.constructs, f"dtypes_{abi}").default
+    x = torch.ones(1)
+    assert op(x, [torch.bfloat16, torch.float32]).shape == (1, 0)
+    assert op(x, [torch.int8], [torch.float16, torch.float32, torch.int64]).shape == (9, 3)
+    assert op(x, [], []).shape == (9, 0)
+
+
+@pytest.mark.parametrize("abi", ["stable", "unstable"])
+def test_two_arguments_of_one_name_arrive_in_order(library, abi):
+    """`(Tensor a, int id, int id)`, registered as written: each value reaches its parameter."""
+    load_library(library)
+    op = getattr(torch.ops.constructs, f"two_ids_{abi}").default
+    assert "int id, int id)" in str(op._schema)
+    assert op(torch.ones(1), 2, 3).shape == (2, 3)
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    with FakeTensorMode() as mode:
+        assert op(mode.from_tensor(torch.ones(1)), 2, 3).shape == (2, 3)  # the fake takes id_2 too
 
 
 def test_existing_functions_get_the_converted_arguments(library):

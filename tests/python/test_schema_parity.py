@@ -194,8 +194,9 @@ def test_the_argument_limit_is_pytorchs(tmp_path, count):
 
 
 def test_pytorch_registers_arguments_named_alike_but_its_tools_refuse_them():
-    """E0306's reason, held against the installed torch: the schema registers, and opcheck (like Inductor's
-    lowering) fails building a Python signature from it. If a release takes it, opgen can too."""
+    """W0307's reason, held against the installed torch: the schema registers and eager calls bind by position,
+    and opcheck (like Inductor's lowering) fails building a Python signature from it: opgen registers such an op
+    as written and skips opcheck and compile for it. If a release takes it, those can run too."""
     lib = torch.library.Library("opgen_dup_probe", "FRAGMENT")
     lib.define("offload(Tensor a, int id, int id) -> Tensor")
     lib.impl("offload", lambda a, x, y: a + x + y, "CPU")

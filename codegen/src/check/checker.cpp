@@ -119,6 +119,44 @@ class OpChecker {
       error(Code::VariadicSchema, op_.schema_at(0), "variadic schemas ('...') cannot be registered as custom ops");
   }
 
+  // PyTorch registers a schema that names two positional arguments alike,
+  // and calls the op by position: the second `id` becomes `id_2` for the
+  // generated code (C++ and Python need distinct names), the schema keeps
+  // `id`. PyTorch's own signature builders refuse it (opcheck, Inductor):
+  // eager only (W0307). A keyword-only one could not be passed (E0306).
+  void name_duplicate_arguments() {
+    std::vector<Argument>& args = op_.schema.arguments;
+    std::set<std::string> names;
+    for (const Argument& a : args) names.insert(a.name);
+    if (names.size() == args.size()) return;
+    std::map<std::string, int> seen;
+    for (Argument& a : args) {
+      const int count = ++seen[a.name];
+      if (count == 1) continue;
+      if (a.kwarg_only || std::any_of(args.begin(), args.end(), [&](const Argument& b) {
+            return b.kwarg_only && b.name == a.name;
+          })) {
+        error(Code::DuplicateArgument, op_.schema_at(a.column),
+              fmt::format("duplicate argument name '{}', keyword-only: a call could not pass both", a.name));
+        continue;
+      }
+      std::string unique;
+      for (int n = count; names.count(unique = fmt::format("{}_{}", a.name, n)); ++n) {
+      }
+      names.insert(unique);
+      diags_
+          .warning(Code::DuplicateArgumentNotCompilable, op_.schema_at(a.column),
+                   fmt::format("the schema names two arguments '{}': eager calls work, torch.library.opcheck and "
+                               "torch.compile refuse the op", a.name))
+          .notes.push_back({fmt::format("the second is '{}' in this spec's rules and samples, the kernel and the "
+                                        "generated Python; the registered schema keeps '{}'", unique, a.name)});
+      a.written_name = a.name;
+      a.name = unique;
+      op_.eager_only = "the schema names two arguments alike (W0307): torch.library.opcheck and torch.compile "
+                       "refuse the op";
+    }
+  }
+
   void check_arguments() {
     // c10::utils::bitset, which DispatchKeyExtractor fills with one bit per argument.
     constexpr size_t kTorchMaxArguments = 64;
@@ -130,10 +168,8 @@ class OpChecker {
         d.notes.push_back({fmt::format("{} as declared, each host object's fields counted one each",
                                        op_.declared_schema->arguments.size())});
     }
-    std::set<std::string> seen;
+    name_duplicate_arguments();
     for (const Argument& a : op_.schema.arguments) {
-      if (!seen.insert(a.name).second)
-        error(Code::DuplicateArgument, op_.schema_at(a.column), fmt::format("duplicate argument name '{}'", a.name));
       if (is_keyword(a.name) || kGeneratedNames.count(a.name) || a.name.rfind("opgen_", 0) == 0)
         error(Code::ReservedArgumentName, op_.schema_at(a.column),
               fmt::format("argument name '{}' is reserved in C++, Python or the generated code", a.name))
@@ -226,10 +262,16 @@ class OpChecker {
       for (const model::Type* t = a.type.get(); t; t = t->elements.empty() ? nullptr : t->elements[0].get()) {
         if (!t->alias) continue;
         for (const auto& set : t->alias->before_sets) used_sets.insert(set);
-        if (!t->alias->is_write)
+        // `Tensor(a) x` with a result `Tensor(a)`: a view (W0403, below); alone, it says nothing.
+        const bool viewed = std::any_of(s.returns.begin(), s.returns.end(), [&](const model::Return& r) {
+          return model::viewed_argument(s, r) == &a;
+        });
+        if (!t->alias->is_write && !viewed)
           error(Code::AliasWithoutWrite, op_.schema_at(a.column),
-                fmt::format("argument '{}' is annotated as an alias {} without '!'", a.name, t->alias->to_string()))
-              .notes.push_back({"custom ops may mutate inputs (Tensor(a!)) but not return views of them"});
+                fmt::format("argument '{}' is annotated as an alias {} without '!', and no result aliases it", a.name,
+                            t->alias->to_string()))
+              .notes.push_back({"an op may mutate an input (Tensor(a!)), or return a view of it (Tensor(a) x -> "
+                                "Tensor(a)); drop the annotation otherwise"});
       }
       if (model::has_write_annotation(a) && !a.type->is_tensor_like()) {
         diags_.warning(Code::NonTensorMarkedMutated, op_.schema_at(a.column),
@@ -301,6 +343,7 @@ class OpChecker {
     const bool inplace = has_tag("inplace");
     bool any_alias = false, all_bound = !s.returns.empty(), any_bad = false;
     const model::Argument* loose = nullptr;  // an aliased argument outside the out= convention
+    const model::Argument* view = nullptr;   // an argument a result is a view of
     for (const model::Return& r : s.returns) {
       if (!find_alias(*r.type)) {
         all_bound = false;
@@ -308,12 +351,18 @@ class OpChecker {
       }
       any_alias = true;
       const model::Argument* arg = model::aliased_argument(s, r);
+      if (const model::Argument* viewed = arg ? nullptr : model::viewed_argument(s, r)) {
+        all_bound = false;
+        view = view ? view : viewed;
+        continue;
+      }
       if (!arg) {
         any_bad = true;
         error(Code::ReturnsAlias, op_.schema_at(r.column),
               fmt::format("the op returns an alias of an input ({}) that is not a tensor argument it writes",
                           r.type->to_string()))
-            .notes.push_back({"custom ops cannot return views or lists of aliases: return new tensors, or nothing"});
+            .notes.push_back({"a result may alias an argument the op writes (Tensor(a!)), or be a view of one (Tensor(a) x -> "
+                              "Tensor(a)); otherwise return new tensors, or nothing"});
         continue;
       }
       if (!model::bound_argument(s, r)) all_bound = false;
@@ -333,6 +382,16 @@ class OpChecker {
       return;
     }
     if (!any_alias || any_bad) return;
+    if (view) {
+      op_.eager_only = "a result is a view of an input (W0403): torch.library.opcheck and torch.compile refuse "
+                       "the op";
+      diags_
+          .warning(Code::ViewResultNotCompilable, op_.schema_at(0),
+                   fmt::format("a result is a view of '{}': eager calls work (autograd too), "
+                               "torch.library.opcheck and torch.compile refuse the op", view->name))
+          .notes.push_back({"return a new tensor, or nothing when the caller holds the tensor already"});
+      return;
+    }
     const bool mutated_positional = std::any_of(s.arguments.begin(), s.arguments.end(),
                                                 [](auto& a) { return model::is_mutable(a) && !a.kwarg_only; });
     const bool convention = all_bound && !loose && !mutated_positional;
@@ -805,10 +864,13 @@ class OpChecker {
     }
     // Results bound to an argument need no rule: the fake returns the argument.
     // One aliasing an optional argument needs one, for when it is not given.
-    // (An aliasing result of another kind is an error of its own, E0404.)
+    // A view needs one too: the fake describes its shape (a new tensor: the op
+    // is eager-only, W0403). An aliasing result of another kind is an error of
+    // its own, E0404.
     auto bound = [&](const model::Return& r) {
       return model::bound_argument(op_.schema, r) != nullptr ||
-             (find_alias(*r.type) && !model::aliased_argument(op_.schema, r));
+             (find_alias(*r.type) && !model::aliased_argument(op_.schema, r) &&
+              !model::viewed_argument(op_.schema, r));
     };
     size_t needed = std::count_if(returns.begin(), returns.end(), [&](auto& r) { return !bound(r); });
     if (needed == 0) {

@@ -85,6 +85,10 @@ struct DefaultValue {
 
 struct Argument {
   std::string name;
+  // The name the schema writes, where it writes one twice (DeepSpeed's
+  // `offload_tensor(Tensor a, int id, int id)`): the checker names the second
+  // `id_2` for the generated code, and the registered schema keeps `id`.
+  std::string written_name;
   TypePtr type;
   std::optional<DefaultValue> default_value;
   bool kwarg_only = false;

@@ -371,7 +371,7 @@ static std::string readable_device(const std::string& device) {
 
 std::string Argument::to_string(SchemaForm form) const {
   std::string out = argument_type_str(*type, form);
-  if (!name.empty()) out += " " + name;
+  if (!name.empty()) out += " " + (written_name.empty() ? name : written_name);
   if (!default_value) return out;
   const Type& plain = type->kind == Type::Kind::Optional ? type->element() : *type;
   if (form == SchemaForm::Registration && plain.is_named("Device") &&

@@ -45,6 +45,8 @@ constexpr std::array kTypes = {
   TypeMapping{"str[]",         "const std::vector<std::string>&",                  "std::vector<std::string>",                       v2_10,  "const std::vector<std::string>&",              "",                             "Sequence[str]"},
   TypeMapping{"ScalarType",    "torch::headeronly::ScalarType",                    "torch::headeronly::ScalarType",                  v2_10,  "at::ScalarType",                               "",                             "torch.dtype"},
   TypeMapping{"ScalarType?",   "std::optional<torch::headeronly::ScalarType>",     "std::optional<torch::headeronly::ScalarType>",   v2_10,  "std::optional<at::ScalarType>",                "",                             "Optional[torch.dtype]"},
+  TypeMapping{"ScalarType[]",  "const std::vector<torch::headeronly::ScalarType>&", "std::vector<torch::headeronly::ScalarType>", v2_10, "const std::vector<at::ScalarType>&", "", "Sequence[torch.dtype]"},
+  TypeMapping{"ScalarType[]?", "const std::optional<std::vector<torch::headeronly::ScalarType>>&", "std::optional<std::vector<torch::headeronly::ScalarType>>", v2_10, "const std::optional<std::vector<at::ScalarType>>&", "", "Optional[Sequence[torch.dtype]]"},
   TypeMapping{"Device",        "torch::stable::Device",                            "torch::stable::Device",                          v2_10,  "at::Device",                                   "",                             "torch.device"},
   TypeMapping{"Device?",       "std::optional<torch::stable::Device>",             "std::optional<torch::stable::Device>",           v2_10,  "std::optional<at::Device>",                    "",                             "Optional[torch.device]"},
   TypeMapping{"Layout",        "torch::headeronly::Layout",                        "torch::headeronly::Layout",                      v2_10,  "at::Layout",                                   "",                             "torch.layout"},
@@ -101,9 +103,12 @@ keeps no alias set inside a nested list (`Tensor(a!)[][]` registers as
 `Tensor[](!)[]`, which its own parser refuses), so a list updated in place
 is a `Tensor(a!)[]` argument; and PyTorch picks a backend's kernel by
 `Tensor`, `Tensor?` and `Tensor[]` arguments only, so an op with a CPU or
-CUDA kernel also takes one of those (E0813). Types PyTorch has but no op here takes (`Any`, `Dict(...)`,
-tuples as arguments, `Scalar` on the stable ABI, which has no conversion
-for it) are E0308.
+CUDA kernel also takes one of those (E0813). Types PyTorch's parser accepts
+that this table lacks are E0308: among them `Any`, `Dict(...)` (the
+commonest in the corpus of real schemas, `Dict(str, Tensor)`), tuples as
+arguments, `str[][]`, `bool[]?`, `str[]?`, `int?[]`, `Scalar[]`, `complex`,
+`QScheme`, `Storage`, `Stream`, and lists of `Device`, `Layout`,
+`MemoryFormat` or `Generator`.
 
 | schema type | stable since | stable parameter | stable return | unstable parameter | unstable return | Python |
 |---|---|---|---|---|---|---|
@@ -165,6 +170,18 @@ const Argument* aliased_argument(const FunctionSchema& schema, const Return& ret
   for (const Argument& arg : schema.arguments) {
     const Type& t = arg.type->kind == Type::Kind::Optional ? arg.type->element() : *arg.type;
     if (!t.is_named("Tensor") || !t.alias || !t.alias->is_write) continue;
+    if (std::set<std::string>(t.alias->before_sets.begin(), t.alias->before_sets.end()) == sets) return &arg;
+  }
+  return nullptr;
+}
+
+const Argument* viewed_argument(const FunctionSchema& schema, const Return& ret) {
+  const Type& type = *ret.type;
+  if (!type.alias || type.alias->is_write || !type.is_named("Tensor")) return nullptr;
+  const std::set<std::string> sets(type.alias->before_sets.begin(), type.alias->before_sets.end());
+  for (const Argument& arg : schema.arguments) {
+    const Type& t = *arg.type;
+    if (!t.is_named("Tensor") || !t.alias || t.alias->is_write) continue;
     if (std::set<std::string>(t.alias->before_sets.begin(), t.alias->before_sets.end()) == sets) return &arg;
   }
   return nullptr;

@@ -43,6 +43,10 @@ std::string kernel_param_type(const Argument& arg, bool stable);
 // `Tensor(out!)? out=None`), and optional results (`Tensor(c!)?`, None
 // where the argument is not given).
 const Argument* aliased_argument(const FunctionSchema& schema, const Return& ret);
+// The argument a result is a view of: `Tensor(a) x` for a result
+// `Tensor(a)`, neither written (DeepSpeed's `wait_allgather(Tensor(a) a,
+// ...) -> Tensor(a)`), or nullptr. The kernel returns the view.
+const Argument* viewed_argument(const FunctionSchema& schema, const Return& ret);
 // The argument a result is bound to: an aliased argument that is always
 // given (not optional). The kernel writes into it and does not return that
 // result; the generated wrapper and fake return the argument itself.

@@ -40,6 +40,7 @@ const Group kGroups[] = {
     {"E09", "Files and output"},
     {"E10", "Samples"},
     {"E11", "Host objects, tensor subclasses and the types file"},
+    {"W03", "Warnings: arguments"},
     {"W04", "Warnings: mutation and aliasing"},
     {"W08", "Warnings: tags"},
     {"W10", "Warnings: samples"},

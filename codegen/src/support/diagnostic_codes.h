@@ -155,8 +155,10 @@ enum class Code : uint16_t {
   BadSubclassResult,
   BadCarry,
   NoSamples,  // a warning: W1001
+  DuplicateArgumentNotCompilable,  // a warning: W0307
   AliasingResultNotCompilable,  // a warning: W0401
   NonTensorMarkedMutated,  // a warning: W0402
+  ViewResultNotCompilable,  // a warning: W0403
   GeneratorWithoutSeededTag,  // a warning: W0801
   UnneededDynamicShapeTag,  // a warning: W0802
 
