@@ -12,6 +12,7 @@
 
 #include "check/arguments.h"
 #include "check/autograd.h"
+#include "check/dispatch.h"
 #include "check/host_objects.h"
 #include "check/kernels.h"
 #include "check/names.h"
@@ -62,13 +63,12 @@ class OpChecker {
     check_mutation();
     check_returns();
     check_tags(lib_, op_, diags_);
-    if (const size_t errors_before = diags_.error_count(); check_dispatch(), diags_.error_count() == errors_before)
-      check_dispatchable();
+    check_dispatch(op_, diags_);
     check_existing_kernels(op_, diags_);
     check_symm_mem();
     check_tensor_checks();
     check_rules();
-    check_autocast();
+    check_autocast(op_, diags_);
     check_samples(op_, diags_);
   }
 
@@ -415,83 +415,6 @@ class OpChecker {
     return std::any_of(op_.tags.begin(), op_.tags.end(), [&](auto& t) { return t.value == tag; });
   }
 
-  void check_dispatch() {
-    std::set<std::string> seen;
-    for (const auto& key : op_.dispatch) {
-      const model::DispatchKey* known = model::find_dispatch_key(key.value);
-      if (!known) {
-        auto& d = error(Code::UnknownDispatchKey, key.loc, fmt::format("unknown dispatch key '{}'", key.value));
-        if (auto guess = closest_match(key.value, model::registrable_dispatch_keys()); !guess.empty())
-          d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
-        continue;
-      }
-      if (!seen.insert(key.value).second) {
-        error(Code::DuplicateDispatchKey, key.loc, fmt::format("dispatch key '{}' is listed twice", key.value));
-        continue;
-      }
-      if (known->kind == model::DispatchKeyKind::Unreached) {
-        error(Code::UnreachedDispatchKey, key.loc,
-              fmt::format("no call reaches a kernel at '{}': PyTorch looks kernels up per backend", key.value))
-            .notes.push_back({fmt::format("use {}", known->instead)});
-        continue;
-      }
-      check_dispatch_key_fits(key, known->kind);
-    }
-  }
-
-  // A kernel at a key that redispatches, against what the spec says itself.
-  void check_dispatch_key_fits(const model::Located<std::string>& key, model::DispatchKeyKind kind) {
-    const bool python = std::any_of(op_.python_kernels.begin(), op_.python_kernels.end(),
-                                    [&](const model::PythonKernel& k) { return k.dispatch_key.value == key.value; });
-    if (op_.abi.value == Abi::Stable && !python && !model::stable_abi_serves(kind))
-      error(Code::DispatchKeyNotOnStableAbi, key.loc,
-            fmt::format("a kernel at '{}' calls the kernels below its key, which the stable ABI cannot: its C shim "
-                        "calls an op only from the dispatcher's top", key.value))
-          .notes.push_back({"use 'abi: unstable' for this op, or a Python kernel for this key"});
-    if (kind == model::DispatchKeyKind::Autograd && op_.autograd)
-      error(Code::AutogradKernelAndRule, key.loc,
-            fmt::format("the op has a kernel at '{}' and an 'autograd' rule: two gradients for the same calls", key.value))
-          .notes.push_back({fmt::format("the 'autograd' rule starts on line {}: keep the rule or the kernel", op_.autograd->loc.line)});
-    if (kind == model::DispatchKeyKind::Autocast)
-      for (const model::AutocastRule& rule : op_.autocast) {
-        auto device = autocast_devices().find(rule.device.value);
-        if (device == autocast_devices().end() || "Autocast" + device->second != key.value) continue;
-        error(Code::AutocastKernelAndRule, key.loc,
-              fmt::format("the op has a kernel at '{}' and an 'autocast' rule for '{}', which registers one there too",
-                          key.value, rule.device.value))
-            .notes.push_back({fmt::format("the rule is on line {}: keep the rule or the kernel", rule.loc.line)});
-      }
-  }
-
-  // PyTorch picks a backend's kernel by the devices of the op's tensor
-  // arguments: with none, a CPU or CUDA kernel is never reached ("There were
-  // no tensor arguments to this function ... but no fallback function is
-  // registered"), so only a backend-independent kernel can run.
-  void check_dispatchable() {
-    // PyTorch reads the dispatch key from Tensor, Tensor? and tensor lists, not from a nested list.
-    const bool takes_tensors = std::any_of(op_.schema.arguments.begin(), op_.schema.arguments.end(), [](auto& a) {
-      const std::string key = a.type ? model::type_key(*a.type) : "";
-      return key.find("Tensor") != std::string::npos && key != "Tensor[][]";
-    });
-    if (takes_tensors) return;
-    for (const auto& key : op_.dispatch) {
-      const model::DispatchKey* known = model::find_dispatch_key(key.value);
-      if (!known || !model::picked_by_tensor(known->kind)) continue;
-      // A default key (no `dispatch:`) stands nowhere in the file: point at the schema.
-      auto& d = error(Code::NoTensorToDispatchOn, key.loc.line ? key.loc : op_.schema_text.loc,
-                      fmt::format("dispatch key '{}' is never reached: the op takes no tensor, and PyTorch picks a "
-                                  "{} kernel by the device of its tensor arguments",
-                                  key.value, key.value));
-      d.notes.push_back({"give the op a tensor argument, or one kernel for every device: "
-                         "'dispatch: [CompositeExplicitAutograd]'"});
-      if (std::any_of(op_.schema.arguments.begin(), op_.schema.arguments.end(),
-                      [](auto& a) { return a.type && model::type_key(*a.type) == "Tensor[][]"; }))
-        d.notes.push_back({"PyTorch reads no device from a 'Tensor[][]' argument: apex's multi-tensor ops take a "
-                           "'Tensor noop_flag' first, which it does read"});
-      return;
-    }
-  }
-
   void check_symm_mem() {
     if (op_.symm_mem.empty()) return;
     check_listed_once(op_.symm_mem, "symm_mem", diags_);
@@ -523,20 +446,11 @@ class OpChecker {
     }
   }
 
-  // Reports a dtype name torch does not have, with a did-you-mean.
-  bool known_dtype(const Located<std::string>& dtype) {
-    if (model::find_dtype(dtype.value)) return true;
-    auto& d = error(Code::UnknownDtype, dtype.loc, fmt::format("unknown dtype '{}'", dtype.value));
-    if (auto guess = closest_match(dtype.value, model::dtype_names()); !guess.empty())
-      d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
-    return false;
-  }
-
   void check_tensor_checks() {
     for (const auto& check : op_.checks) {
       // A Tensor[] argument's checks hold for each of its tensors.
       check_tensor_arg_ref(check.arg, "'checks'", /*list_ok=*/true);
-      for (const auto& dtype : check.dtypes) known_dtype(dtype);
+      for (const auto& dtype : check.dtypes) check_known_dtype(dtype, diags_);
       if (check.same_dtype_as) check_tensor_arg_ref(*check.same_dtype_as, "'same_dtype'", /*list_ok=*/true);
       if (check.same_device_as) check_tensor_arg_ref(*check.same_device_as, "'same_device'", /*list_ok=*/true);
       if (check.dim && check.dim->value < 0) error(Code::NegativeDim, check.dim->loc, "'dim' must not be negative");
@@ -748,94 +662,6 @@ class OpChecker {
     for (const auto& diag : model::check_total_count(*rule.expr, env, accepted_shapes())) {
       auto& d = error(diag.code, rule.at(diag.column), diag.message);
       if (!diag.note.empty()) d.notes.push_back({diag.note});
-    }
-  }
-
-  // Device types torch.library.register_autocast takes, with the dispatch
-  // key of their kernels; dtypes autocast may cast floating inputs to.
-  static const std::map<std::string, std::string>& autocast_devices() {
-    static const std::map<std::string, std::string> devices = {
-        {"cpu", "CPU"}, {"cuda", "CUDA"}, {"mps", "MPS"}, {"xpu", "XPU"}};
-    return devices;
-  }
-  static bool castable(const std::string& dtype) {
-    return dtype == "float16" || dtype == "bfloat16" || dtype == "float32";
-  }
-
-  void check_autocast() {
-    for (const model::AutocastRule& rule : op_.autocast) {
-      const std::string& device = rule.device.value;
-      auto known = autocast_devices().find(device);
-      if (known == autocast_devices().end()) {
-        std::vector<std::string> names;
-        for (const auto& [name, key] : autocast_devices()) names.push_back(name);
-        std::string lower = device;
-        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-        auto& d = error(Code::AutocastUnknownDevice, rule.device.loc,
-                        fmt::format("'autocast' names the device type '{}', which has no autocast", device));
-        if (const std::string guess = closest_match(lower, names); !guess.empty())
-          d.notes.push_back({fmt::format("did you mean '{}'? device types are spelled as torch.device().type", guess)});
-        d.notes.push_back({fmt::format("device types: {}", fmt::join(names, ", "))});
-        continue;
-      }
-      const bool dispatched = std::any_of(op_.dispatch.begin(), op_.dispatch.end(), [&](const auto& key) {
-        return key.value == known->second || key.value == "CompositeExplicitAutograd";
-      });
-      if (!dispatched)
-        error(Code::AutocastDeviceNotDispatched, rule.device.loc,
-              fmt::format("'autocast' has a rule for '{}', but {} has no {} kernel", device, op_.op_name(), known->second))
-            .notes.push_back({fmt::format("add {} to 'dispatch', or drop the rule", known->second)});
-      const std::string& dtype = rule.cast_inputs.value;
-      if (!known_dtype(rule.cast_inputs)) continue;
-      if (!castable(dtype) && dtype != "float64") {
-        error(Code::AutocastBadDtype, rule.cast_inputs.loc,
-              fmt::format("autocast casts floating-point inputs; it cannot cast them to '{}'", dtype))
-            .notes.push_back({"cast_inputs takes float16, bfloat16, float32 or float64"});
-        continue;
-      }
-      // Autocast casts every floating-point input but float64: an argument
-      // whose checks allow a castable dtype must allow the target too.
-      for (const model::TensorCheck& check : op_.checks) {
-        auto allows = [&](const std::string& d) {
-          return std::any_of(check.dtypes.begin(), check.dtypes.end(), [&](const auto& x) { return x.value == d; });
-        };
-        const bool cast = std::any_of(check.dtypes.begin(), check.dtypes.end(), [](const auto& x) { return castable(x.value); });
-        if (!cast || allows(dtype)) continue;
-        std::vector<std::string> allowed;
-        for (const auto& d : check.dtypes) allowed.push_back(d.value);
-        error(Code::AutocastDtypeNotAllowed, rule.cast_inputs.loc,
-              fmt::format("'autocast: {}' casts '{}' to {}, which its checks refuse", device, check.arg.value, dtype))
-            .notes.push_back({fmt::format("{}: '{}' allows {}", check.dtypes.front().loc.to_string(), check.arg.value,
-                                          fmt::join(allowed, ", "))});
-      }
-    }
-    if (op_.autocast.empty()) return;
-    // torch.library.register_autocast's kernel refuses keyword arguments, and the
-    // dispatcher passes a keyword-only argument that differs from its default as one.
-    for (const Argument& a : op_.schema.arguments) {
-      if (!a.kwarg_only) continue;
-      error(Code::AutocastKeywordOnly, op_.autocast.front().device.loc,
-            fmt::format("{} takes the keyword-only argument '{}': PyTorch's autocast registration refuses keyword "
-                        "arguments, so a call passing it would fail under autocast",
-                        op_.op_name(), a.name))
-          .notes.push_back({fmt::format("make '{}' positional (before the '*' of the schema), or drop 'autocast'",
-                                        a.name)});
-      break;
-    }
-    // A cast copies: a kernel writing a cast input would write the copy.
-    for (const Argument& a : op_.schema.arguments) {
-      if (!model::is_mutable(a)) continue;
-      const model::TensorCheck* check = nullptr;
-      for (const auto& c : op_.checks)
-        if (c.arg.value == a.name && !c.dtypes.empty()) check = &c;
-      if (check && std::none_of(check->dtypes.begin(), check->dtypes.end(), [](const auto& d) { return castable(d.value); }))
-        continue;
-      error(Code::AutocastOnMutatingOp, op_.autocast.front().device.loc,
-            fmt::format("{} writes '{}', which autocast would cast to a copy: the write would be lost",
-                        op_.op_name(), a.name))
-          .notes.push_back({fmt::format("cast the inputs before calling the op, or give '{}' a dtype check that "
-                                        "autocast leaves alone (float64 or integer dtypes)", a.name)});
-      break;
     }
   }
 

@@ -7,6 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "model/types.h"
+#include "support/diagnostic_codes.h"
+
 namespace opgen::check {
 namespace {
 
@@ -171,6 +174,14 @@ std::optional<std::string> python_keyword_note(std::string_view target_or_path) 
   auto why = target ? python_target_problem(target_or_path) : python_path_problem(target_or_path);
   if (!why || why->find("Python keyword") == std::string::npos) return std::nullopt;
   return *why + ": the generated Python would not compile";
+}
+
+bool check_known_dtype(const model::Located<std::string>& dtype, Diagnostics& diags) {
+  if (model::find_dtype(dtype.value)) return true;
+  auto& d = diags.error(Code::UnknownDtype, dtype.loc, fmt::format("unknown dtype '{}'", dtype.value));
+  if (auto guess = closest_match(dtype.value, model::dtype_names()); !guess.empty())
+    d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
+  return false;
 }
 
 }  // namespace opgen::check

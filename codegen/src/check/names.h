@@ -51,4 +51,7 @@ std::optional<std::string> python_package_problem(std::string_view name);
 // which become C++ and Python identifiers and paths of the output.
 void check_library_names(const model::Library& library, Diagnostics& diags);
 
+// Whether torch has the dtype `dtype` names; reports it with a did-you-mean when not (E0601).
+bool check_known_dtype(const model::Located<std::string>& dtype, Diagnostics& diags);
+
 }  // namespace opgen::check
