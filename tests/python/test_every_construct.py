@@ -380,6 +380,14 @@ fake: {{python: "constructs_fakes:dtypes"}}
 samples: []
 """
 
+# A list of strings as the result (vLLM's machete_supported_schedules): the unstable ABI returns it.
+STRS_SPEC = """schema: "{op}(Tensor x, int n) -> str[]"
+abi: {abi}
+dispatch: [CPU]
+fake: {{python: "constructs_fakes:strs"}}
+samples: []
+"""
+
 MUTATING_SPEC = """schema: "{op}(Tensor(a!) x, Tensor src) -> ()"
 abi: {abi}
 dispatch: [CPU]
@@ -400,6 +408,10 @@ def twice_rows(x):
 
 def nested(x, groups):
     return x.new_empty((sum(sum(g) for g in groups),))
+
+
+def strs(x, n):
+    return [f"s{i}" for i in range(n)]
 
 
 def dtypes(x, dtypes, more=None):
@@ -570,6 +582,10 @@ KERNEL_BODIES = {
                "    if (dtypes[i] == at::kFloat) first = static_cast<int64_t>(i);\n"
                "  return at::zeros({first < 0 ? 9 : first, more.has_value() ? static_cast<int64_t>(more->size()) : 0}, "
                "x.options());"),
+    "strs": ("std::vector<std::string> out;\n  for (int64_t i = 0; i < n; ++i) out.push_back(\"s\" + std::to_string(i));\n"
+             "  return out;",
+             "std::vector<std::string> out;\n  for (int64_t i = 0; i < n; ++i) out.push_back(\"s\" + std::to_string(i));\n"
+             "  return out;"),
     "two_ids": ("return torch::stable::new_zeros(a, {id, id_2});", "return at::zeros({id, id_2}, a.options());"),
     "view": ("(void)graph_id;\n  return x;", "(void)graph_id;\n  return x.view(x.sizes());"),
     "mutating": ("torch::stable::Tensor out = x;\n  torch::stable::zero_(out);", "x.zero_();"),
@@ -614,6 +630,8 @@ OPS = {  # op -> (kind, abi)
     "eager_only_unstable": ("eager_only", "unstable"),
     "optional_out_stable": ("optional_out", "stable"),
     "optional_out_unstable": ("optional_out", "unstable"),
+    "strs_stable": ("strs", "stable"),
+    "strs_unstable": ("strs", "unstable"),
     "dtypes_stable": ("dtypes", "stable"),
     "dtypes_unstable": ("dtypes", "unstable"),
     "two_ids_stable": ("two_ids", "stable"),
@@ -638,7 +656,7 @@ def spec_text(op, kind, abi):
         return EXISTING_SPECS[abi + kind.removeprefix("existing")].format(op=op)
     template = {"each": EACH_SPEC, "dynamic": DYNAMIC_SPEC, "python": PYTHON_FAKE_SPEC, "mutating": MUTATING_SPEC,
                 "values": VALUES_SPEC, "eager_only": EAGER_ONLY_SPEC, "nested": NESTED_SPEC,
-                "optional_out": OPTIONAL_OUT_SPEC, "view": VIEW_SPEC, "two_ids": TWO_IDS_SPEC, "dtypes": DTYPES_SPEC}[kind]
+                "optional_out": OPTIONAL_OUT_SPEC, "view": VIEW_SPEC, "two_ids": TWO_IDS_SPEC, "dtypes": DTYPES_SPEC, "strs": STRS_SPEC}[kind]
     return template.format(op=op, abi=abi)
 
 
@@ -785,6 +803,14 @@ def test_a_view_result_shares_its_arguments_memory(library, abi):
     assert y.data_ptr() == x.data_ptr() and y.shape == x.shape
     y.fill_(3.0)
     assert x.eq(3.0).all()
+
+
+@pytest.mark.parametrize("abi", ["stable", "unstable"])
+def test_a_list_of_strings_is_returned(library, abi):
+    """-> str[] on both ABIs: the kernel's strings, in order."""
+    load_library(library)
+    op = getattr(torch.ops.constructs, f"strs_{abi}").default
+    assert op(torch.ones(1), 3) == ["s0", "s1", "s2"] and op(torch.ones(1), 0) == []
 
 
 @pytest.mark.parametrize("abi", ["stable", "unstable"])

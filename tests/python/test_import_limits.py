@@ -84,7 +84,7 @@ def test_if_nesting_stops_at_the_standards_limit(tmp_path):
     """256 levels of #if are read; the 257th stops the scan with a note."""
     for depth in (256, 257):
         (tmp_path / f"{depth}.cpp").write_text(plain() + "#if A\n" * depth + "#endif\n" * depth)
-        proc = subprocess.run([OPGEN_BIN, "import", "--schemas-dir", f"s{depth}", f"{depth}.cpp"], cwd=tmp_path,
+        proc = subprocess.run([OPGEN_BIN, "import", "--schemas-dir", f"s{depth}", "--python-dir", f"p{depth}", f"{depth}.cpp"], cwd=tmp_path,
                               capture_output=True, text=True, timeout=60)
         assert proc.returncode == 0, proc.stderr
         note = (f"note: {depth}.cpp: line 261: #if nested deeper than 256 levels (the C++ standard's limit): the "

@@ -225,7 +225,7 @@ class OpChecker {
           .notes.push_back({op_.abi.value == Abi::Stable
                                 ? "on the stable ABI an op returns any type it carries but Scalar"
                                 : "on the unstable ABI an op returns Tensor, Tensor?, Tensor[], int, SymInt, int[], "
-                                  "float, bool or str"});
+                                  "float, bool, str or str[]"});
       return;
     }
     if (op_.abi.value != Abi::Stable) {

@@ -44,11 +44,12 @@ struct Draft {
   std::vector<std::string> needs;
   bool fake_stub = false;   // its fake in python/_fakes.py raises until written
   bool fake_moved = false;  // its fake (a `_`) moved into python/_fakes.py
+  bool no_impl_given = false;  // the schema alone: no impl of it in the sources given
   std::string text;
   std::string display;  // the spec's path, as diagnostics name it
 };
 
-std::string spec_text(const ImportedOp& op, const std::string& package, const std::vector<std::string>& defines,
+std::string spec_text(const ImportedOp& op, const std::string& package,
                       Draft& draft, const std::string& fakes_file, const std::string& ns) {
   std::string out = fmt::format("# {}\n", yaml_comment(fmt::format("Imported by `opgen import` from {}{}.", op.where,
                                                                  op.guard.empty() ? "" : fmt::format(" (under {})", op.guard))));
@@ -106,12 +107,14 @@ std::string spec_text(const ImportedOp& op, const std::string& package, const st
                                                            fmt::join(op.impls_in_other_configurations, "; "))));
     out += "dispatch: []\n";
   } else if (!op.kernel_refused) {
-    draft.needs.push_back(defines.empty()
-                              ? "no kernel in the sources given (its impl may be in a file not imported): add that "
-                                "file, or name its functions under 'kernels:'"
-                              : "no kernel in the sources given, in this configuration: add the file of its impl, "
-                                "name its functions under 'kernels:', or, where the sources register the schema "
-                                "alone in this configuration, say so with 'dispatch: []'");
+    // The def alone, as the sources given register it: impls the project
+    // registers in other files (vLLM's "impl registration is in source
+    // file") keep registering against the spec's def, as kept impls do.
+    out += fmt::format("# {}\n", yaml_comment("No impl of it in the sources given: the schema alone, as they register "
+                                               "it. Impls the project registers in other files register against it; "
+                                               "give those files to the same run to bind their kernels here."));
+    out += "dispatch: []\n";
+    draft.no_impl_given = true;
   }
   if (!op.tags.empty()) {
     std::vector<std::string> tags;
@@ -304,7 +307,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     d.text = op.schema.empty() ? fmt::format("# {}\nschema: {}\n",
                                              yaml_comment(fmt::format("Imported by `opgen import` from {}.", op.where)),
                                              yaml_double_quoted(op.name + "(...) -> ..."))
-                               : spec_text(op, package, options.defines, d, (options.python_dir / "_fakes.py").generic_string(), ns);
+                               : spec_text(op, package, d, (options.python_dir / "_fakes.py").generic_string(), ns);
     drafts.push_back(std::move(d));
   }
   check_drafts(drafts, settings);
@@ -314,6 +317,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   std::vector<std::string> kept;  // "op: impls" of the written ops whose impls for other keys stay
   bool internal_linkage = false;  // one of those is kept because its kernel cannot be called
   std::vector<std::string> schema_alone;  // written ops whose impls are all in other configurations
+  std::vector<std::string> no_impl_given;  // written ops of which the sources given register the def alone
   std::string stub_text;
   // Ops that need a person for the same reasons are reported together.
   std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> todo_groups;  // needs, ops
@@ -350,6 +354,8 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
         kept.push_back(fmt::format("{}: {}", d.op->name, fmt::join(d.op->kept_impls, ", ")));
       else if (d.op->kernels.empty() && !d.op->impls_in_other_configurations.empty())
         schema_alone.push_back(d.op->name);
+      else if (d.no_impl_given)
+        no_impl_given.push_back(d.op->name);
       if (d.fake_stub) {
         ++stubs;
         stub_text += fmt::format("\n\ndef {}(*args, **kwargs):\n    raise NotImplementedError(\"{}::{} has no fake "
@@ -402,6 +408,15 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
                      "impls are under #if branches it leaves out; each spec names them): {}{}\n",
                      schema_alone.size(), fmt::join(schema_alone.begin(), schema_alone.begin() + named, ", "),
                      schema_alone.size() > named ? fmt::format(" and {} more", schema_alone.size() - named) : "");
+  }
+  if (!no_impl_given.empty()) {
+    constexpr size_t kNamed = 12;
+    const size_t named = std::min(no_impl_given.size(), kNamed);
+    r += fmt::format("  {} of them with the schema alone (dispatch: []): the sources given register no impl of theirs "
+                     "(impls in other files of the project register against the spec's def; give those files to this "
+                     "run to bind their kernels): {}{}\n",
+                     no_impl_given.size(), fmt::join(no_impl_given.begin(), no_impl_given.begin() + named, ", "),
+                     no_impl_given.size() > named ? fmt::format(" and {} more", no_impl_given.size() - named) : "");
   }
   if (!todo_groups.empty()) {
     r += fmt::format("  {} ops need a person (written as <op>.yaml.todo, which no build reads):\n",
