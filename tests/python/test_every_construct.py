@@ -388,6 +388,15 @@ fake: {{python: "constructs_fakes:strs"}}
 samples: []
 """
 
+# Pairs of ints (vLLM's static_scaled_fp8_quant takes `(int, int)? group_shape=None`): the unstable ABI
+# carries them as std::tuple (the stable ABI has no tuple, E0310).
+PAIRS_SPEC = """schema: "{op}(Tensor x, (int, int) lo, (int, int)? hi=None) -> Tensor"
+abi: {abi}
+dispatch: [CPU]
+fake: {{python: "constructs_fakes:pairs"}}
+samples: []
+"""
+
 MUTATING_SPEC = """schema: "{op}(Tensor(a!) x, Tensor src) -> ()"
 abi: {abi}
 dispatch: [CPU]
@@ -408,6 +417,10 @@ def twice_rows(x):
 
 def nested(x, groups):
     return x.new_empty((sum(sum(g) for g in groups),))
+
+
+def pairs(x, lo, hi=None):
+    return x.new_empty((lo[0] + (hi[0] if hi is not None else 0), lo[1] + (hi[1] if hi is not None else 0)))
 
 
 def strs(x, n):
@@ -582,6 +595,8 @@ KERNEL_BODIES = {
                "    if (dtypes[i] == at::kFloat) first = static_cast<int64_t>(i);\n"
                "  return at::zeros({first < 0 ? 9 : first, more.has_value() ? static_cast<int64_t>(more->size()) : 0}, "
                "x.options());"),
+    "pairs": (None, "auto [r, c] = lo;\n  if (hi) {\n    r += std::get<0>(*hi);\n    c += std::get<1>(*hi);\n  }\n"
+                    "  return at::zeros({r, c}, x.options());"),
     "strs": ("std::vector<std::string> out;\n  for (int64_t i = 0; i < n; ++i) out.push_back(\"s\" + std::to_string(i));\n"
              "  return out;",
              "std::vector<std::string> out;\n  for (int64_t i = 0; i < n; ++i) out.push_back(\"s\" + std::to_string(i));\n"
@@ -630,6 +645,7 @@ OPS = {  # op -> (kind, abi)
     "eager_only_unstable": ("eager_only", "unstable"),
     "optional_out_stable": ("optional_out", "stable"),
     "optional_out_unstable": ("optional_out", "unstable"),
+    "pairs_unstable": ("pairs", "unstable"),
     "strs_stable": ("strs", "stable"),
     "strs_unstable": ("strs", "unstable"),
     "dtypes_stable": ("dtypes", "stable"),
@@ -656,7 +672,7 @@ def spec_text(op, kind, abi):
         return EXISTING_SPECS[abi + kind.removeprefix("existing")].format(op=op)
     template = {"each": EACH_SPEC, "dynamic": DYNAMIC_SPEC, "python": PYTHON_FAKE_SPEC, "mutating": MUTATING_SPEC,
                 "values": VALUES_SPEC, "eager_only": EAGER_ONLY_SPEC, "nested": NESTED_SPEC,
-                "optional_out": OPTIONAL_OUT_SPEC, "view": VIEW_SPEC, "two_ids": TWO_IDS_SPEC, "dtypes": DTYPES_SPEC, "strs": STRS_SPEC}[kind]
+                "optional_out": OPTIONAL_OUT_SPEC, "view": VIEW_SPEC, "two_ids": TWO_IDS_SPEC, "dtypes": DTYPES_SPEC, "strs": STRS_SPEC, "pairs": PAIRS_SPEC}[kind]
     return template.format(op=op, abi=abi)
 
 
@@ -803,6 +819,15 @@ def test_a_view_result_shares_its_arguments_memory(library, abi):
     assert y.data_ptr() == x.data_ptr() and y.shape == x.shape
     y.fill_(3.0)
     assert x.eq(3.0).all()
+
+
+def test_pairs_of_ints_reach_the_kernel(library):
+    """(int, int) and (int, int)? on the unstable ABI: each pair arrives, None too."""
+    load_library(library)
+    op = torch.ops.constructs.pairs_unstable.default
+    assert "(int, int)? hi=None" in str(op._schema)
+    assert op(torch.ones(1), (2, 3)).shape == (2, 3)
+    assert op(torch.ones(1), (2, 3), (1, 4)).shape == (3, 7)
 
 
 @pytest.mark.parametrize("abi", ["stable", "unstable"])

@@ -54,6 +54,8 @@ constexpr std::array kTypes = {
   TypeMapping{"MemoryFormat",  "torch::headeronly::MemoryFormat",                  "torch::headeronly::MemoryFormat",                v2_10,  "at::MemoryFormat",                             "",                             "torch.memory_format"},
   TypeMapping{"MemoryFormat?", "std::optional<torch::headeronly::MemoryFormat>",   "std::optional<torch::headeronly::MemoryFormat>", v2_10,  "std::optional<at::MemoryFormat>",              "",                             "Optional[torch.memory_format]"},
   TypeMapping{"Generator?",    "const std::optional<torch::stable::Generator>&",   "std::optional<torch::stable::Generator>",        v2_13,  "const std::optional<at::Generator>&",          "",                             "Optional[torch.Generator]"},
+  TypeMapping{"(int, int)",    "",                                                 "",                                               never,  "std::tuple<int64_t, int64_t>",                 "",                             "tuple[int, int]"},
+  TypeMapping{"(int, int)?",   "",                                                 "",                                               never,  "const std::optional<std::tuple<int64_t, int64_t>>&", "",                       "Optional[tuple[int, int]]"},
   TypeMapping{"Scalar",        "",                                                 "",                                               never,  "const at::Scalar&",                            "",                             "Union[int, float, bool]"},
   TypeMapping{"Scalar?",       "",                                                 "",                                               never,  "const std::optional<at::Scalar>&",             "",                             "Optional[Union[int, float, bool]]"},
 };
@@ -106,7 +108,7 @@ is a `Tensor(a!)[]` argument; and PyTorch picks a backend's kernel by
 CUDA kernel also takes one of those (E0813). Types PyTorch's parser accepts
 that this table lacks are E0308: among them `Any`, `Dict(...)` (the
 commonest in the corpus of real schemas, `Dict(str, Tensor)`), tuples as
-arguments, `str[][]`, `bool[]?`, `str[]?`, `int?[]`, `Scalar[]`, `complex`,
+arguments but `(int, int)`, `str[][]`, `bool[]?`, `str[]?`, `int?[]`, `Scalar[]`, `complex`,
 `QScheme`, `Storage`, `Stream`, and lists of `Device`, `Layout`,
 `MemoryFormat` or `Generator`.
 
