@@ -397,6 +397,14 @@ fake: {{python: "constructs_fakes:pairs"}}
 samples: []
 """
 
+# Any (DeepSpeed's end_backward takes `Any deps`): the unstable ABI hands the kernel the IValue.
+ANY_SPEC = """schema: "{op}(Tensor x, Any deps) -> Tensor"
+abi: {abi}
+dispatch: [CPU]
+fake: like(x)
+samples: []
+"""
+
 MUTATING_SPEC = """schema: "{op}(Tensor(a!) x, Tensor src) -> ()"
 abi: {abi}
 dispatch: [CPU]
@@ -597,6 +605,10 @@ KERNEL_BODIES = {
                "x.options());"),
     "pairs": (None, "auto [r, c] = lo;\n  if (hi) {\n    r += std::get<0>(*hi);\n    c += std::get<1>(*hi);\n  }\n"
                     "  return at::zeros({r, c}, x.options());"),
+    # x + the int deps, or + the number of tensors of a list; + 100 for None.
+    "any": (None, "if (deps.isInt()) return x + deps.toInt();\n"
+                  "  if (deps.isTensorList()) return x + static_cast<int64_t>(deps.toTensorList().size());\n"
+                  "  return x + (deps.isNone() ? 100 : -1);"),
     "strs": ("std::vector<std::string> out;\n  for (int64_t i = 0; i < n; ++i) out.push_back(\"s\" + std::to_string(i));\n"
              "  return out;",
              "std::vector<std::string> out;\n  for (int64_t i = 0; i < n; ++i) out.push_back(\"s\" + std::to_string(i));\n"
@@ -646,6 +658,7 @@ OPS = {  # op -> (kind, abi)
     "optional_out_stable": ("optional_out", "stable"),
     "optional_out_unstable": ("optional_out", "unstable"),
     "pairs_unstable": ("pairs", "unstable"),
+    "any_unstable": ("any", "unstable"),
     "strs_stable": ("strs", "stable"),
     "strs_unstable": ("strs", "unstable"),
     "dtypes_stable": ("dtypes", "stable"),
@@ -672,7 +685,7 @@ def spec_text(op, kind, abi):
         return EXISTING_SPECS[abi + kind.removeprefix("existing")].format(op=op)
     template = {"each": EACH_SPEC, "dynamic": DYNAMIC_SPEC, "python": PYTHON_FAKE_SPEC, "mutating": MUTATING_SPEC,
                 "values": VALUES_SPEC, "eager_only": EAGER_ONLY_SPEC, "nested": NESTED_SPEC,
-                "optional_out": OPTIONAL_OUT_SPEC, "view": VIEW_SPEC, "two_ids": TWO_IDS_SPEC, "dtypes": DTYPES_SPEC, "strs": STRS_SPEC, "pairs": PAIRS_SPEC}[kind]
+                "optional_out": OPTIONAL_OUT_SPEC, "view": VIEW_SPEC, "two_ids": TWO_IDS_SPEC, "dtypes": DTYPES_SPEC, "strs": STRS_SPEC, "pairs": PAIRS_SPEC, "any": ANY_SPEC}[kind]
     return template.format(op=op, abi=abi)
 
 
@@ -819,6 +832,16 @@ def test_a_view_result_shares_its_arguments_memory(library, abi):
     assert y.data_ptr() == x.data_ptr() and y.shape == x.shape
     y.fill_(3.0)
     assert x.eq(3.0).all()
+
+
+def test_any_reaches_the_kernel_as_it_was_passed(library):
+    """Any on the unstable ABI: the kernel gets the IValue of whatever the caller passed."""
+    load_library(library)
+    op = torch.ops.constructs.any_unstable.default
+    x = torch.zeros(2)
+    assert op(x, 3).tolist() == [3.0, 3.0]
+    assert op(x, [torch.ones(1), torch.ones(1)]).tolist() == [2.0, 2.0]
+    assert op(x, None).tolist() == [100.0, 100.0]
 
 
 def test_pairs_of_ints_reach_the_kernel(library):

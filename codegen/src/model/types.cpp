@@ -56,6 +56,7 @@ constexpr std::array kTypes = {
   TypeMapping{"Generator?",    "const std::optional<torch::stable::Generator>&",   "std::optional<torch::stable::Generator>",        v2_13,  "const std::optional<at::Generator>&",          "",                             "Optional[torch.Generator]"},
   TypeMapping{"(int, int)",    "",                                                 "",                                               never,  "std::tuple<int64_t, int64_t>",                 "",                             "tuple[int, int]"},
   TypeMapping{"(int, int)?",   "",                                                 "",                                               never,  "const std::optional<std::tuple<int64_t, int64_t>>&", "",                       "Optional[tuple[int, int]]"},
+  TypeMapping{"Any",           "",                                                 "",                                               never,  "const c10::IValue&",                           "",                             "object"},
   TypeMapping{"Scalar",        "",                                                 "",                                               never,  "const at::Scalar&",                            "",                             "Union[int, float, bool]"},
   TypeMapping{"Scalar?",       "",                                                 "",                                               never,  "const std::optional<at::Scalar>&",             "",                             "Optional[Union[int, float, bool]]"},
 };
@@ -106,7 +107,7 @@ keeps no alias set inside a nested list (`Tensor(a!)[][]` registers as
 is a `Tensor(a!)[]` argument; and PyTorch picks a backend's kernel by
 `Tensor`, `Tensor?` and `Tensor[]` arguments only, so an op with a CPU or
 CUDA kernel also takes one of those (E0813). Types PyTorch's parser accepts
-that this table lacks are E0308: among them `Any`, `Dict(...)` (the
+that this table lacks are E0308: among them `Dict(...)` (the
 commonest in the corpus of real schemas, `Dict(str, Tensor)`), tuples as
 arguments but `(int, int)`, `str[][]`, `bool[]?`, `str[]?`, `int?[]`, `Scalar[]`, `complex`,
 `QScheme`, `Storage`, `Stream`, and lists of `Device`, `Layout`,
