@@ -30,6 +30,7 @@
 #include "load/library_loader.h"
 #include "load/spec_loader.h"
 #include "load/spec_sources.h"
+#include "model/dispatch_keys.h"
 #include "model/schema.h"
 #include "model/types.h"
 #include "support/compile_notes.h"
@@ -70,7 +71,8 @@ void add_library_options(CLI::App* cmd, LibraryOptions& o) {
   cmd->add_option("--torch-target-version", o.torch_target, "Oldest PyTorch the stable-ABI ops must load in (MAJOR.MINOR)")
       ->capture_default_str();
   cmd->add_option("--exclude-dispatch-key", o.excluded_dispatch_keys,
-                  "Leave out the kernels of this dispatch key (e.g. CUDA on a machine without nvcc)");
+                  "Leave out the kernels of this dispatch key (e.g. CUDA on a machine without nvcc; CUDA takes "
+                  "the CUDA layouts' kernels, SparseCUDA, QuantizedCUDA..., with it)");
   cmd->add_option("--shards", o.shards,
                   "Also write this many unity TUs per ABI, csrc/<ns>-<abi>-shard<i>.cpp, for the build to compile "
                   "instead of one TU per op (0: none)")
@@ -118,8 +120,12 @@ std::optional<opgen::model::Library> load_library(const LibraryOptions& o, opgen
   if (!diags.has_errors()) opgen::check::check_library(lib, diags);
   for (auto& op : lib.ops) {
     std::erase_if(op.dispatch, [&](const auto& key) {
-      return std::find(o.excluded_dispatch_keys.begin(), o.excluded_dispatch_keys.end(), key.value) !=
-             o.excluded_dispatch_keys.end();
+      auto excluded = [&](std::string_view name) {
+        return std::find(o.excluded_dispatch_keys.begin(), o.excluded_dispatch_keys.end(), name) !=
+               o.excluded_dispatch_keys.end();
+      };
+      // Without CUDA, the CUDA layouts' kernels (SparseCUDA, ...) go too: they are CUDA code as well.
+      return excluded(key.value) || (excluded("CUDA") && opgen::model::is_cuda_code(key.value));
     });
   }
   if (diags.has_errors()) return std::nullopt;

@@ -128,3 +128,26 @@ def test_python_kernels_check_where_they_compute_not_where_they_redispatch(tmp_p
     run = subprocess.run([sys.executable, "-c", AUTOCAST_CHECK], env=env, capture_output=True, text=True,
                          cwd=tmp_path, timeout=300)
     assert run.returncode == 0 and "ok" in run.stdout, (run.stdout[-2000:], run.stderr[-4000:])
+
+
+def test_a_build_without_cuda_leaves_out_every_kernel_that_is_cuda_code(tmp_path):
+    """opgen_add_library passes --exclude-dispatch-key CUDA where there is no nvcc, and drops the .cu sources:
+    the CUDA layouts' kernels (SparseCUDA, QuantizedCUDA, ...), CUDA code as well, are not registered either, or
+    the library would name kernels no source defines. An AutogradCUDA kernel redispatches and is plain C++: it
+    stays."""
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    (specs / "f.yaml").write_text(
+        "schema: 'f(Tensor x) -> Tensor'\nabi: unstable\n"
+        "dispatch: [CPU, CUDA, SparseCUDA, QuantizedCUDA, NestedTensorCUDA, AutogradCUDA]\nfake: like(x)\nsamples: []\n")
+    out = tmp_path / "out"
+    proc = run_opgen("generate", "--namespace", "keys", "--exclude-dispatch-key", "CUDA", "-o", out, specs)
+    assert proc.returncode == 0, proc.stderr
+    source = (out / "csrc" / "f.cpp").read_text()
+    registered = sorted(line.split(", ")[1] for line in source.splitlines() if line.startswith("TORCH_LIBRARY_IMPL("))
+    assert registered == ["AutogradCUDA", "CPU"], registered
+    new = run_opgen("new", "keys::g", "--schema", "(Tensor x) -> Tensor", "--abi", "unstable",
+                    *(arg for key in ("SparseCUDA", "AutogradCUDA", "CPU") for arg in ("--dispatch", key)),
+                    "--schemas-dir", tmp_path / "s", "--kernels-dir", tmp_path / "k")
+    assert new.returncode == 0, new.stderr
+    assert sorted(p.name for p in (tmp_path / "k").iterdir()) == ["g.cu", "g_AutogradCUDA.cpp", "g_CPU.cpp"]

@@ -128,10 +128,7 @@ std::string scaffold_spec(const model::Library& lib, const model::OpSpec& op, co
 std::vector<std::pair<std::string, std::string>> scaffold_kernels(const model::Library& lib, const model::OpSpec& op,
                                                                   const std::string& kernels_dir) {
   // A kernel that computes on CUDA tensors is CUDA code (.cu); the rest, C++.
-  auto extension = [](const std::string& key) {
-    const model::DispatchKey* known = model::find_dispatch_key(key);
-    return key.ends_with("CUDA") && known && model::computes_results(known->kind) ? ".cu" : ".cpp";
-  };
+  auto extension = [](const std::string& key) { return model::is_cuda_code(key) ? ".cu" : ".cpp"; };
   std::map<std::string, int> per_extension;
   for (const auto& key : op.dispatch) ++per_extension[extension(key.value)];
   // <op>.cpp and <op>.cu; <op>_<key>.cpp for each where two keys would share one.

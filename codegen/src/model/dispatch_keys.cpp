@@ -86,6 +86,11 @@ bool computes_results(DispatchKeyKind kind) { return kind == Backend || kind == 
 
 bool stable_abi_serves(DispatchKeyKind kind) { return computes_results(kind); }
 
+bool is_cuda_code(std::string_view key) {
+  const DispatchKey* known = find_dispatch_key(key);
+  return known && computes_results(known->kind) && key.ends_with("CUDA");
+}
+
 bool picked_by_tensor(DispatchKeyKind kind) {
   return kind == Backend || kind == Layout || kind == Autograd || kind == Autocast;
 }

@@ -40,6 +40,10 @@ bool computes_results(DispatchKeyKind kind);
 // Whether the stable ABI can serve a kernel of this kind: it has no
 // redispatch (its C shim calls an op only from the dispatcher's top).
 bool stable_abi_serves(DispatchKeyKind kind);
+// Whether a kernel at the key is CUDA code: it computes on CUDA tensors
+// (CUDA, SparseCUDA, QuantizedCUDA...), so its source is a .cu and a build
+// without nvcc leaves it out.
+bool is_cuda_code(std::string_view key);
 // Whether PyTorch reaches the key through the device or layout of a tensor
 // argument (an op with no tensor never reaches it).
 bool picked_by_tensor(DispatchKeyKind kind);
