@@ -20,6 +20,22 @@ from cli_helpers import SOURCE_DIR, build_with_opgen, requires_opgen, run_opgen
 
 pytestmark = requires_opgen
 
+
+def write_cmake(project, kernels):
+    """The project's build of the spec scale.yaml with its kernel source, as the report's CMake lines say."""
+    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
+project(mylib CXX)
+include({SOURCE_DIR}/cmake/Opgen.cmake)
+opgen_add_library(mylib_ops NAMESPACE mylib SCHEMAS schemas/scale.yaml KERNELS {kernels})
+target_include_directories(mylib_ops PRIVATE csrc)
+""")
+
+
+def run_check(script, env, cwd):
+    """Runs a check script against the built library in a process of its own; it prints ok."""
+    run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, cwd=cwd, timeout=300)
+    assert run.returncode == 0 and "ok" in run.stdout, (run.stdout[-2000:], run.stderr[-4000:])
+
 OPS_H = """#pragma once
 #include <ATen/core/Tensor.h>
 at::Tensor scale(const at::Tensor& x, double a);
@@ -93,16 +109,9 @@ def test_an_impl_for_a_key_opgen_does_not_register_stays_and_runs(tmp_path):
     spec.write_text(text.replace(text[text.index("fake:"):].split("\n")[0], "fake:\n  - like(x)"))
     check = run_opgen("check", "--namespace", "mylib", project / "schemas")
     assert check.returncode == 0, check.stderr
-    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
-project(mylib CXX)
-include({SOURCE_DIR}/cmake/Opgen.cmake)
-opgen_add_library(mylib_ops NAMESPACE mylib SCHEMAS schemas/scale.yaml KERNELS csrc/kernels.cpp)
-target_include_directories(mylib_ops PRIVATE csrc)
-""")
+    write_cmake(project, "csrc/kernels.cpp")
     _, env = build_with_opgen(project, tmp_path / "build")
-    run = subprocess.run([sys.executable, "-c", CHECK], env=env, capture_output=True, text=True, cwd=tmp_path,
-                         timeout=300)
-    assert run.returncode == 0 and "ok" in run.stdout, (run.stdout[-2000:], run.stderr[-4000:])
+    run_check(CHECK, env, tmp_path)
 
 
 IMPLS = KERNELS + """
@@ -123,19 +132,12 @@ def test_a_library_whose_every_op_is_the_schema_alone_loads_the_projects_impls(t
     (project / "csrc" / "impls.cpp").write_text(IMPLS)
     (project / "schemas" / "scale.yaml").write_text(
         'schema: "scale(Tensor x, float a) -> Tensor"\ndispatch: []\nfake:\n  - like(x)\nsamples: []\n')
-    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
-project(mylib CXX)
-include({SOURCE_DIR}/cmake/Opgen.cmake)
-opgen_add_library(mylib_ops NAMESPACE mylib SCHEMAS schemas/scale.yaml KERNELS csrc/impls.cpp)
-target_include_directories(mylib_ops PRIVATE csrc)
-""")
+    write_cmake(project, "csrc/impls.cpp")
     build = tmp_path / "build"
     _, env = build_with_opgen(project, build)
     ops = next(build.rglob("mylib/_ops.py")).read_text()
     assert '_PYTHON_LIBRARY.define("scale(Tensor x, float a) -> Tensor")' in ops and "os.path.exists(path)" in ops
-    run = subprocess.run([sys.executable, "-c", CHECK], env=env, capture_output=True, text=True, cwd=tmp_path,
-                         timeout=300)
-    assert run.returncode == 0 and "ok" in run.stdout, (run.stdout[-2000:], run.stderr[-4000:])
+    run_check(CHECK, env, tmp_path)
 
 
 # Impls for Autograd and Autocast keys whose kernels the bindings can call (declared in a header, external
@@ -241,17 +243,10 @@ def test_impls_for_autograd_and_autocast_keys_are_bound_in_the_spec(tmp_path):
     spec.write_text(text + "checks:\n  x: {dtype: [float32]}\n")
     check = run_opgen("check", "--namespace", "mylib", project / "schemas")
     assert check.returncode == 0, check.stderr
-    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
-project(mylib CXX)
-include({SOURCE_DIR}/cmake/Opgen.cmake)
-opgen_add_library(mylib_ops NAMESPACE mylib SCHEMAS schemas/scale.yaml KERNELS csrc/kernels.cpp)
-target_include_directories(mylib_ops PRIVATE csrc)
-""")
+    write_cmake(project, "csrc/kernels.cpp")
     build = tmp_path / "build"
     _, env = build_with_opgen(project, build)
     # The checks run in front of the CPU kernel, not of the two that redispatch.
     source = next(build.rglob("scale.cpp")).read_text()
     assert source.count("scale_check_inputs(x);") == 1, source
-    run = subprocess.run([sys.executable, "-c", BOUND_CHECK], env=env, capture_output=True, text=True, cwd=tmp_path,
-                         timeout=300)
-    assert run.returncode == 0 and "ok" in run.stdout, (run.stdout[-2000:], run.stderr[-4000:])
+    run_check(BOUND_CHECK, env, tmp_path)

@@ -39,6 +39,14 @@ constexpr std::string_view kInternalLinkage =
     "call it. To bind it here, declare it in a header, outside any anonymous namespace and not 'static', and name it "
     "under 'kernels:' with that header under 'include:'.";
 
+// "a, b, c and 9 more": a project of thousands gets one readable line.
+std::string first_names(const std::vector<std::string>& names) {
+  constexpr size_t kNamed = 12;
+  const size_t named = std::min(names.size(), kNamed);
+  return fmt::format("{}{}", fmt::join(names.begin(), names.begin() + named, ", "),
+                     names.size() > named ? fmt::format(" and {} more", names.size() - named) : "");
+}
+
 struct Draft {
   const ImportedOp* op = nullptr;
   std::vector<std::string> needs;
@@ -401,23 +409,15 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     for (const auto& line : kept) r += "    " + line + "\n";
     if (internal_linkage) r += "    " + std::string(kInternalLinkage) + "\n";
   }
-  if (!schema_alone.empty()) {
-    constexpr size_t kNamed = 12;  // a project of thousands gets one readable line
-    const size_t named = std::min(schema_alone.size(), kNamed);
+  if (!schema_alone.empty())
     r += fmt::format("  {} of them with the schema alone (dispatch: []), as this configuration registers them (their "
-                     "impls are under #if branches it leaves out; each spec names them): {}{}\n",
-                     schema_alone.size(), fmt::join(schema_alone.begin(), schema_alone.begin() + named, ", "),
-                     schema_alone.size() > named ? fmt::format(" and {} more", schema_alone.size() - named) : "");
-  }
-  if (!no_impl_given.empty()) {
-    constexpr size_t kNamed = 12;
-    const size_t named = std::min(no_impl_given.size(), kNamed);
+                     "impls are under #if branches it leaves out; each spec names them): {}\n",
+                     schema_alone.size(), first_names(schema_alone));
+  if (!no_impl_given.empty())
     r += fmt::format("  {} of them with the schema alone (dispatch: []): the sources given register no impl of theirs "
                      "(impls in other files of the project register against the spec's def; give those files to this "
-                     "run to bind their kernels): {}{}\n",
-                     no_impl_given.size(), fmt::join(no_impl_given.begin(), no_impl_given.begin() + named, ", "),
-                     no_impl_given.size() > named ? fmt::format(" and {} more", no_impl_given.size() - named) : "");
-  }
+                     "run to bind their kernels): {}\n",
+                     no_impl_given.size(), first_names(no_impl_given));
   if (!todo_groups.empty()) {
     r += fmt::format("  {} ops need a person (written as <op>.yaml.todo, which no build reads):\n",
                      drafts.size() - written);
