@@ -34,8 +34,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
   const opgen::import::Configuration configuration{
       {{"CUDA_KERNEL", "1"}, {"VERSION", "2"}, {"TORCH_EXTENSION_NAME", "_C"}}};
-  const auto found = opgen::import::find_registrations({{python ? "pkg/ops.py" : "binding.cc", text}},
-                                                       (data[0] & 2) ? &configuration : nullptr);
+  auto found = opgen::import::find_registrations({{python ? "pkg/ops.py" : "binding.cc", text}},
+                                                 (data[0] & 2) ? &configuration : nullptr);
+  opgen::import::keep_unreached_impls(found);
   opgen::import::ImportOptions options;
   options.schemas_dir = "schemas";
   options.python_dir = "python";

@@ -8,21 +8,22 @@ through CTest."""
 import json
 import os
 import pathlib
+import re
 import subprocess
 import sys
 
 import pytest
 import torch
 
-from cli_helpers import requires_opgen, run_opgen
+from cli_helpers import SOURCE_DIR, build_with_opgen, requires_opgen, run_opgen
 
 pytestmark = requires_opgen
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SPEC_KEYS = json.loads((ROOT / "codegen" / "spec.schema.json").read_text())["$defs"]["dispatchKey"]["enum"]
 
-# Keys PyTorch registers a kernel for without complaint and never calls it at: a functionality without
-# a backend, and Undefined (CompositeImplicitAutograd).
+# Keys a spec does not name: those PyTorch registers a kernel for without complaint and never calls it at
+# (a functionality without a backend), and Undefined, which it files under CompositeImplicitAutograd.
 UNREACHED = {"Dense", "Sparse", "Quantized", "SparseCsr", "NestedTensor", "AutogradFunctionality", "Undefined"}
 
 
@@ -53,6 +54,7 @@ def test_a_key_no_call_reaches_is_refused_with_the_key_to_use(tmp_path):
     refused = [line for line in proc.stderr.splitlines() if "error[E0823]" in line]
     assert len(refused) == len(UNREACHED), proc.stderr
     assert "note: use SparseCPU or SparseCUDA" in proc.stderr
+    assert "PyTorch registers a kernel at 'Undefined' as its CompositeImplicitAutograd kernel" in proc.stderr
 
 
 def test_an_op_for_every_key_compiles_against_this_torch(tmp_path):
@@ -62,7 +64,7 @@ def test_an_op_for_every_key_compiles_against_this_torch(tmp_path):
     specs.mkdir()
     (specs / "f.yaml").write_text(
         f"schema: 'f(Tensor x) -> Tensor'\nabi: unstable\ndispatch: [{', '.join(SPEC_KEYS)}]\n"
-        "checks:\n  x: {dtype: [float32]}\nfake: like(x)\nsamples: []\n")
+        "checks:\n  x: {dtype: [float32]}\nsamples: []\n")  # no fake: a CompositeImplicitAutograd op takes none
     out = tmp_path / "out"
     proc = run_opgen("generate", "--namespace", "keys", "-o", out, specs)
     assert proc.returncode == 0, proc.stderr
@@ -151,3 +153,86 @@ def test_a_build_without_cuda_leaves_out_every_kernel_that_is_cuda_code(tmp_path
                     "--schemas-dir", tmp_path / "s", "--kernels-dir", tmp_path / "k")
     assert new.returncode == 0, new.stderr
     assert sorted(p.name for p in (tmp_path / "k").iterdir()) == ["g.cu", "g_AutogradCUDA.cpp", "g_CPU.cpp"]
+
+
+DECOMPOSING_OPS_H = """#pragma once
+#include <ATen/core/Tensor.h>
+namespace proj {
+at::Tensor scale(const at::Tensor& x, double a);
+}
+"""
+
+DECOMPOSING_KERNELS = """#include "ops.h"
+#include <ATen/ops/mul.h>
+namespace proj {
+at::Tensor scale(const at::Tensor& x, double a) { return at::mul(x, a); }
+}
+"""
+
+DECOMPOSING_CHECK = """
+import torch, keys
+x = torch.arange(6, dtype=torch.float32, requires_grad=True)
+y = torch.ops.keys.scale(x, 3.0)
+y.sum().backward()
+# Autograd recorded the at::mul the kernel calls: no 'autograd:' in the spec, the gradient is the decomposition's.
+assert torch.equal(x.grad, torch.full((6,), 3.0)), x.grad
+# torch.compile traces through the kernel, as PyTorch does for any CompositeImplicitAutograd op.
+compiled = torch.compile(lambda t: torch.ops.keys.scale(t, 3.0), fullgraph=True, backend="aot_eager")
+assert torch.equal(compiled(x.detach()), x.detach() * 3)
+# The spec's check runs in the kernel's wrapper, eagerly and on fake tensors alike.
+for call in (lambda: torch.ops.keys.scale(x.double(), 3.0), lambda: compiled(x.detach().double())):
+    try:
+        call()
+        raise AssertionError("the check let a float64 input through")
+    except Exception as e:
+        assert "expected 'x' to have dtype float32" in str(e), e
+print("ok")
+"""
+
+
+def test_an_op_that_decomposes_builds_loads_and_passes_its_suite(tmp_path):
+    """A C++ kernel at CompositeImplicitAutograd: the package registers no fake (PyTorch would refuse it), the
+    gradient and torch.compile go through the kernel's own ATen calls, and the generated suite, which calls the
+    op eagerly (W0803), passes."""
+    project = tmp_path / "project"
+    (project / "csrc").mkdir(parents=True)
+    (project / "schemas").mkdir()
+    (project / "csrc" / "ops.h").write_text(DECOMPOSING_OPS_H)
+    (project / "csrc" / "kernels.cpp").write_text(DECOMPOSING_KERNELS)
+    (project / "schemas" / "scale.yaml").write_text(
+        'schema: "scale(Tensor x, float a) -> Tensor"\nabi: unstable\ndispatch: [CompositeImplicitAutograd]\n'
+        'kernels:\n  include: "ops.h"\n  CompositeImplicitAutograd: "proj::scale"\n'
+        "checks:\n  x: {dtype: [float32]}\n"
+        "samples:\n  - dims: {N: [3, 8]}\n    args:\n      x: {shape: [N, 5]}\n      a: 2.5\n")
+    check = run_opgen("check", "--namespace", "keys", project / "schemas")
+    assert check.returncode == 0 and "warning[W0803]" in check.stderr, check.stderr
+    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
+project(keys CXX)
+include({SOURCE_DIR}/cmake/Opgen.cmake)
+opgen_add_library(keys_ops NAMESPACE keys SCHEMAS schemas KERNELS csrc/kernels.cpp)
+target_include_directories(keys_ops PRIVATE csrc)
+""")
+    build = tmp_path / "build"
+    _, env = build_with_opgen(project, build)
+    ops = next(build.rglob("keys/_ops.py")).read_text()
+    assert "register_fake" not in ops and "No fake: the op decomposes" in ops, ops
+    loaded = subprocess.run([sys.executable, "-c", DECOMPOSING_CHECK], env=env, capture_output=True, text=True,
+                            cwd=tmp_path, timeout=300)
+    assert loaded.returncode == 0 and "ok" in loaded.stdout, (loaded.stdout[-2000:], loaded.stderr[-4000:])
+    suite = next(build.rglob("test_keys_ops.py"))
+    run = subprocess.run([sys.executable, "-m", "pytest", "-v", "-rs", "-p", "no:cacheprovider", suite], env=env,
+                         capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert re.search(r"test_input_check\[[^]]*\] PASSED", run.stdout), run.stdout[-4000:]
+    assert "decomposes: it has no fake" in run.stdout and "works in eager calls only" in run.stdout, run.stdout[-4000:]
+
+
+def test_new_scaffolds_an_op_that_decomposes_without_a_fake(tmp_path):
+    """`opgen new --dispatch CompositeImplicitAutograd` writes no fake (E0827): its own scaffold checks."""
+    proc = run_opgen("new", "proj::twice", "--schema", "(Tensor x) -> Tensor", "--abi", "unstable", "--dispatch",
+                     "CompositeImplicitAutograd", "--schemas-dir", tmp_path / "s", "--kernels-dir", tmp_path / "k")
+    assert proc.returncode == 0, proc.stderr
+    spec = (tmp_path / "s" / "twice.yaml").read_text()
+    assert "dispatch: [CompositeImplicitAutograd]" in spec and "fake" not in spec, spec
+    check = run_opgen("check", "--namespace", "proj", tmp_path / "s")
+    assert check.returncode == 0, check.stderr

@@ -13,10 +13,11 @@ library built from the imported spec and that file runs it under
 torch.autocast. Needs the built tool: run through CTest.
 """
 
+import json
 import subprocess
 import sys
 
-from cli_helpers import SOURCE_DIR, build_with_opgen, requires_opgen, run_opgen
+from cli_helpers import SOURCE_DIR, build_projects_own_library, build_with_opgen, requires_opgen, run_opgen
 
 pytestmark = requires_opgen
 
@@ -98,7 +99,7 @@ def test_an_impl_for_a_key_opgen_does_not_register_stays_and_runs(tmp_path):
     proc = run_opgen("import", "csrc/binding.cpp", cwd=project)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "1 ops imported as schemas/<op>.yaml, 1 of them with their kernels as they are" in proc.stdout, proc.stdout
-    assert "keep impls in the project's build, whose kernels the generated bindings cannot call" in proc.stdout
+    assert "keep impls in the project's build, registered against the spec's def" in proc.stdout
     assert "scale: AutocastCPU (csrc/binding.cpp:10; its kernel scale_autocast is declared in no header" in proc.stdout, \
         proc.stdout
     spec = project / "schemas" / "scale.yaml"
@@ -250,3 +251,108 @@ def test_impls_for_autograd_and_autocast_keys_are_bound_in_the_spec(tmp_path):
     source = next(build.rglob("scale.cpp")).read_text()
     assert source.count("scale_check_inputs(x);") == 1, source
     run_check(BOUND_CHECK, env, tmp_path)
+
+
+# Kernels registered with no key (`m.def(schema, fn)`, an `Undefined` block, as DeepSpeed registers
+# end_backward) land at CompositeImplicitAutograd: the op decomposes, so autograd records what the kernel
+# calls. touch takes no tensor, so its CPU impl is never reached; the project registers it all the same.
+CATCH_ALL_OPS_H = """#pragma once
+#include <ATen/core/Tensor.h>
+#include <ATen/core/ivalue.h>
+at::Tensor scale(const at::Tensor& x, double a);
+void touch(const c10::IValue& deps, int64_t id);
+void touch_cpu(const c10::IValue& deps, int64_t id);
+int64_t touched();
+"""
+
+CATCH_ALL_BINDING = """#include <torch/library.h>
+#include "ops.h"
+TORCH_LIBRARY(mylib, m) {
+  m.def("scale(Tensor x, float a) -> Tensor", &scale);
+  m.def("touch(Any deps, int id) -> ()");
+  m.def("touched() -> int", &touched);
+}
+TORCH_LIBRARY_IMPL(mylib, CPU, m) {
+  m.impl("touch", &touch_cpu);
+}
+TORCH_LIBRARY_IMPL(mylib, Undefined, m) {
+  m.impl("touch", &touch);
+}
+"""
+
+CATCH_ALL_KERNELS = """#include "ops.h"
+#include <ATen/ops/mul.h>
+static int64_t last = 0;
+at::Tensor scale(const at::Tensor& x, double a) { return at::mul(x, a); }
+void touch(const c10::IValue& deps, int64_t id) { last = id + (deps.isList() ? 100 * deps.toList().size() : 0); }
+void touch_cpu(const c10::IValue&, int64_t) { last = -1; }
+int64_t touched() { return last; }
+"""
+
+# What the person keeps of the binding file, as the report says: the impl no call reaches.
+CATCH_ALL_KEPT = """#include <torch/library.h>
+#include "ops.h"
+TORCH_LIBRARY_IMPL(mylib, CPU, m) {
+  m.impl("touch", &touch_cpu);
+}
+"""
+
+# Values, gradients, compiled results and the keys each op has kernels at: printed by each build alike.
+CATCH_ALL_CHECK = """
+import json, sys, torch
+if len(sys.argv) > 1:
+    torch.ops.load_library(sys.argv[1])
+else:
+    import mylib
+x = torch.arange(6, dtype=torch.float32, requires_grad=True)
+y = torch.ops.mylib.scale(x, 3.0)
+y.sum().backward()
+compiled = torch.compile(lambda t: torch.ops.mylib.scale(t, 3.0), fullgraph=True, backend="aot_eager")
+torch.ops.mylib.touch([x, x], 7)
+keys = {}
+for op in ("scale", "touch", "touched"):
+    dump = torch._C._dispatch_dump(f"mylib::{op}")
+    keys[op] = sorted(line.split(":")[0] for line in dump.splitlines()[4:] if ": registered at" in line)
+print(json.dumps({"y": y.tolist(), "grad": x.grad.tolist(), "compiled": compiled(x.detach()).tolist(),
+                  "touched": torch.ops.mylib.touched(), "keys": keys}))
+"""
+
+
+def test_catch_all_kernels_are_imported_where_pytorch_registers_them(tmp_path):
+    project = tmp_path / "project"
+    (project / "csrc").mkdir(parents=True)
+    (project / "csrc" / "ops.h").write_text(CATCH_ALL_OPS_H)
+    (project / "csrc" / "binding.cpp").write_text(CATCH_ALL_BINDING)
+    (project / "csrc" / "kernels.cpp").write_text(CATCH_ALL_KERNELS)
+    own = build_projects_own_library(project, tmp_path / "own", "mylib_own",
+                                     "add_library(mylib_own SHARED csrc/binding.cpp csrc/kernels.cpp)",
+                                     include_dirs="csrc")
+    proc = run_opgen("import", "csrc/binding.cpp", cwd=project)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "3 ops imported as schemas/<op>.yaml, 3 of them with their kernels as they are" in proc.stdout, proc.stdout
+    assert "need their fake written" not in proc.stdout, proc.stdout  # ops that decompose take none
+    assert ("touch: CPU (csrc/binding.cpp:9; no call reaches it: the op takes no tensor, and PyTorch picks a CPU "
+            "kernel by the device of a tensor argument)") in proc.stdout, proc.stdout
+    assert "csrc/binding.cpp:8-10: in the block TORCH_LIBRARY_IMPL(mylib,CPU,m)" not in proc.stdout, proc.stdout
+    for op in ("scale", "touch", "touched"):
+        assert f'CompositeImplicitAutograd: "{op}"' in (project / "schemas" / f"{op}.yaml").read_text()
+    check = run_opgen("check", "--namespace", "mylib", project / "schemas")
+    assert check.returncode == 0 and "warning[W0803]" in check.stderr, check.stderr
+    (project / "csrc" / "binding.cpp").write_text(CATCH_ALL_KEPT)
+    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
+project(mylib CXX)
+include({SOURCE_DIR}/cmake/Opgen.cmake)
+opgen_add_library(mylib_ops NAMESPACE mylib SCHEMAS schemas KERNELS csrc/binding.cpp csrc/kernels.cpp)
+target_include_directories(mylib_ops PRIVATE csrc)
+""")
+    build = tmp_path / "build"
+    _, env = build_with_opgen(project, build)
+    runs = []
+    for argv in ([str(next(own.glob("libmylib_own.so")))], []):
+        run = subprocess.run([sys.executable, "-c", CATCH_ALL_CHECK, *argv], env=env, capture_output=True, text=True,
+                             cwd=tmp_path, timeout=300)
+        assert run.returncode == 0, run.stderr[-4000:]
+        runs.append(json.loads(run.stdout.splitlines()[-1]))
+    assert runs[0] == runs[1], runs
+    assert runs[0]["grad"] == [3.0] * 6 and runs[0]["touched"] == 207, runs[0]
+    assert runs[0]["keys"]["touch"] == ["CPU", "CompositeImplicitAutograd[alias]"], runs[0]

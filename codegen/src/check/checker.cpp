@@ -64,6 +64,7 @@ class OpChecker {
     check_returns();
     check_tags(lib_, op_, diags_);
     check_dispatch(op_, diags_);
+    check_decomposing(op_, diags_);
     check_existing_kernels(op_, diags_);
     check_symm_mem();
     check_tensor_checks();
@@ -678,6 +679,7 @@ class OpChecker {
   }
 
   void check_fake(const model::ExprEnv& env) {
+    if (op_.decomposes()) return;  // it takes no fake (check_decomposing)
     const auto& returns = op_.schema.returns;
     if (op_.fake_python) {
       const std::string& target = op_.fake_python->value;

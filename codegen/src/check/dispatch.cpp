@@ -77,6 +77,14 @@ void check_keys(const model::OpSpec& op, Diagnostics& diags) {
       diags.error(Code::DuplicateDispatchKey, key.loc, fmt::format("dispatch key '{}' is listed twice", key.value));
       continue;
     }
+    if (known->kind == model::DispatchKeyKind::CatchAll) {
+      diags
+          .error(Code::UnreachedDispatchKey, key.loc,
+                 fmt::format("PyTorch registers a kernel at '{}' as its {} kernel: the spec names the key it lands at",
+                             key.value, known->instead))
+          .notes.push_back({fmt::format("use {}", known->instead)});
+      continue;
+    }
     if (known->kind == model::DispatchKeyKind::Unreached) {
       diags
           .error(Code::UnreachedDispatchKey, key.loc,
@@ -93,12 +101,7 @@ void check_keys(const model::OpSpec& op, Diagnostics& diags) {
 // no tensor arguments to this function ... but no fallback function is
 // registered"), so only a backend-independent kernel can run.
 void check_reachable(const model::OpSpec& op, Diagnostics& diags) {
-  // PyTorch reads the dispatch key from Tensor, Tensor? and tensor lists, not from a nested list.
-  const bool takes_tensors = std::any_of(op.schema.arguments.begin(), op.schema.arguments.end(), [](auto& a) {
-    const std::string key = a.type ? model::type_key(*a.type) : "";
-    return key.find("Tensor") != std::string::npos && key != "Tensor[][]";
-  });
-  if (takes_tensors) return;
+  if (model::takes_dispatch_tensor(op.schema)) return;
   for (const auto& key : op.dispatch) {
     const model::DispatchKey* known = model::find_dispatch_key(key.value);
     if (!known || !model::picked_by_tensor(known->kind)) continue;
@@ -127,6 +130,36 @@ void check_dispatch(const model::OpSpec& op, Diagnostics& diags) {
   if (diags.error_count() == errors_before) check_reachable(op, diags);
 }
 
+void check_decomposing(model::OpSpec& op, Diagnostics& diags) {
+  if (!op.decomposes()) return;
+  // PyTorch refuses both when the package registers them: torch.library's
+  // register_fake and its Meta impl check for a CompositeImplicitAutograd kernel.
+  auto refuse = [&](const SourceLoc& at, const std::string& what) {
+    diags
+        .error(Code::FakeForDecomposingOp, at,
+               fmt::format("{} for an op with a CompositeImplicitAutograd kernel, which PyTorch refuses: the op "
+                           "decomposes, and fake tensors run that kernel",
+                           what))
+        .notes.push_back({"drop it, or give the kernel the key CompositeExplicitAutograd, which keeps the op whole "
+                          "in compiled graphs and takes a fake"});
+  };
+  if (op.fake_python)
+    refuse(op.fake_python->loc, "a fake");
+  else if (!op.fake.empty())
+    refuse(op.fake_loc.line ? op.fake_loc : op.fake.front().at(0), "a fake");
+  for (const model::PythonKernel& kernel : op.python_kernels)
+    if (kernel.dispatch_key.value == "Meta") refuse(kernel.dispatch_key.loc, "a Python Meta kernel");
+  if (!op.eager_only.empty()) return;
+  op.eager_only = "it decomposes (W0803): fake tensors, torch.library.opcheck and torch.compile run its "
+                  "CompositeImplicitAutograd kernel on fake tensors";
+  diags
+      .warning(Code::DecomposingOpEagerOnly, op.schema_text.loc,
+               "the op has a CompositeImplicitAutograd kernel: it decomposes, so fake tensors and torch.compile run "
+               "that kernel on fake tensors, which a kernel reading data pointers cannot take; the generated suite "
+               "calls it eagerly only")
+      .notes.push_back({"to keep the op whole in compiled graphs: the key CompositeExplicitAutograd, and a fake"});
+}
+
 void check_autocast(const model::OpSpec& op, Diagnostics& diags) {
   for (const model::AutocastRule& rule : op.autocast) {
     const std::string& device = rule.device.value;
@@ -143,8 +176,11 @@ void check_autocast(const model::OpSpec& op, Diagnostics& diags) {
       d.notes.push_back({fmt::format("device types: {}", fmt::join(names, ", "))});
       continue;
     }
+    // A composite kernel serves every device.
     const bool dispatched = std::any_of(op.dispatch.begin(), op.dispatch.end(), [&](const auto& key) {
-      return key.value == known->second || key.value == "CompositeExplicitAutograd";
+      const model::DispatchKey* k = model::find_dispatch_key(key.value);
+      return key.value == known->second || (k && (k->kind == model::DispatchKeyKind::Composite ||
+                                                   k->kind == model::DispatchKeyKind::Decomposing));
     });
     if (!dispatched)
       diags

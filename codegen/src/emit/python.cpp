@@ -944,11 +944,16 @@ std::string python_module(const model::Library& lib) {
     p.line();
     p.line(fmt::format("# {} ({})", qualified_name(lib, op), op.display_path));
     p.line();
-    emit_fake(p, lib, op);
-    if (op.wraps_flat_op()) {
-      p.line();
-      p.line();
-      emit_fake(p, lib, op, /*flat=*/true);
+    if (op.decomposes()) {
+      // PyTorch refuses a fake beside a CompositeImplicitAutograd kernel: fake tensors run that kernel.
+      p.line("# No fake: the op decomposes (its CompositeImplicitAutograd kernel runs on fake tensors too).");
+    } else {
+      emit_fake(p, lib, op);
+      if (op.wraps_flat_op()) {
+        p.line();
+        p.line();
+        emit_fake(p, lib, op, /*flat=*/true);
+      }
     }
     if (op.autograd) {
       p.line();

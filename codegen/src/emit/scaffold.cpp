@@ -92,13 +92,13 @@ model::OpSpec draft_new_op(const model::Library& lib, const model::FunctionSchem
     draft.schema_text.value = draft.op_name() + schema_text.substr(start);
   draft.abi.value = stable ? model::Abi::Stable : model::Abi::Unstable;
   // PyTorch reaches a CPU or CUDA kernel only through a tensor argument (E0813).
-  const bool takes_tensors = std::any_of(schema.arguments.begin(), schema.arguments.end(), [](const auto& a) {
-    return model::type_key(*a.type).find("Tensor") != std::string::npos;
-  });
   if (dispatch.empty())
-    dispatch = takes_tensors ? std::vector<std::string>{"CPU", "CUDA"} : std::vector<std::string>{"CompositeExplicitAutograd"};
+    dispatch = model::takes_dispatch_tensor(schema) ? std::vector<std::string>{"CPU", "CUDA"}
+                                                    : std::vector<std::string>{"CompositeExplicitAutograd"};
   for (const auto& key : dispatch) draft.dispatch.push_back({key, {}});
-  if (auto rules = default_fake_rules(schema)) {
+  if (draft.decomposes()) {
+    // No fake: fake tensors run its CompositeImplicitAutograd kernel (E0827).
+  } else if (auto rules = default_fake_rules(schema)) {
     for (const auto& rule : *rules) draft.fake.push_back({rule, {}, nullptr});
   } else {
     draft.fake_python = {fmt::format("{}._fakes:{}", lib.python_package, schema.name.name), {}};

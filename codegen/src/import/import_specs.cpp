@@ -11,6 +11,7 @@
 #include "check/checker.h"
 #include "check/names.h"
 #include "load/spec_loader.h"
+#include "model/dispatch_keys.h"
 #include "model/schema.h"
 #include "model/types.h"
 #include "support/yaml_writer.h"
@@ -129,7 +130,12 @@ std::string spec_text(const ImportedOp& op, const std::string& package,
     for (const auto& tag : op.tags) tags.push_back(yaml_scalar(tag));
     out += fmt::format("tags: [{}]\n", fmt::join(tags, ", "));
   }
-  if (needs_fake(op.schema)) {
+  // A kernel at CompositeImplicitAutograd (a catch-all one): the op decomposes, and takes no fake (E0827).
+  const bool decomposes = std::any_of(op.kernels.begin(), op.kernels.end(), [](const ImportedKernel& k) {
+    const model::DispatchKey* key = model::find_dispatch_key(k.dispatch_key);
+    return key && key->kind == model::DispatchKeyKind::Decomposing;
+  });
+  if (needs_fake(op.schema) && (!decomposes || !op.python_fake.empty() || !op.python_fake_source.empty())) {
     if (!op.python_fake.empty()) {
       if (!op.fake_via.empty())
         out += fmt::format("# {}\n", yaml_comment(fmt::format("The fake the project registers through its decorator "
@@ -196,6 +202,11 @@ BuildSteps build_steps(const ImportResult& found, const std::set<std::string>& w
     file.every_block_owned = file.every_block_owned && whole;
     file.stays = file.stays || keeps || (!owned_ops.empty() && (!whole || block.file_has_other_code));
     if (owned_ops.empty()) continue;
+    // An op whose def (or some impls) goes while an impl of it stays: each list says which part.
+    for (std::string& op : staying)
+      if (seen_owned.count(op)) op = "the kept impls of " + op;
+    for (std::string& op : owned_ops)
+      if (seen_staying.count(op)) op += " but not its kept impls";
     const std::string where = fmt::format("{}:{}-{}", block.file, block.first_line, block.last_line);
     if (whole)
       steps.drop_lines.emplace_back(block.file, fmt::format("{}: delete the block {}", where, block.head));
@@ -402,9 +413,8 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     r += fmt::format("  {} of them with their fake moved into {}/_fakes.py (registered as '_', it had no name to "
                      "name it by)\n", moved_fakes, options.python_dir.generic_string());
   if (!kept.empty()) {
-    r += fmt::format("  {} of them keep impls in the project's build, whose kernels the generated bindings cannot call "
-                     "or whose keys are none a kernel is registered for (registered against the spec's def; written "
-                     "in the spec as comments):\n",
+    r += fmt::format("  {} of them keep impls in the project's build, registered against the spec's def (each with "
+                     "why the spec does not bind it; written in the spec as comments):\n",
                      kept.size());
     for (const auto& line : kept) r += "    " + line + "\n";
     if (internal_linkage) r += "    " + std::string(kInternalLinkage) + "\n";

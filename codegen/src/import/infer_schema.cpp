@@ -1,5 +1,6 @@
 #include "import/infer_schema.h"
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <map>
@@ -95,7 +96,15 @@ std::vector<Declaration> find_declarations(const Tokens& tokens, const std::vect
       --start;
     }
     if (start > 0 && tokens[start - 1].text == ":" && start > 1 && tokens[start - 2].text == ":") continue;
-    while (start < i && kSpecifiers.count(tokens[start].text)) ++start;
+    // A project's export macro (pyg-lib's `PYG_API int64_t cuda_version();`) is not the type.
+    auto export_macro = [&](const Token& t) {
+      return t.kind == Token::Kind::Identifier && t.text.find('_') != std::string::npos &&
+             std::all_of(t.text.begin(), t.text.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)) ||
+                                                                           std::isdigit(static_cast<unsigned char>(c)) ||
+                                                                           c == '_'; });
+    };
+    while (start < i && (kSpecifiers.count(tokens[start].text) || (start + 1 < i && export_macro(tokens[start]))))
+      ++start;
     if (start >= i || tokens[start].text == "template") continue;  // a call, or a template: not inferred
     Declaration d;
     d.returns = join(tokens, start, i);
@@ -345,7 +354,8 @@ void infer_schemas(ImportResult& found, const Configuration* configuration,
     const std::string result = returns.size() == 1 ? returns[0] : fmt::format("({})", fmt::join(returns, ", "));
     op.schema = fmt::format("{}({}) -> {}", op.name, fmt::join(args, ", "), result);
     op.schema_inferred_from = declaration->where;
-    op.kernels.push_back({"CompositeExplicitAutograd", op.schema_from, op.where, op.guard});
+    // def("name", &fn) registers fn with no key, which PyTorch files under CompositeImplicitAutograd.
+    op.kernels.push_back({"CompositeImplicitAutograd", op.schema_from, op.where, op.guard});
     if (op.includes.empty()) {
       op.includes = op.schema_from_includes;
       op.includes_from = op.schema_from_file;

@@ -4,16 +4,19 @@
 #include <filesystem>
 #include <map>
 #include <optional>
-#include <tuple>
 #include <set>
+#include <tuple>
+#include <variant>
 
 #include <fmt/format.h>
 
 #include "import/python_fake.h"
 #include "import/python_schema.h"
 #include "import/source_scan.h"
-#include "model/dispatch_keys.h"
 #include "import/tokens.h"
+#include "model/dispatch_keys.h"
+#include "model/schema.h"
+#include "model/types.h"
 #include "support/diagnostic_codes.h"
 #include "support/file_io.h"
 
@@ -31,8 +34,10 @@ std::string dispatch_key(const std::string& written) {
   static const std::map<std::string, std::string> device_types = {
       {"cpu", "CPU"}, {"cuda", "CUDA"}, {"xpu", "XPU"}, {"mps", "MPS"}, {"meta", "Meta"}};
   if (auto it = device_types.find(name); it != device_types.end()) return it->second;
+  if (name == "CatchAll") name = "Undefined";  // c10::DispatchKey::CatchAll, which c10 does not parse
   const model::DispatchKey* key = model::find_dispatch_key(name);
-  return key && key->kind != model::DispatchKeyKind::Unreached ? name : "";
+  if (!key || key->kind == model::DispatchKeyKind::Unreached) return "";
+  return std::string(model::registered_key(*key));  // Undefined: CompositeImplicitAutograd
 }
 
 // A kept impl whose key is none a kernel is registered for, as the report names it.
@@ -394,15 +399,16 @@ class Collector {
                   if (is(tokens[x], "Tag") && x + 2 < args[a].second && is(tokens[x + 1], "::"))
                     o.tags.push_back(tokens[x + 2].text);
               } else if (auto fn = kernel_function(tokens, args[a]); fn && o.schema.size()) {
-                // def(schema, fn): one kernel for every backend.
-                bind(o, "CompositeExplicitAutograd", *fn, k);
+                // def(schema, fn): a kernel with no key, which PyTorch registers as CompositeImplicitAutograd.
+                bind(o, "CompositeImplicitAutograd", *fn, k);
               }
             }
           } else {
             std::string key = block_key;
             std::pair<size_t, size_t> fn_range = args.back();
             if (args.size() == 3) key = dispatch_key(text_of(tokens, args[1]));
-            if (args.size() == 2 && !impl_block) key = "CompositeExplicitAutograd";  // impl(name, fn) in a def block
+            // impl(name, fn) in a def block: no key, which PyTorch registers as CompositeImplicitAutograd.
+            if (args.size() == 2 && !impl_block) key = "CompositeImplicitAutograd";
             if (args.size() == 2 && is(tokens[fn_range.first], "torch") && fn_range.second - fn_range.first > 4 &&
                 is(tokens[fn_range.first + 2], "dispatch")) {  // impl(name, torch::dispatch(KEY, fn))
               size_t comma = fn_range.first + 4;
@@ -902,6 +908,29 @@ ImportResult find_registrations(const std::vector<SourceFile>& sources, const Co
   }
   if (configuration) find_impls_in_other_configurations(c.result, sources);
   return std::move(c.result);
+}
+
+void keep_unreached_impls(ImportResult& result) {
+  std::set<std::pair<std::string, std::string>> kept;  // op, file:line of the impl
+  for (ImportedOp& o : result.ops) {
+    const auto parsed = model::parse_schema(o.schema);
+    if (o.schema.empty() || !std::holds_alternative<model::FunctionSchema>(parsed) ||
+        model::takes_dispatch_tensor(std::get<model::FunctionSchema>(parsed)))
+      continue;
+    std::erase_if(o.kernels, [&](const ImportedKernel& kernel) {
+      const model::DispatchKey* key = model::find_dispatch_key(kernel.dispatch_key);
+      if (!key || !model::picked_by_tensor(key->kind)) return false;
+      o.kept_impls.push_back(fmt::format("{} ({}; no call reaches it: the op takes no tensor, and PyTorch picks a {} "
+                                         "kernel by the device of a tensor argument)",
+                                         kernel.dispatch_key, kernel.where, kernel.dispatch_key));
+      kept.emplace(o.name, kernel.where);
+      return true;
+    });
+  }
+  if (kept.empty()) return;
+  for (RegistrationBlock& block : result.blocks)
+    for (RegistrationBlock::Registration& reg : block.registrations)
+      if (kept.count({reg.op, reg.where})) reg.kept = true;
 }
 
 // `ns::fn<T, 2>` -> `fn`: the name a declaration spells.

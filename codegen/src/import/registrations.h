@@ -120,4 +120,11 @@ struct ImportResult {
 ImportResult find_registrations(const std::vector<SourceFile>& sources,
                                 const Configuration* configuration = nullptr);
 
+// An op that takes no tensor never reaches a kernel PyTorch picks by a
+// tensor's device (CPU, CUDA, Meta...: E0813). The project registers such
+// impls all the same (DeepSpeed's end_backward beside the catch-all kernel
+// calls reach): they become kept impls, which stay in its build and change
+// nothing. Run once the schemas are known (after infer_schema.h).
+void keep_unreached_impls(ImportResult& result);
+
 }  // namespace opgen::import

@@ -33,8 +33,8 @@ constexpr std::array kDispatchKeys = {
 
     DispatchKey{"CompositeExplicitAutograd", Composite},
     DispatchKey{"CompositeExplicitAutogradNonFunctional", Composite},
-    DispatchKey{"CompositeImplicitAutograd", Composite},
-    DispatchKey{"CompositeImplicitAutogradNestedTensor", Composite},
+    DispatchKey{"CompositeImplicitAutograd", Decomposing},
+    DispatchKey{"CompositeImplicitAutogradNestedTensor", Decomposing},
 
     DispatchKey{"Autograd", Autograd}, DispatchKey{"AutogradCPU", Autograd}, DispatchKey{"AutogradCUDA", Autograd},
     DispatchKey{"AutogradXLA", Autograd}, DispatchKey{"AutogradMPS", Autograd}, DispatchKey{"AutogradIPU", Autograd},
@@ -58,14 +58,16 @@ constexpr std::array kDispatchKeys = {
     DispatchKey{"FuncTorchDynamicLayerBackMode", Redispatching},
 
     // PyTorch registers these without complaint, and no call runs them: the
-    // functionality keys stand for no backend, Undefined means every key.
+    // functionality keys stand for no backend.
     DispatchKey{"Dense", Unreached, "a backend key: CPU, CUDA, ..."},
     DispatchKey{"Quantized", Unreached, "QuantizedCPU or QuantizedCUDA"},
     DispatchKey{"Sparse", Unreached, "SparseCPU or SparseCUDA"},
     DispatchKey{"SparseCsr", Unreached, "SparseCsrCPU or SparseCsrCUDA"},
     DispatchKey{"NestedTensor", Unreached, "NestedTensorCPU or NestedTensorCUDA"},
     DispatchKey{"AutogradFunctionality", Unreached, "Autograd"},
-    DispatchKey{"Undefined", Unreached, "CompositeImplicitAutograd, which PyTorch registers it as"},
+    // c10::DispatchKey::CatchAll: torch::Library registers a kernel there with
+    // no key, which OperatorEntry files under CompositeImplicitAutograd.
+    DispatchKey{"Undefined", CatchAll, "CompositeImplicitAutograd"},
 };
 
 }  // namespace
@@ -78,13 +80,17 @@ const DispatchKey* find_dispatch_key(std::string_view name) {
 std::vector<std::string> registrable_dispatch_keys() {
   std::vector<std::string> names;
   for (const DispatchKey& key : kDispatchKeys)
-    if (key.kind != Unreached) names.emplace_back(key.name);
+    if (key.kind != Unreached && key.kind != CatchAll) names.emplace_back(key.name);
   return names;
 }
 
-bool computes_results(DispatchKeyKind kind) { return kind == Backend || kind == Layout || kind == Composite; }
+bool computes_results(DispatchKeyKind kind) {
+  return kind == Backend || kind == Layout || kind == Composite || kind == Decomposing;
+}
 
 bool stable_abi_serves(DispatchKeyKind kind) { return computes_results(kind); }
+
+std::string_view registered_key(const DispatchKey& key) { return key.kind == CatchAll ? key.instead : key.name; }
 
 bool is_cuda_code(std::string_view key) {
   const DispatchKey* known = find_dispatch_key(key);

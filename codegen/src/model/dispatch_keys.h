@@ -14,22 +14,32 @@ enum class DispatchKeyKind {
   Backend,       // CPU, CUDA, Meta, XPU...: computes the results for tensors on its device
   Layout,        // QuantizedCPU, SparseCUDA, NestedTensorCPU...: the same, for one layout
   Composite,     // CompositeExplicitAutograd...: one kernel for every backend
+  // CompositeImplicitAutograd...: one kernel for every backend, run above
+  // autograd, so the op decomposes into what the kernel calls: autograd
+  // records those calls, and fake tensors and torch.compile run the kernel
+  // itself (PyTorch refuses a fake for such an op).
+  Decomposing,
   Autograd,      // Autograd, AutogradCPU...: records the gradient, then redispatches below
   Autocast,      // AutocastCUDA...: casts the inputs, then redispatches below
   Redispatching, // ADInplaceOrView, Functionalize, FuncTorchBatched, Python...: wraps the call below
-  Unreached,     // Dense, Sparse, Quantized... (a functionality with no backend), Undefined
+  Unreached,     // Dense, Sparse, Quantized...: a functionality with no backend
+  // Undefined (c10's CatchAll): PyTorch registers a kernel there, as it does
+  // one registered with no key, as its CompositeImplicitAutograd kernel.
+  CatchAll,
 };
 
 struct DispatchKey {
   std::string_view name;
   DispatchKeyKind kind;
-  // For Unreached keys: what to register instead.
+  // For Unreached keys: what to register instead; for CatchAll, the key
+  // PyTorch registers the kernel at.
   std::string_view instead = {};
 };
 
 // nullptr for a name PyTorch does not parse.
 const DispatchKey* find_dispatch_key(std::string_view name);
-// Every key a kernel can be registered for (not the Unreached ones), in table order.
+// Every key a spec can name (not the Unreached ones, nor Undefined: a spec
+// names the key PyTorch registers it as), in table order.
 std::vector<std::string> registrable_dispatch_keys();
 
 // Whether a kernel at a key of this kind computes the op's results, so the
@@ -40,6 +50,9 @@ bool computes_results(DispatchKeyKind kind);
 // Whether the stable ABI can serve a kernel of this kind: it has no
 // redispatch (its C shim calls an op only from the dispatcher's top).
 bool stable_abi_serves(DispatchKeyKind kind);
+// The key a kernel registered at `key` lands at: CompositeImplicitAutograd
+// for Undefined, the key itself otherwise.
+std::string_view registered_key(const DispatchKey& key);
 // Whether a kernel at the key is CUDA code: it computes on CUDA tensors
 // (CUDA, SparseCUDA, QuantizedCUDA...), so its source is a .cu and a build
 // without nvcc leaves it out.

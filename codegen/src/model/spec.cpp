@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "model/dispatch_keys.h"
+
 namespace opgen::model {
 
 std::string flat_field_name(const std::string& object, const std::string& field) {
@@ -78,6 +80,16 @@ bool OpSpec::defined_in_python() const {
     if (!python) return false;
   }
   return true;
+}
+
+bool OpSpec::decomposes() const {
+  auto decomposing = [](const std::string& key) {
+    const DispatchKey* known = find_dispatch_key(key);
+    return known && known->kind == DispatchKeyKind::Decomposing;
+  };
+  return std::any_of(dispatch.begin(), dispatch.end(), [&](const auto& key) { return decomposing(key.value); }) ||
+         std::any_of(python_kernels.begin(), python_kernels.end(),
+                     [&](const auto& kernel) { return decomposing(kernel.dispatch_key.value); });
 }
 
 const HostClass* Library::host_class(const std::string& name) const {

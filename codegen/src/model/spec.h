@@ -318,6 +318,9 @@ struct OpSpec {
   // the op (torch.library), and nothing of it is C++. (Holds before the
   // checker moves the Python keys out of `dispatch` and after.)
   bool defined_in_python() const;
+  // A kernel, C++ or Python, is at a decomposing key (CompositeImplicitAutograd):
+  // the op takes no fake, and fake tensors and torch.compile run that kernel.
+  bool decomposes() const;
 };
 
 // A library: every op in one namespace, sorted by op name.

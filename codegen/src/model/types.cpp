@@ -1,5 +1,6 @@
 #include "model/types.h"
 
+#include <algorithm>
 #include <array>
 #include <set>
 #include <vector>
@@ -153,6 +154,13 @@ bool has_write_annotation(const Argument& arg) {
     t = t->elements.empty() ? nullptr : t->elements.front().get();
   }
   return false;
+}
+
+bool takes_dispatch_tensor(const FunctionSchema& schema) {
+  return std::any_of(schema.arguments.begin(), schema.arguments.end(), [](const Argument& a) {
+    const std::string key = a.type ? type_key(*a.type) : "";
+    return key.find("Tensor") != std::string::npos && key != "Tensor[][]";
+  });
 }
 
 bool is_mutable(const Argument& arg) { return arg.type && arg.type->is_tensor_like() && has_write_annotation(arg); }

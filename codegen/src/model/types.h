@@ -57,6 +57,11 @@ const Argument* bound_argument(const FunctionSchema& schema, const Return& ret);
 // the op returns to the dispatcher).
 std::string kernel_return_type(const FunctionSchema& schema, bool stable, bool all = false);
 
+// Whether PyTorch reads a dispatch key from the arguments: it reads Tensor,
+// Tensor? and tensor lists, not a nested list nor an `Any`. An op without
+// one never reaches a kernel picked by a device (model/dispatch_keys.h).
+bool takes_dispatch_tensor(const FunctionSchema& schema);
+
 // True for `Tensor(a!)`, `Tensor(a!)[]` and `Tensor(a!)?`: what the op
 // writes. A write annotation on a value (`int(a!)?`, which PyTorch accepts)
 // writes nothing: has_write_annotation only.

@@ -134,6 +134,7 @@ enum class Code : uint16_t {
   DispatchKeyNotOnStableAbi,
   AutogradKernelAndRule,
   AutocastKernelAndRule,
+  FakeForDecomposingOp,
   // E09xx: files and output
   CannotReadSpec,
   CannotWriteOutput,
@@ -161,6 +162,7 @@ enum class Code : uint16_t {
   ViewResultNotCompilable,  // a warning: W0403
   GeneratorWithoutSeededTag,  // a warning: W0801
   UnneededDynamicShapeTag,  // a warning: W0802
+  DecomposingOpEagerOnly,  // a warning: W0803
 
   Count,  // not a code: the number of codes (a unit test holds the table to it)
 };
