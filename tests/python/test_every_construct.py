@@ -405,6 +405,15 @@ fake: like(x)
 samples: []
 """
 
+# Dicts keyed by str and lists of string triples (pyg-lib's heterogeneous samplers): unstable ABI only, eager
+# only (W0312), each result a c10::Dict or its optional.
+DICTS_SPEC = """schema: "{op}(Tensor x, Dict(str, Tensor) named, Dict(str, int) counts, Dict(str, int[][]) rows, (str, str, str)[] edges, Dict(str, Tensor)? extra=None) -> (Dict(str, Tensor), Dict(str, Tensor)?, Dict(str, int[]))"
+abi: {abi}
+dispatch: [CPU]
+fake: {{python: "constructs_fakes:dicts"}}
+samples: []
+"""
+
 MUTATING_SPEC = """schema: "{op}(Tensor(a!) x, Tensor src) -> ()"
 abi: {abi}
 dispatch: [CPU]
@@ -425,6 +434,11 @@ def twice_rows(x):
 
 def nested(x, groups):
     return x.new_empty((sum(sum(g) for g in groups),))
+
+
+def dicts(x, named, counts, rows, edges, extra=None):
+    return ({k: torch.empty_like(v) for k, v in named.items()}, None if extra is None else dict(extra),
+            {src: [len(rel), len(dst)] for src, rel, dst in edges})
 
 
 def pairs(x, lo, hi=None):
@@ -605,6 +619,20 @@ KERNEL_BODIES = {
                "x.options());"),
     "pairs": (None, "auto [r, c] = lo;\n  if (hi) {\n    r += std::get<0>(*hi);\n    c += std::get<1>(*hi);\n  }\n"
                     "  return at::zeros({r, c}, x.options());"),
+    # Each named tensor + its count (+ x), extra passed back, per edge the lengths of its relation and
+    # destination names, per rows key the lengths of its lists.
+    "dicts": (None, "c10::Dict<std::string, at::Tensor> out;\n"
+                    "  for (const auto& item : named) out.insert(item.key(), item.value() + counts.at(item.key()) + x);\n"
+                    "  c10::Dict<std::string, std::vector<int64_t>> sizes;\n"
+                    "  for (const auto& [src, rel, dst] : edges)\n"
+                    "    sizes.insert(src, std::vector<int64_t>{static_cast<int64_t>(rel.size()), "
+                    "static_cast<int64_t>(dst.size())});\n"
+                    "  for (const auto& item : rows) {\n"
+                    "    std::vector<int64_t> lengths;\n"
+                    "    for (const auto& row : item.value()) lengths.push_back(static_cast<int64_t>(row.size()));\n"
+                    "    sizes.insert(item.key(), lengths);\n"
+                    "  }\n"
+                    "  return {out, extra, sizes};"),
     # x + the int deps, or + the number of tensors of a list; + 100 for None.
     "any": (None, "if (deps.isInt()) return x + deps.toInt();\n"
                   "  if (deps.isTensorList()) return x + static_cast<int64_t>(deps.toTensorList().size());\n"
@@ -658,6 +686,7 @@ OPS = {  # op -> (kind, abi)
     "optional_out_stable": ("optional_out", "stable"),
     "optional_out_unstable": ("optional_out", "unstable"),
     "pairs_unstable": ("pairs", "unstable"),
+    "dicts_unstable": ("dicts", "unstable"),
     "any_unstable": ("any", "unstable"),
     "strs_stable": ("strs", "stable"),
     "strs_unstable": ("strs", "unstable"),
@@ -685,7 +714,8 @@ def spec_text(op, kind, abi):
         return EXISTING_SPECS[abi + kind.removeprefix("existing")].format(op=op)
     template = {"each": EACH_SPEC, "dynamic": DYNAMIC_SPEC, "python": PYTHON_FAKE_SPEC, "mutating": MUTATING_SPEC,
                 "values": VALUES_SPEC, "eager_only": EAGER_ONLY_SPEC, "nested": NESTED_SPEC,
-                "optional_out": OPTIONAL_OUT_SPEC, "view": VIEW_SPEC, "two_ids": TWO_IDS_SPEC, "dtypes": DTYPES_SPEC, "strs": STRS_SPEC, "pairs": PAIRS_SPEC, "any": ANY_SPEC}[kind]
+                "optional_out": OPTIONAL_OUT_SPEC, "view": VIEW_SPEC, "two_ids": TWO_IDS_SPEC, "dtypes": DTYPES_SPEC, "strs": STRS_SPEC, "pairs": PAIRS_SPEC, "any": ANY_SPEC,
+                "dicts": DICTS_SPEC}[kind]
     return template.format(op=op, abi=abi)
 
 
@@ -842,6 +872,21 @@ def test_any_reaches_the_kernel_as_it_was_passed(library):
     assert op(x, 3).tolist() == [3.0, 3.0]
     assert op(x, [torch.ones(1), torch.ones(1)]).tolist() == [2.0, 2.0]
     assert op(x, None).tolist() == [100.0, 100.0]
+
+
+def test_dicts_and_string_triples_reach_the_kernel_and_come_back(library):
+    """Dict(str, ...) arguments and results and (str, str, str)[] on the unstable ABI: each value arrives,
+    each result comes back as a dict (None for an absent optional one)."""
+    load_library(library)
+    op = torch.ops.constructs.dicts_unstable.default
+    assert "Dict(str, Tensor)? extra=None" in str(op._schema)
+    x = torch.ones(2)
+    named, sizes_given = {"a": torch.zeros(2), "b": torch.full((2,), 2.0)}, {"a": 1, "b": 10}
+    out, extra, sizes = op(x, named, sizes_given, {"r": [[1, 2, 3], []]}, [("paper", "cites", "author")])
+    assert {k: v.tolist() for k, v in out.items()} == {"a": [2.0, 2.0], "b": [13.0, 13.0]}
+    assert extra is None and sizes == {"paper": [5, 6], "r": [3, 0]}, sizes
+    _, extra, _ = op(x, named, sizes_given, {}, [], {"t": torch.arange(3)})
+    assert extra["t"].tolist() == [0, 1, 2]
 
 
 def test_pairs_of_ints_reach_the_kernel(library):

@@ -250,8 +250,38 @@ class OpChecker {
   }
 
   void check_types() {
+    const size_t errors_before = diags_.error_count();
     for (const Argument& a : op_.schema.arguments) check_type(*a.type, a.column, false);
     for (const model::Return& r : op_.schema.returns) check_type(*r.type, r.column, true);
+    if (diags_.error_count() == errors_before) warn_dicts();
+  }
+
+  // PyTorch registers and calls an op that takes or returns a Dict, and
+  // traces none: AOT dispatch leaves the tensors inside a dict real ("Please
+  // convert all Tensors to FakeTensors first"), and Dynamo cannot return a
+  // dict from an op. Eager only (W0312).
+  void warn_dicts() {
+    size_t column = 0;
+    std::string dict;
+    auto find = [&](const model::Type& type, size_t at) {
+      if (dict.empty() && model::type_key(type).starts_with("Dict(")) {
+        dict = model::type_key(type);
+        column = at;
+      }
+    };
+    for (const Argument& a : op_.schema.arguments) find(*a.type, a.column);
+    for (const model::Return& r : op_.schema.returns) find(*r.type, r.column);
+    if (dict.empty()) return;
+    diags_
+        .warning(Code::DictNotCompilable, op_.schema_at(column),
+                 fmt::format("the op takes or returns a '{}': eager calls work, torch.library.opcheck and "
+                             "torch.compile cannot trace it",
+                             dict))
+        .notes.push_back({"PyTorch traces tensors in lists and tuples, not in dicts"});
+    if (op_.eager_only.empty())
+      op_.eager_only = fmt::format("it takes or returns a '{}' (W0312): torch.library.opcheck and torch.compile "
+                                   "cannot trace it",
+                                   dict);
   }
 
   // The schema's `(a!)` annotations are the truth; `mutates:` must agree

@@ -18,6 +18,9 @@ std::optional<std::filesystem::path> find_include(const std::filesystem::path& d
   if (std::filesystem::is_regular_file(dir / include, ec)) return dir / include;
   for (const auto& include_dir : include_dirs)
     if (std::filesystem::is_regular_file(include_dir / include, ec)) return include_dir / include;
+  const std::filesystem::path from_root(include);
+  if (from_root.has_parent_path() && from_root.is_relative() && std::filesystem::is_regular_file(from_root, ec))
+    return from_root;
   return std::nullopt;
 }
 

@@ -22,12 +22,15 @@ namespace opgen::import {
 // library's include directories (`found.include_dirs`) are those, and
 // `include_dirs`.
 // A quoted include is looked for as the compiler looks for it: beside the
-// file that includes it, then in each of `include_dirs` (-I).
+// file that includes it, then in each of `include_dirs` (-I); one that names
+// a directory (`"pyg_lib/csrc/utils/types.h"`) also from the directory
+// import runs in, the project's root, which such a build puts on its path.
 void choose_kernel_headers(ImportResult& found, const Configuration* configuration,
                            const std::vector<std::filesystem::path>& include_dirs = {});
 
 // Where a quoted include of a file in `dir` is: `dir/include`, else the first
-// `include_dirs` entry that has it; nullopt when none has.
+// `include_dirs` entry that has it, else (a path with a directory) the
+// current directory's; nullopt when none has.
 std::optional<std::filesystem::path> find_include(const std::filesystem::path& dir, const std::string& include,
                                                   const std::vector<std::filesystem::path>& include_dirs);
 

@@ -57,6 +57,13 @@ constexpr std::array kTypes = {
   TypeMapping{"Generator?",    "const std::optional<torch::stable::Generator>&",   "std::optional<torch::stable::Generator>",        v2_13,  "const std::optional<at::Generator>&",          "",                             "Optional[torch.Generator]"},
   TypeMapping{"(int, int)",    "",                                                 "",                                               never,  "std::tuple<int64_t, int64_t>",                 "",                             "tuple[int, int]"},
   TypeMapping{"(int, int)?",   "",                                                 "",                                               never,  "const std::optional<std::tuple<int64_t, int64_t>>&", "",                       "Optional[tuple[int, int]]"},
+  // pyg-lib's heterogeneous samplers (per node and edge type); c10::Dict is unstable-only.
+  TypeMapping{"Dict(str, Tensor)",  "",                                            "",                                               never,  "const c10::Dict<std::string, at::Tensor>&",    "c10::Dict<std::string, at::Tensor>", "dict[str, torch.Tensor]"},
+  TypeMapping{"Dict(str, Tensor)?", "",                                            "",                                               never,  "const std::optional<c10::Dict<std::string, at::Tensor>>&", "std::optional<c10::Dict<std::string, at::Tensor>>", "Optional[dict[str, torch.Tensor]]"},
+  TypeMapping{"Dict(str, int)",     "",                                            "",                                               never,  "const c10::Dict<std::string, int64_t>&",       "c10::Dict<std::string, int64_t>", "dict[str, int]"},
+  TypeMapping{"Dict(str, int[])",   "",                                            "",                                               never,  "const c10::Dict<std::string, std::vector<int64_t>>&", "c10::Dict<std::string, std::vector<int64_t>>", "dict[str, list[int]]"},
+  TypeMapping{"Dict(str, int[][])", "",                                            "",                                               never,  "const c10::Dict<std::string, std::vector<std::vector<int64_t>>>&", "", "dict[str, list[list[int]]]"},
+  TypeMapping{"(str, str, str)[]",  "",                                            "",                                               never,  "const std::vector<std::tuple<std::string, std::string, std::string>>&", "", "Sequence[tuple[str, str, str]]"},
   TypeMapping{"Any",           "",                                                 "",                                               never,  "const c10::IValue&",                           "",                             "object"},
   TypeMapping{"Scalar",        "",                                                 "",                                               never,  "const at::Scalar&",                            "",                             "Union[int, float, bool]"},
   TypeMapping{"Scalar?",       "",                                                 "",                                               never,  "const std::optional<at::Scalar>&",             "",                             "Optional[Union[int, float, bool]]"},
@@ -108,9 +115,9 @@ keeps no alias set inside a nested list (`Tensor(a!)[][]` registers as
 is a `Tensor(a!)[]` argument; and PyTorch picks a backend's kernel by
 `Tensor`, `Tensor?` and `Tensor[]` arguments only, so an op with a CPU or
 CUDA kernel also takes one of those (E0813). Types PyTorch's parser accepts
-that this table lacks are E0308: among them `Dict(...)` (the
-commonest in the corpus of real schemas, `Dict(str, Tensor)`), tuples as
-arguments but `(int, int)`, `str[][]`, `bool[]?`, `str[]?`, `int?[]`, `Scalar[]`, `complex`,
+that this table lacks are E0308: among them `Dict(...)` but those of
+`str` keys below (the commonest in the corpus of real schemas), tuples as
+arguments but `(int, int)` and `(str, str, str)[]`, `str[][]`, `bool[]?`, `str[]?`, `int?[]`, `Scalar[]`, `complex`,
 `QScheme`, `Storage`, `Stream`, and lists of `Device`, `Layout`,
 `MemoryFormat` or `Generator`.
 

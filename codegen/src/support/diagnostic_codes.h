@@ -157,6 +157,7 @@ enum class Code : uint16_t {
   BadCarry,
   NoSamples,  // a warning: W1001
   DuplicateArgumentNotCompilable,  // a warning: W0307
+  DictNotCompilable,  // a warning: W0312
   AliasingResultNotCompilable,  // a warning: W0401
   NonTensorMarkedMutated,  // a warning: W0402
   ViewResultNotCompilable,  // a warning: W0403
