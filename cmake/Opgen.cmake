@@ -198,7 +198,8 @@ function(opgen_add_library target)
     list(APPEND gen_outputs ${gen_sources})
   endif()
   set(gen_python ${gen_dir}/python/${ARG_PYTHON_PACKAGE}/_ops.py ${gen_dir}/python/${ARG_PYTHON_PACKAGE}/_ops.pyi
-                 ${gen_dir}/python/${ARG_PYTHON_PACKAGE}/py.typed)
+                 ${gen_dir}/python/${ARG_PYTHON_PACKAGE}/py.typed
+                 ${gen_dir}/python/${ARG_PYTHON_PACKAGE}/_opgen_runtime.py)
   set(gen_tests ${gen_dir}/tests/test_${ARG_PYTHON_PACKAGE}_ops.py)
   list(APPEND gen_outputs ${gen_python} ${gen_tests})
 
@@ -250,7 +251,7 @@ function(opgen_add_library target)
     target_link_libraries(${target} PRIVATE torch_cuda c10_cuda)
   endif()
 
-  # The Python package: the generated module, stub and py.typed, the user's sources,
+  # The Python package: the generated module, stub, py.typed and opgen's runtime, the user's sources,
   # and a default __init__.py unless the user brings one.
   set(package_files)
   foreach(file IN LISTS gen_python ARG_PYTHON_SOURCES)

@@ -361,7 +361,7 @@ TEST(CarriedHostObjects, RegisteredSchemaTakesTheObject) {
   EXPECT_EQ(op.registered_schema().to_string(), "f(Tensor x, m.gemm.Runner r, *, m.gemm.Runner? s=None) -> Tensor");
   const std::string module = generated(r.library, "_ops.py");
   // Registered with the fields some rule reads guarded: out_dtype (the fake) and tile (require, in the fake too).
-  EXPECT_NE(module.find("_register_host_class(\"m.gemm.Runner\", \"symbolic\", [\"out_dtype\", \"tile\"])"),
+  EXPECT_NE(module.find("_opgen.register_host_class(\"m.gemm.Runner\", \"symbolic\", [\"out_dtype\", \"tile\"])"),
             std::string::npos)
       << module;
   EXPECT_NE(module.find("_PYTHON_LIBRARY.define(\"f(Tensor x, m.gemm.Runner r, *, m.gemm.Runner? s=None) -> Tensor\")"),
@@ -412,7 +412,7 @@ TEST(CarriedHostObjects, ToCppKernelsThroughTheFlatOp) {
   EXPECT_NE(module.find("def _f_wrapper(x, r):\n    if not (isinstance(r, _CARRIED_CLASSES[\"m.gemm.Runner\"])):\n"),
             std::string::npos)
       << module;
-  EXPECT_NE(module.find("    r_out_dtype, r_tile = _host_fields(\"Runner\", r, \"testns::f\", \"r\")\n"
+  EXPECT_NE(module.find("    r_out_dtype, r_tile = _opgen.host_fields(_HOST_CLASSES, \"Runner\", r, \"testns::f\", \"r\")\n"
                         "    return torch.ops.testns.f_flat.default(x, r_out_dtype, r_tile)\n"),
             std::string::npos)
       << module;

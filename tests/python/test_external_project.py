@@ -60,7 +60,8 @@ def test_install_holds_the_tool_and_the_cmake_package(prefix):
     (cmake_dir,) = {str(p.relative_to(prefix)) for p in prefix.glob("lib*/cmake/opgen")}
     per_config = {f for f in files if f.startswith(f"{cmake_dir}/opgenTargets-")}  # one per build type
     assert len(per_config) == 1, files
-    python = {f"share/opgen/python/opgen/{name}" for name in ("__init__.py", "__main__.py", "testing.py", "py.typed")}
+    python = {f"share/opgen/python/opgen/{name}" for name in ("__init__.py", "__main__.py", "runtime.py", "testing.py",
+                                                                    "py.typed")}
     schemas = {"share/opgen/spec.schema.json", "share/opgen/types.schema.json"}
     assert files - per_config == {"bin/opgen"} | schemas | python | {f"{cmake_dir}/{name}" for name in (
         "Opgen.cmake", "OpgenCompareTrees.cmake", "opgenConfig.cmake", "opgenConfigVersion.cmake", "opgenTargets.cmake")}
@@ -95,7 +96,8 @@ def test_external_op_from_python(project_build, where, tmp_path):
         site = tmp_path / "site"
         run(["cmake", "--install", build, "--prefix", site])
         assert {p.name for p in (site / "opgen_ext").iterdir()} == {
-            "__init__.py", "_fakes.py", "scaling.py", "_ops.py", "_ops.pyi", "py.typed", "libopgen_ext_ops.so"}
+            "__init__.py", "_fakes.py", "scaling.py", "_ops.py", "_ops.pyi", "py.typed", "_opgen_runtime.py",
+            "libopgen_ext_ops.so"}
     result = subprocess.run([sys.executable, PROJECT / "check_ops.py", "--site", site], cwd=tmp_path,
                             env=clean_env(PYTHONPATH=str(site)), capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr

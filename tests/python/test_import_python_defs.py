@@ -101,7 +101,7 @@ def test_a_python_defined_project_switches_with_its_fakes_moved_and_its_kernels_
                           project / "schemas")
     assert generated.returncode == 0, generated.stderr
     shutil.copy(project / "python" / "_fakes.py", gen / "python" / "proj_ops" / "_fakes.py")
-    assert "if os.path.exists(path):" in (gen / "python" / "proj_ops" / "_ops.py").read_text()  # none built here
+    assert "optional=True)" in (gen / "python" / "proj_ops" / "_ops.py").read_text()  # none built here
     env = {"PYTHONPATH": os.pathsep.join([str(gen / "python"), str(project), str(SOURCE_DIR / "python")]),
            "PATH": "/usr/bin:/bin"}
     # The package defines the op and its fake; then the project registers its kernel against that def.

@@ -148,7 +148,7 @@ def test_the_project_builds_one_abi3_wheel_that_installs_and_runs(prefix, projec
         package = {n for n in zf.namelist() if ".dist-info/" not in n}
         metadata = zf.read("myext-0.1.0.dist-info/METADATA").decode()
     assert package == {"myext/__init__.py", "myext/_ops.py", "myext/_ops.pyi", "myext/py.typed",
-                       "myext/libmyext_ops.so", "myext/_fakes.py"}
+                       "myext/_opgen_runtime.py", "myext/libmyext_ops.so", "myext/_fakes.py"}
     assert "Requires-Dist: torch>=2.10" in metadata.splitlines()
 
     # A fresh virtualenv; torch comes from the system site (no download).

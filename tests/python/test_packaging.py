@@ -43,7 +43,7 @@ pytestmark = pytest.mark.skipif(
 PACKAGE = "opgen_ops"
 PACKAGE_FILES = {f"{PACKAGE}/{name}" for name in
                  ("__init__.py", "_fakes.py", "quantization.py", "gemm.py", "_ops.py", "_ops.pyi", "py.typed",
-                  "libopgen_ops.so")}
+                  "_opgen_runtime.py", "libopgen_ops.so")}
 
 
 @pytest.fixture(scope="module")
@@ -118,7 +118,7 @@ def test_wheel_holds_the_package_and_nothing_else(wheel):
         assert package == PACKAGE_FILES  # not the tool, not its CMake package
         # The build's generated module and the handwritten sources, as they are.
         generated = build_dir / "opgen_ops_generated" / "python" / PACKAGE
-        for name in ("_ops.py", "_ops.pyi", "py.typed"):
+        for name in ("_ops.py", "_ops.pyi", "py.typed", "_opgen_runtime.py"):
             assert zf.read(f"{PACKAGE}/{name}") == (generated / name).read_bytes(), name
         for name in ("__init__.py", "_fakes.py", "quantization.py", "gemm.py"):
             assert zf.read(f"{PACKAGE}/{name}") == (SOURCE_DIR / "python" / PACKAGE / name).read_bytes(), name

@@ -60,7 +60,7 @@ def test_nothing_of_it_is_cpp(library):
     assert "nothing of it is C++" in (gen / "csrc" / "softclip.cpp").read_text()
     assert "nothing of it is C++" in (gen / "include" / "pyclip" / "kernels" / "softclip.h").read_text()
     package = gen / "python" / "pyclip"
-    assert sorted(p.name for p in package.iterdir()) == ["__init__.py", "_ops.py", "_ops.pyi", "py.typed"]
+    assert sorted(p.name for p in package.iterdir()) == ["__init__.py", "_opgen_runtime.py", "_ops.py", "_ops.pyi", "py.typed"]
     assert "load_library" not in (package / "_ops.py").read_text()
 
 

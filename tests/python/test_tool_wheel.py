@@ -60,8 +60,8 @@ def test_the_wheel_holds_the_tool_its_cmake_package_and_the_json_schema(wheel):
     # Nothing grafted: the executable needs no library outside the manylinux policy.
     assert not [f for f in files if ".libs/" in f], files
     cmake = "opgen/share/cmake/opgen"
-    assert {"opgen/bin/opgen", "opgen/__init__.py", "opgen/__main__.py", "opgen/testing.py", "opgen/py.typed",
-            "opgen/spec.schema.json",
+    assert {"opgen/bin/opgen", "opgen/__init__.py", "opgen/__main__.py", "opgen/runtime.py", "opgen/testing.py",
+            "opgen/py.typed", "opgen/spec.schema.json",
             f"{cmake}/opgenConfig.cmake", f"{cmake}/opgenConfigVersion.cmake", f"{cmake}/opgenTargets.cmake",
             f"{cmake}/Opgen.cmake", f"{cmake}/OpgenCompareTrees.cmake"} <= files, files
     assert "opgen = opgen.__main__:run_tool" in entry_points

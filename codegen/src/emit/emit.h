@@ -36,6 +36,9 @@ std::string existing_kernel_adapter(const model::Library& lib, const model::OpSp
 std::string kernel_callee(const model::Library& lib, const model::OpSpec& op, const std::string& dispatch_key);
 // python/<pkg>/_ops.py: loads the library; fakes, autograd, symm_mem, shims.
 std::string python_module(const model::Library& lib);
+// python/<pkg>/_opgen_runtime.py: opgen's runtime (python/opgen/runtime.py),
+// which _ops.py calls; the same bytes in every package, after the header.
+std::string runtime_module();
 // python/<pkg>/_ops.pyi: typed stubs with the docs.
 std::string python_stub(const model::Library& lib);
 // python/<pkg>/py.typed: PEP 561's marker, so type checkers read the stubs

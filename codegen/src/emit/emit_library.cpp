@@ -42,6 +42,7 @@ OutputTree emit_library(const model::Library& lib) {
   tree.add(adapt_header_path(lib), adapt_header(lib));
   for (auto& [path, text] : shard_sources(lib)) tree.add(path, std::move(text));
   tree.add(fmt::format("python/{}/_ops.py", lib.python_package), python_module(lib));
+  tree.add(fmt::format("python/{}/_opgen_runtime.py", lib.python_package), runtime_module());
   tree.add(fmt::format("python/{}/_ops.pyi", lib.python_package), python_stub(lib));
   tree.add(fmt::format("python/{}/py.typed", lib.python_package), typed_marker(lib));
   // Every kernel Python: the package is the whole library, importable as

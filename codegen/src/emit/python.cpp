@@ -31,55 +31,6 @@ from __future__ import annotations
 
 )py";
 
-// Handwritten fakes and compile replacements are imported with the module;
-// one that cannot be imported says which op's spec names it, not only the
-// module Python could not find.
-constexpr const char* kHandwrittenImporter = R"py(
-
-def _import_handwritten(target: str, what: str):
-    """The function `target` (module:function) names, for `what` (an op's
-    fake or compile replacement, and its spec)."""
-    module, _, name = target.partition(":")
-    try:
-        return getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError) as error:
-        raise ImportError(f"{what} names {target}, which cannot be imported: {error}") from error
-
-)py";
-
-bool imports_handwritten(const model::OpSpec& op) {
-  return op.fake_python || (op.compile && op.compile->fallback_python);
-}
-
-constexpr const char* kLoader = R"py(
-_LIBRARY_FILE = "$library$"
-
-
-def _load_library() -> None:
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), _LIBRARY_FILE)
-    torch.ops.load_library(path)
-
-
-_load_library()
-)py";
-
-// A library whose ops are all defined here, some of them the schema alone:
-// a build that compiled a project's own kernels into the library registers
-// them (against these defs, which may come after); without one there is
-// nothing to load.
-constexpr const char* kOptionalLoader = R"py(
-_LIBRARY_FILE = "$library$"
-
-
-def _load_library() -> None:
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), _LIBRARY_FILE)
-    if os.path.exists(path):
-        torch.ops.load_library(path)
-
-
-_load_library()
-)py";
-
 std::string python_op(const model::Library& lib, const model::OpSpec& op) {
   return fmt::format("torch.ops.{}.{}.{}", lib.ns, op.schema.name.name,
                      op.schema.name.overload.empty() ? "default" : op.schema.name.overload);
@@ -133,7 +84,7 @@ std::vector<std::string> carried_unpack_lines(const model::Library& lib, const m
 void emit_fake(Printer& p, const model::Library& lib, const model::OpSpec& op, bool flat = false) {
   const std::string qualified = flat ? lib.ns + "::" + op.cpp_op_name() : qualified_name(lib, op);
   if (op.fake_python) {
-    p.line(fmt::format("{} = _import_handwritten({}, {})", fake_function(op), python_string_literal(op.fake_python->value),
+    p.line(fmt::format("{} = _opgen.import_handwritten({}, {})", fake_function(op), python_string_literal(op.fake_python->value),
                        python_string_literal(fmt::format("{}'s fake ({}: fake: {{python: ...}})", qualified,
                                                          op.display_path))));
     p.line();
@@ -346,45 +297,14 @@ void emit_autograd(Printer& p, const model::Library& lib, const model::OpSpec& o
 // Under torch.autocast on the device type, floating-point inputs (float64
 // excepted) are cast, then the op runs with autocast off. Python's
 // register_autocast serves both ABIs (the stable ABI has no autocast API);
-// _register_autocast (kAutocastHelper) registers an op's rules together.
+// the runtime's register_autocast registers an op's rules together.
 void emit_autocast(Printer& p, const model::Library& lib, const model::OpSpec& op) {
   std::vector<std::string> rules;
   for (const auto& rule : op.autocast)
     rules.push_back(
         fmt::format("(\"{}\", {})", rule.device.value, model::find_dtype(rule.cast_inputs.value)->python));
-  p.line(fmt::format("_register_autocast(\"{}\", [{}])", qualified_name(lib, op), fmt::join(rules, ", ")));
+  p.line(fmt::format("_opgen.register_autocast(\"{}\", [{}])", qualified_name(lib, op), fmt::join(rules, ", ")));
 }
-
-// torch 2.10 and 2.11's register_autocast installs each rule's Python-
-// dispatcher kernel (the one torch.compile traces) under every Autocast key,
-// with that rule's device type: an op's last rule replaced the others under
-// torch.compile, so a `cuda` rule followed by a `cpu` one left CUDA inputs
-// uncast in compiled code (seen on an H200). Each key gets its own back, the
-// way later releases register it.
-constexpr std::string_view kAutocastHelper = R"py(
-
-_AUTOCAST_KEYS = {"cpu": torch._C.DispatchKey.AutocastCPU, "cuda": torch._C.DispatchKey.AutocastCUDA}
-
-
-def _register_autocast(qualname: str, rules: list[tuple[str, torch.dtype]]) -> None:
-    """torch.library.register_autocast for each (device type, dtype), and each
-    Autocast key's traced kernel its own rule's, where torch shared one."""
-    for device_type, cast_inputs in rules:
-        torch.library.register_autocast(qualname, device_type, cast_inputs)
-    op = torch._library.utils.lookup_op(qualname)
-    traced = [op.py_kernels.get(_AUTOCAST_KEYS[device_type]) for device_type, _ in rules]
-    if len(rules) < 2 or traced[0] is None or any(kernel is not traced[0] for kernel in traced):
-        return
-    for device_type, cast_inputs in rules:
-        key = _AUTOCAST_KEYS[device_type]
-
-        def kernel(*args, _key=key, _device_type=device_type, _cast_inputs=cast_inputs):
-            with torch._C._ExcludeDispatchKeyGuard(torch._C.DispatchKeySet(_key)):
-                return op(*torch.amp.autocast_mode._cast(args, _device_type, _cast_inputs))
-
-        op.py_kernels.pop(key)
-        op.py_impl(key)(kernel)
-)py";
 
 // FlopCounterMode calls the formula with the op's arguments as passed
 // (get_raw: tensors, not their shapes) and the output as out_val=, which
@@ -410,27 +330,13 @@ void emit_symm_mem(Printer& p, const model::Library& lib) {
   p.line();
   p.line();
   p.line("# Arguments Inductor must allocate in symmetric memory (PyTorch >= 2.13).");
-  p.line(fmt::format("_SYMM_MEM_ARGS = {{"));
+  p.line(fmt::format("_opgen.register_symm_mem_args({}, {{", python_string_literal(lib.ns)));
   for (const auto* op : ops) {
     std::vector<std::string> names;
     for (const auto& n : op->symm_mem) names.push_back(python_string_literal(n.value));
     p.line(fmt::format("    \"{}\": [{}],", op->op_name(), fmt::join(names, ", ")));
   }
-  p.line("}");
-  p.emit(R"py(_symm_mem_library = torch.library.Library("$ns$", "FRAGMENT")
-if hasattr(_symm_mem_library, "register_symm_mem_args"):
-    for _op, _args in _SYMM_MEM_ARGS.items():
-        _symm_mem_library.register_symm_mem_args(_op, _args)
-else:
-    warnings.warn(
-        f"torch {torch.__version__} has no Library.register_symm_mem_args (PyTorch >= 2.13): the "
-        f"symmetric-memory arguments of $ns$ ops {_SYMM_MEM_ARGS} are NOT registered, so Inductor "
-        "will not allocate them in symmetric memory",
-        RuntimeWarning,
-        stacklevel=2,
-    )
-)py",
-         {{"ns", lib.ns}});
+  p.line("})");
 }
 
 // `cudagraph: unsafe` on a stable-ABI op whose target registers no tags
@@ -448,47 +354,7 @@ void emit_cudagraph_partitions(Printer& p, const model::Library& lib) {
   p.line();
   p.line("# Ops Inductor must run outside CUDA graphs ('cudagraph: unsafe'), on its");
   p.line("# partition list: the stable ABI of the library's target gives no tags to a def.");
-  p.line(fmt::format("_CUDAGRAPH_UNSAFE_OPS = [{}]", fmt::join(names, ", ")));
-  p.emit(R"py(
-
-def _partition_cudagraph_unsafe_ops(config) -> None:
-    if not hasattr(config, "custom_should_partition_ops"):
-        warnings.warn(
-            f"torch {torch.__version__} has no torch._inductor.config.custom_should_partition_ops "
-            f"(PyTorch >= 2.10): {_CUDAGRAPH_UNSAFE_OPS} may be captured in CUDA graphs",
-            RuntimeWarning,
-            stacklevel=2,
-        )
-        return
-    listed = config.custom_should_partition_ops
-    config.custom_should_partition_ops = [*listed, *(op for op in _CUDAGRAPH_UNSAFE_OPS if op not in listed)]
-
-
-class _AfterInductorConfigImport(importlib.abc.MetaPathFinder):
-    """Calls _partition_cudagraph_unsafe_ops once torch._inductor.config is imported."""
-
-    def find_spec(self, fullname, path, target=None):
-        if fullname != "torch._inductor.config":
-            return None
-        sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(fullname)
-        if spec is not None and spec.loader is not None:
-            exec_module = spec.loader.exec_module
-
-            def exec_and_partition(module):
-                exec_module(module)
-                _partition_cudagraph_unsafe_ops(module)
-
-            spec.loader.exec_module = exec_and_partition
-        return spec
-
-
-if "torch._inductor.config" in sys.modules:
-    _partition_cudagraph_unsafe_ops(sys.modules["torch._inductor.config"])
-else:
-    sys.meta_path.insert(0, _AfterInductorConfigImport())
-)py",
-         {});
+  p.line(fmt::format("_opgen.partition_cudagraph_unsafe([{}])", fmt::join(names, ", ")));
 }
 
 std::string flat_call_args(const model::OpSpec& op);
@@ -501,7 +367,7 @@ std::vector<std::string> host_field_lines(const model::Library& lib, const model
   std::vector<std::string> names;
   for (const auto& f : cls.fields) names.push_back(host.field_name(f));
   const std::string targets = fmt::format("{}{}", fmt::join(names, ", "), names.size() == 1 ? "," : "");
-  const std::string read = fmt::format("_host_fields({}, {}, {}, {})", python_string_literal(host.cls), host.name,
+  const std::string read = fmt::format("_opgen.host_fields(_HOST_CLASSES, {}, {}, {}, {})", python_string_literal(host.cls), host.name,
                                        python_string_literal(qualified_name(lib, op)), python_string_literal(host.name));
   if (!host.optional) return {fmt::format("{} = {}", targets, read)};
   std::vector<std::string> nones(names.size(), "None");
@@ -540,62 +406,21 @@ void emit_carried_classes(Printer& p, const model::Library& lib) {
       for (const model::HostField* field : traced_fields(lib, op, host)) fields.insert(field->name.value);
     }
   if (guarded.empty()) return;
-  p.emit(R"py(
-
-_CARRIED_CLASSES = {}  # module.Class -> the class
-
-
-def _register_host_class(path: str, kind: str, guarded: list) -> None:
-    """Registers the class at `path` (module.Class) with PyTorch as an opaque
-    type of `kind` (constant or symbolic; "value" or "reference" before 2.14),
-    so ops take its objects whole; a symbolic one guarded on the fields
-    opgen's fakes read (PyTorch >= 2.11)."""
-    import importlib
-
-    try:
-        from torch._library import opaque_object
-    except ImportError as error:
-        raise ImportError(f"torch {torch.__version__} has no opaque types (PyTorch >= 2.10): ops cannot take {path}") from error
-    module, _, name = path.rpartition(".")
-    try:
-        cls = getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError) as error:
-        raise ImportError(f"{path}, a host class ops take whole ('carry:'), cannot be imported: {error}") from error
-    if f"{cls.__module__}.{cls.__qualname__}" != path:  # the type name PyTorch registers it under
-        raise TypeError(f"{path} is {cls.__module__}.{cls.__qualname__}: 'class:' must name it where it is defined")
-    is_registered = getattr(opaque_object, "is_custom_class", None) or opaque_object.is_opaque_type  # renamed in 2.14
-    _CARRIED_CLASSES[path] = cls
-    if is_registered(cls):
-        return
-    register = getattr(opaque_object, "register_custom_class", None)  # PyTorch >= 2.14
-    if register is None:
-        register, kind = opaque_object.register_opaque_type, {"constant": "value", "symbolic": "reference"}[kind]
-    options = {}
-    if guarded and kind in ("symbolic", "reference"):
-        if hasattr(opaque_object, "MemberType"):
-            options["guard_fn"] = lambda obj: [getattr(obj, field) for field in guarded]
-            options["members"] = {field: opaque_object.MemberType.USE_REAL for field in guarded}
-        else:
-            warnings.warn(
-                f"torch {torch.__version__} cannot read the fields {guarded} of a {path} while torch.compile traces "
-                "(PyTorch >= 2.11): the ops taking one run eagerly, but cannot be compiled",
-                RuntimeWarning,
-                stacklevel=2,
-            )
-    register(cls, typ=kind, **options)
-)py",
-         {});
   p.line();
   p.line();
-  p.line("# Host classes ops take whole (the specs' `carry:`), registered before the ops that name them.");
+  p.line("# Host classes ops take whole (the specs' `carry:`), registered before the ops that name them:");
+  p.line("# module.Class -> the class.");
+  p.line("_CARRIED_CLASSES = {");
   for (const auto& [name, fields] : guarded) {
     const model::HostClass& cls = *lib.host_class(name);
     std::vector<std::string> quoted;
     for (const auto& field : cls.fields)  // the class's order
       if (fields.count(field.name.value)) quoted.push_back(python_string_literal(field.name.value));
-    p.line(fmt::format("_register_host_class({}, {}, [{}])", python_string_literal(cls.python_class.value),
+    const std::string path = python_string_literal(cls.python_class.value);
+    p.line(fmt::format("    {}: _opgen.register_host_class({}, {}, [{}]),", path, path,
                        python_string_literal(cls.kind->value), fmt::join(quoted, ", ")));
   }
+  p.line("}");
 }
 
 // The kernel of an op that carries objects to C++ kernels, on every device
@@ -701,18 +526,6 @@ void emit_host_classes(Printer& p, const model::Library& lib) {
                        fmt::join(reads, ", "), reads.size() == 1 ? "," : ""));
   }
   p.line("}");
-  p.emit(R"py(
-
-def _host_fields(cls: str, obj, op: str, arg: str) -> tuple:
-    """The declared fields of `obj`, a host object of class `cls`, in the registered op's order."""
-    python_class, fields, read = _HOST_CLASSES[cls]
-    try:
-        return read(obj)
-    except AttributeError as error:
-        raise TypeError(
-            f"{op}: argument '{arg}' must be a {python_class} (with the fields {fields}), not {type(obj).__name__}"
-        ) from error
-)py", {});
 }
 
 // The lines that open a binding of an op taking host objects: each object
@@ -856,7 +669,7 @@ void emit_compile(Printer& p, const model::Library& lib, const model::OpSpec& op
   p.line();
   std::string route;
   if (op.compile->fallback_python) {
-    p.line(fmt::format("{} = _import_handwritten({}, {})  # traceable: what torch.compile runs instead",
+    p.line(fmt::format("{} = _opgen.import_handwritten({}, {})  # traceable: what torch.compile runs instead",
                        compile_replacement(op), python_string_literal(op.compile->fallback_python->value),
                        python_string_literal(fmt::format("{}'s compile fallback ({}: compile: fallback: {{python: ...}})",
                                                          qualified, op.display_path))));
@@ -914,30 +727,34 @@ std::string python_module(const model::Library& lib) {
                      {"library", loads          ? library_file
                                  : schemas_here ? library_file + " where a build made it (the project's own kernels)"
                                                 : "nothing: every kernel is Python, and it defines the ops"}});
-  std::set<std::string> stdlib = {"os", "warnings"};
-  if (std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) { return model::partitioned_from_python(op); }))
-    stdlib.insert({"importlib.abc", "importlib.util", "sys"});  // emit_cudagraph_partitions' import hook
-  const bool handwritten = std::any_of(lib.ops.begin(), lib.ops.end(), imports_handwritten);
-  if (handwritten) stdlib.insert("importlib");
-  for (const auto& module : stdlib) p.line("import " + module);
-  p.line();
+  // An eager compile fallback warns (emit_compile).
+  if (std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) {
+        return op.compile && !op.compile->fallback_python && op.compile->fallback.value != "error";
+      })) {
+    p.line("import warnings");
+    p.line();
+  }
   p.line("import torch");
   // Imported only where needed: it costs ~0.15 s (it imports triton).
   if (std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) { return op.flops.has_value(); }))
     p.line("import torch.utils.flop_counter");
-  if (loads)
-    p.emit(kLoader, {{"library", library_file}});
-  else if (schemas_here)
-    p.emit(kOptionalLoader, {{"library", library_file}});
-  if (handwritten) p.emit(kHandwrittenImporter, {});
+  p.line();
+  p.line("from . import _opgen_runtime as _opgen");
+  // A library whose ops the package defines itself, some of them the schema
+  // alone: a build that compiled a project's own kernels into the library
+  // registers them (against these defs, which may come after); without one
+  // there is nothing to load.
+  if (loads || schemas_here) {
+    p.line();
+    p.line(fmt::format("_opgen.load_library(__file__, {}{})", python_string_literal(library_file),
+                       loads ? "" : ", optional=True"));
+  }
   p.line();
   p.line(python_all_assignment(lib));
   emit_carried_classes(p, lib);
   emit_python_kernels(p, lib);
   emit_symm_mem(p, lib);
   emit_cudagraph_partitions(p, lib);
-  if (std::any_of(lib.ops.begin(), lib.ops.end(), [](const auto& op) { return !op.autocast.empty(); }))
-    p.emit(kAutocastHelper);
   emit_host_classes(p, lib);
   for (const auto& op : lib.ops) {
     p.line();

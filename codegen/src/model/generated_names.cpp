@@ -63,21 +63,15 @@ std::string ctx_attribute(const std::string& argument) { return "opgen_" + argum
 
 const std::vector<std::string>& fixed_module_names() {
   static const std::vector<std::string> names = {
-      // _ops.py: imports and the library loader, the symm_mem registration
-      "annotations", "os", "warnings", "torch", "_LIBRARY_FILE", "_load_library", "__all__", "_SYMM_MEM_ARGS",
-      "_symm_mem_library", "_op", "_args",
-      // _ops.py: the partition list of `cudagraph: unsafe` stable ops, its import hook
-      "importlib", "sys", "_CUDAGRAPH_UNSAFE_OPS", "_partition_cudagraph_unsafe_ops", "_AfterInductorConfigImport",
-      // _ops.py: the autocast registration helper
-      "_AUTOCAST_KEYS", "_register_autocast",
-      // _ops.py: the host classes' fields and the helper that reads them
-      "_HOST_CLASSES", "_host_fields",
-      // _ops.py: the registration of the host classes ops take whole ('carry:')
-      "_register_host_class", "_CARRIED_CLASSES",
+      // _ops.py: imports (warnings for an eager compile fallback) and opgen's runtime (_opgen_runtime.py),
+      // which loads the library and registers what the specs add (autocast, symm_mem, CUDA-graph partitions)
+      "annotations", "warnings", "torch", "_opgen", "__all__",
+      // _ops.py: the host classes' fields, read through the runtime's host_fields
+      "_HOST_CLASSES",
+      // _ops.py: the host classes ops take whole ('carry:'), registered through the runtime
+      "_CARRIED_CLASSES",
       // _ops.py: the library the Python kernels and the ops defined in Python are registered with
       "_PYTHON_LIBRARY",
-      // _ops.py: the importer of handwritten fakes and compile replacements
-      "_import_handwritten",
       // _ops.pyi: typing imports
       "List", "Optional", "Sequence", "Tuple", "Union"};
   return names;

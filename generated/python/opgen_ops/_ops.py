@@ -37,85 +37,21 @@ also bound here under its own name, straight to its torch.ops overload.
 
 from __future__ import annotations
 
-import importlib
-import importlib.abc
-import importlib.util
-import os
-import sys
-import warnings
-
 import torch
 import torch.utils.flop_counter
 
-_LIBRARY_FILE = "libopgen_ops.so"
+from . import _opgen_runtime as _opgen
 
-
-def _load_library() -> None:
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), _LIBRARY_FILE)
-    torch.ops.load_library(path)
-
-
-_load_library()
-
-
-def _import_handwritten(target: str, what: str):
-    """The function `target` (module:function) names, for `what` (an op's
-    fake or compile replacement, and its spec)."""
-    module, _, name = target.partition(":")
-    try:
-        return getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError) as error:
-        raise ImportError(f"{what} names {target}, which cannot be imported: {error}") from error
-
+_opgen.load_library(__file__, "libopgen_ops.so")
 
 __all__ = ["cast_to_fp8", "compact_rows", "fp8_linear", "fp8_linear_backward", "fused_add_rms_norm_", "layer_norm", "layer_norm_backward", "multi_tensor_adam_", "multi_tensor_l2norm", "multi_tensor_scale_", "one_shot_all_reduce", "quantize_fp8", "rms_norm", "rms_norm_backward", "rotary_embedding", "rotary_embedding_backward", "runner_apply", "runner_create", "runner_destroy", "runner_gemm", "runner_gemm_backward", "scaled_masked_softmax", "scaled_masked_softmax_backward", "softmax_cross_entropy", "softmax_cross_entropy_backward", "tiled_gemm"]
 
 
-_CARRIED_CLASSES = {}  # module.Class -> the class
-
-
-def _register_host_class(path: str, kind: str, guarded: list) -> None:
-    """Registers the class at `path` (module.Class) with PyTorch as an opaque
-    type of `kind` (constant or symbolic; "value" or "reference" before 2.14),
-    so ops take its objects whole; a symbolic one guarded on the fields
-    opgen's fakes read (PyTorch >= 2.11)."""
-    import importlib
-
-    try:
-        from torch._library import opaque_object
-    except ImportError as error:
-        raise ImportError(f"torch {torch.__version__} has no opaque types (PyTorch >= 2.10): ops cannot take {path}") from error
-    module, _, name = path.rpartition(".")
-    try:
-        cls = getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError) as error:
-        raise ImportError(f"{path}, a host class ops take whole ('carry:'), cannot be imported: {error}") from error
-    if f"{cls.__module__}.{cls.__qualname__}" != path:  # the type name PyTorch registers it under
-        raise TypeError(f"{path} is {cls.__module__}.{cls.__qualname__}: 'class:' must name it where it is defined")
-    is_registered = getattr(opaque_object, "is_custom_class", None) or opaque_object.is_opaque_type  # renamed in 2.14
-    _CARRIED_CLASSES[path] = cls
-    if is_registered(cls):
-        return
-    register = getattr(opaque_object, "register_custom_class", None)  # PyTorch >= 2.14
-    if register is None:
-        register, kind = opaque_object.register_opaque_type, {"constant": "value", "symbolic": "reference"}[kind]
-    options = {}
-    if guarded and kind in ("symbolic", "reference"):
-        if hasattr(opaque_object, "MemberType"):
-            options["guard_fn"] = lambda obj: [getattr(obj, field) for field in guarded]
-            options["members"] = {field: opaque_object.MemberType.USE_REAL for field in guarded}
-        else:
-            warnings.warn(
-                f"torch {torch.__version__} cannot read the fields {guarded} of a {path} while torch.compile traces "
-                "(PyTorch >= 2.11): the ops taking one run eagerly, but cannot be compiled",
-                RuntimeWarning,
-                stacklevel=2,
-            )
-    register(cls, typ=kind, **options)
-
-
-# Host classes ops take whole (the specs' `carry:`), registered before the ops that name them.
-_register_host_class("opgen_ops.gemm.GemmRunner", "symbolic", ["out_dtype"])
+# Host classes ops take whole (the specs' `carry:`), registered before the ops that name them:
+# module.Class -> the class.
+_CARRIED_CLASSES = {
+    "opgen_ops.gemm.GemmRunner": _opgen.register_host_class("opgen_ops.gemm.GemmRunner", "symbolic", ["out_dtype"]),
+}
 
 
 # Python kernels (the specs' `kernels: {KEY: {python: ...}}`), and the ops defined here.
@@ -208,7 +144,7 @@ _PYTHON_LIBRARY.impl("runner_gemm_backward", _runner_gemm_backward_cuda_kernel, 
 def _tiled_gemm_wrapper(a, b, runner, bias=None):
     if not (isinstance(runner, _CARRIED_CLASSES["opgen_ops.gemm.GemmRunner"])):
         raise TypeError(f"opgen::tiled_gemm: argument 'runner' must be a opgen_ops.gemm.GemmRunner, not {type(runner).__name__}")
-    runner_out_dtype, runner_tile_m, runner_tile_n = _host_fields("GemmRunner", runner, "opgen::tiled_gemm", "runner")
+    runner_out_dtype, runner_tile_m, runner_tile_n = _opgen.host_fields(_HOST_CLASSES, "GemmRunner", runner, "opgen::tiled_gemm", "runner")
     return torch.ops.opgen.tiled_gemm_flat.default(a, b, runner_out_dtype, runner_tile_m, runner_tile_n, bias)
 
 
@@ -216,87 +152,14 @@ _PYTHON_LIBRARY.impl("tiled_gemm", _tiled_gemm_wrapper, "CompositeExplicitAutogr
 
 
 # Arguments Inductor must allocate in symmetric memory (PyTorch >= 2.13).
-_SYMM_MEM_ARGS = {
+_opgen.register_symm_mem_args("opgen", {
     "one_shot_all_reduce": ["input"],
-}
-_symm_mem_library = torch.library.Library("opgen", "FRAGMENT")
-if hasattr(_symm_mem_library, "register_symm_mem_args"):
-    for _op, _args in _SYMM_MEM_ARGS.items():
-        _symm_mem_library.register_symm_mem_args(_op, _args)
-else:
-    warnings.warn(
-        f"torch {torch.__version__} has no Library.register_symm_mem_args (PyTorch >= 2.13): the "
-        f"symmetric-memory arguments of opgen ops {_SYMM_MEM_ARGS} are NOT registered, so Inductor "
-        "will not allocate them in symmetric memory",
-        RuntimeWarning,
-        stacklevel=2,
-    )
+})
 
 
 # Ops Inductor must run outside CUDA graphs ('cudagraph: unsafe'), on its
 # partition list: the stable ABI of the library's target gives no tags to a def.
-_CUDAGRAPH_UNSAFE_OPS = ["opgen::compact_rows"]
-
-
-def _partition_cudagraph_unsafe_ops(config) -> None:
-    if not hasattr(config, "custom_should_partition_ops"):
-        warnings.warn(
-            f"torch {torch.__version__} has no torch._inductor.config.custom_should_partition_ops "
-            f"(PyTorch >= 2.10): {_CUDAGRAPH_UNSAFE_OPS} may be captured in CUDA graphs",
-            RuntimeWarning,
-            stacklevel=2,
-        )
-        return
-    listed = config.custom_should_partition_ops
-    config.custom_should_partition_ops = [*listed, *(op for op in _CUDAGRAPH_UNSAFE_OPS if op not in listed)]
-
-
-class _AfterInductorConfigImport(importlib.abc.MetaPathFinder):
-    """Calls _partition_cudagraph_unsafe_ops once torch._inductor.config is imported."""
-
-    def find_spec(self, fullname, path, target=None):
-        if fullname != "torch._inductor.config":
-            return None
-        sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(fullname)
-        if spec is not None and spec.loader is not None:
-            exec_module = spec.loader.exec_module
-
-            def exec_and_partition(module):
-                exec_module(module)
-                _partition_cudagraph_unsafe_ops(module)
-
-            spec.loader.exec_module = exec_and_partition
-        return spec
-
-
-if "torch._inductor.config" in sys.modules:
-    _partition_cudagraph_unsafe_ops(sys.modules["torch._inductor.config"])
-else:
-    sys.meta_path.insert(0, _AfterInductorConfigImport())
-
-
-_AUTOCAST_KEYS = {"cpu": torch._C.DispatchKey.AutocastCPU, "cuda": torch._C.DispatchKey.AutocastCUDA}
-
-
-def _register_autocast(qualname: str, rules: list[tuple[str, torch.dtype]]) -> None:
-    """torch.library.register_autocast for each (device type, dtype), and each
-    Autocast key's traced kernel its own rule's, where torch shared one."""
-    for device_type, cast_inputs in rules:
-        torch.library.register_autocast(qualname, device_type, cast_inputs)
-    op = torch._library.utils.lookup_op(qualname)
-    traced = [op.py_kernels.get(_AUTOCAST_KEYS[device_type]) for device_type, _ in rules]
-    if len(rules) < 2 or traced[0] is None or any(kernel is not traced[0] for kernel in traced):
-        return
-    for device_type, cast_inputs in rules:
-        key = _AUTOCAST_KEYS[device_type]
-
-        def kernel(*args, _key=key, _device_type=device_type, _cast_inputs=cast_inputs):
-            with torch._C._ExcludeDispatchKeyGuard(torch._C.DispatchKeySet(_key)):
-                return op(*torch.amp.autocast_mode._cast(args, _device_type, _cast_inputs))
-
-        op.py_kernels.pop(key)
-        op.py_impl(key)(kernel)
+_opgen.partition_cudagraph_unsafe(["opgen::compact_rows"])
 
 
 # Host objects (schemas/_types.yaml): each class's Python class, its fields and how they are read, in the
@@ -307,17 +170,6 @@ _HOST_CLASSES = {
     "GemmRunner": ("opgen_ops.gemm.GemmRunner", "out_dtype, tile_m, tile_n", lambda obj: (obj.out_dtype, obj.tile_m, obj.tile_n)),
     "ProcessGroup": ("torch.distributed.ProcessGroup", "group_name, size, rank", lambda obj: (obj.group_name, obj.size(), obj.rank())),
 }
-
-
-def _host_fields(cls: str, obj, op: str, arg: str) -> tuple:
-    """The declared fields of `obj`, a host object of class `cls`, in the registered op's order."""
-    python_class, fields, read = _HOST_CLASSES[cls]
-    try:
-        return read(obj)
-    except AttributeError as error:
-        raise TypeError(
-            f"{op}: argument '{arg}' must be a {python_class} (with the fields {fields}), not {type(obj).__name__}"
-        ) from error
 
 
 # opgen::cast_to_fp8 (schemas/cast_to_fp8.yaml)
@@ -331,9 +183,9 @@ def _cast_to_fp8_fake(input, quantizer_fp8_dtype, quantizer_amax_epsilon, quanti
 
 
 def cast_to_fp8(input, quantizer, amax_group=None):
-    quantizer_fp8_dtype, quantizer_amax_epsilon, quantizer_force_pow_2_scales = _host_fields("Float8Quantizer", quantizer, "opgen::cast_to_fp8", "quantizer")
+    quantizer_fp8_dtype, quantizer_amax_epsilon, quantizer_force_pow_2_scales = _opgen.host_fields(_HOST_CLASSES, "Float8Quantizer", quantizer, "opgen::cast_to_fp8", "quantizer")
     amax_group_given = amax_group is not None
-    amax_group_group_name, amax_group_size, amax_group_rank = _host_fields("ProcessGroup", amax_group, "opgen::cast_to_fp8", "amax_group") if amax_group_given else (None, None, None)
+    amax_group_group_name, amax_group_size, amax_group_rank = _opgen.host_fields(_HOST_CLASSES, "ProcessGroup", amax_group, "opgen::cast_to_fp8", "amax_group") if amax_group_given else (None, None, None)
     return torch.ops.opgen.cast_to_fp8.default(input, quantizer_fp8_dtype, quantizer_amax_epsilon, quantizer_force_pow_2_scales, amax_group_given, amax_group_group_name, amax_group_size, amax_group_rank)
 
 
@@ -398,10 +250,10 @@ def _fp8_linear_result_meta(input, weight, input_quantizer_fp8_dtype, input_quan
 
 
 def fp8_linear(input, weight, input_quantizer, weight_quantizer, tp_group=None):
-    input_quantizer_fp8_dtype, input_quantizer_amax_epsilon, input_quantizer_force_pow_2_scales = _host_fields("Float8Quantizer", input_quantizer, "opgen::fp8_linear", "input_quantizer")
-    weight_quantizer_fp8_dtype, weight_quantizer_amax_epsilon, weight_quantizer_force_pow_2_scales = _host_fields("Float8Quantizer", weight_quantizer, "opgen::fp8_linear", "weight_quantizer")
+    input_quantizer_fp8_dtype, input_quantizer_amax_epsilon, input_quantizer_force_pow_2_scales = _opgen.host_fields(_HOST_CLASSES, "Float8Quantizer", input_quantizer, "opgen::fp8_linear", "input_quantizer")
+    weight_quantizer_fp8_dtype, weight_quantizer_amax_epsilon, weight_quantizer_force_pow_2_scales = _opgen.host_fields(_HOST_CLASSES, "Float8Quantizer", weight_quantizer, "opgen::fp8_linear", "weight_quantizer")
     tp_group_given = tp_group is not None
-    tp_group_group_name, tp_group_size, tp_group_rank = _host_fields("ProcessGroup", tp_group, "opgen::fp8_linear", "tp_group") if tp_group_given else (None, None, None)
+    tp_group_group_name, tp_group_size, tp_group_rank = _opgen.host_fields(_HOST_CLASSES, "ProcessGroup", tp_group, "opgen::fp8_linear", "tp_group") if tp_group_given else (None, None, None)
     opgen_flat = torch.ops.opgen.fp8_linear.default(input, weight, input_quantizer_fp8_dtype, input_quantizer_amax_epsilon, input_quantizer_force_pow_2_scales, weight_quantizer_fp8_dtype, weight_quantizer_amax_epsilon, weight_quantizer_force_pow_2_scales, tp_group_given, tp_group_group_name, tp_group_size, tp_group_rank)
     opgen_meta = _fp8_linear_result_meta(input, weight, input_quantizer_fp8_dtype, input_quantizer_amax_epsilon, input_quantizer_force_pow_2_scales, weight_quantizer_fp8_dtype, weight_quantizer_amax_epsilon, weight_quantizer_force_pow_2_scales, tp_group_given, tp_group_group_name, tp_group_size, tp_group_rank)
     from opgen_ops.quantization import Float8Tensor as opgen_Float8Tensor
@@ -437,8 +289,8 @@ def _fp8_linear_backward_flops(grad_output, input_fp8_data, input_fp8_scale_inv,
 
 
 def fp8_linear_backward(grad_output, input_fp8, weight_fp8):
-    input_fp8_data, input_fp8_scale_inv, input_fp8_fp8_dtype, input_fp8_orig_dtype = _host_fields("Float8Tensor", input_fp8, "opgen::fp8_linear_backward", "input_fp8")
-    weight_fp8_data, weight_fp8_scale_inv, weight_fp8_fp8_dtype, weight_fp8_orig_dtype = _host_fields("Float8Tensor", weight_fp8, "opgen::fp8_linear_backward", "weight_fp8")
+    input_fp8_data, input_fp8_scale_inv, input_fp8_fp8_dtype, input_fp8_orig_dtype = _opgen.host_fields(_HOST_CLASSES, "Float8Tensor", input_fp8, "opgen::fp8_linear_backward", "input_fp8")
+    weight_fp8_data, weight_fp8_scale_inv, weight_fp8_fp8_dtype, weight_fp8_orig_dtype = _opgen.host_fields(_HOST_CLASSES, "Float8Tensor", weight_fp8, "opgen::fp8_linear_backward", "weight_fp8")
     return torch.ops.opgen.fp8_linear_backward.default(grad_output, input_fp8_data, input_fp8_scale_inv, input_fp8_fp8_dtype, input_fp8_orig_dtype, weight_fp8_data, weight_fp8_scale_inv, weight_fp8_fp8_dtype, weight_fp8_orig_dtype)
 
 
@@ -493,7 +345,7 @@ def _layer_norm_backward(ctx, *grads):
 
 torch.library.register_autograd("opgen::layer_norm", _layer_norm_backward, setup_context=_layer_norm_setup_context)
 
-_register_autocast("opgen::layer_norm", [("cuda", torch.float32), ("cpu", torch.float32)])
+_opgen.register_autocast("opgen::layer_norm", [("cuda", torch.float32), ("cpu", torch.float32)])
 
 
 @torch.utils.flop_counter.register_flop_formula(torch.ops.opgen.layer_norm, get_raw=True)
@@ -639,7 +491,7 @@ def _rms_norm_backward(ctx, *grads):
 
 torch.library.register_autograd("opgen::rms_norm", _rms_norm_backward, setup_context=_rms_norm_setup_context)
 
-_register_autocast("opgen::rms_norm", [("cuda", torch.float32), ("cpu", torch.float32)])
+_opgen.register_autocast("opgen::rms_norm", [("cuda", torch.float32), ("cpu", torch.float32)])
 
 
 @torch.utils.flop_counter.register_flop_formula(torch.ops.opgen.rms_norm, get_raw=True)
@@ -754,7 +606,7 @@ runner_apply = torch.ops.opgen.runner_apply.default
 
 # opgen::runner_create (schemas/runner_create.yaml)
 
-_runner_create_fake = _import_handwritten("opgen_ops._fakes:runner_create_fake", "opgen::runner_create's fake (schemas/runner_create.yaml: fake: {python: ...})")
+_runner_create_fake = _opgen.import_handwritten("opgen_ops._fakes:runner_create_fake", "opgen::runner_create's fake (schemas/runner_create.yaml: fake: {python: ...})")
 
 torch.library.register_fake("opgen::runner_create")(_runner_create_fake)
 
@@ -923,7 +775,7 @@ def _softmax_cross_entropy_backward(ctx, *grads):
 
 torch.library.register_autograd("opgen::softmax_cross_entropy", _softmax_cross_entropy_backward, setup_context=_softmax_cross_entropy_setup_context)
 
-_register_autocast("opgen::softmax_cross_entropy", [("cuda", torch.float32), ("cpu", torch.float32)])
+_opgen.register_autocast("opgen::softmax_cross_entropy", [("cuda", torch.float32), ("cpu", torch.float32)])
 
 
 @torch.utils.flop_counter.register_flop_formula(torch.ops.opgen.softmax_cross_entropy, get_raw=True)

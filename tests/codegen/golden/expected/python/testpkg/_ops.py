@@ -17,36 +17,14 @@ also bound here under its own name, straight to its torch.ops overload.
 
 from __future__ import annotations
 
-import importlib
-import importlib.abc
-import importlib.util
-import os
-import sys
 import warnings
 
 import torch
 import torch.utils.flop_counter
 
-_LIBRARY_FILE = "libtestns_ops.so"
+from . import _opgen_runtime as _opgen
 
-
-def _load_library() -> None:
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), _LIBRARY_FILE)
-    torch.ops.load_library(path)
-
-
-_load_library()
-
-
-def _import_handwritten(target: str, what: str):
-    """The function `target` (module:function) names, for `what` (an op's
-    fake or compile replacement, and its spec)."""
-    module, _, name = target.partition(":")
-    try:
-        return getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError) as error:
-        raise ImportError(f"{what} names {target}, which cannot be imported: {error}") from error
-
+_opgen.load_library(__file__, "libtestns_ops.so")
 
 __all__ = ["add_", "add__compile_unsupported_reason", "all_reduce", "gelu", "scale_by", "scale_by_compile_unsupported_reason", "scale_rows", "scale_rows_compile_unsupported_reason", "scale_rows_backward"]
 
@@ -65,87 +43,14 @@ _PYTHON_LIBRARY.impl("gelu", _gelu_cuda_kernel, "CUDA")
 
 
 # Arguments Inductor must allocate in symmetric memory (PyTorch >= 2.13).
-_SYMM_MEM_ARGS = {
+_opgen.register_symm_mem_args("testns", {
     "all_reduce": ["input"],
-}
-_symm_mem_library = torch.library.Library("testns", "FRAGMENT")
-if hasattr(_symm_mem_library, "register_symm_mem_args"):
-    for _op, _args in _SYMM_MEM_ARGS.items():
-        _symm_mem_library.register_symm_mem_args(_op, _args)
-else:
-    warnings.warn(
-        f"torch {torch.__version__} has no Library.register_symm_mem_args (PyTorch >= 2.13): the "
-        f"symmetric-memory arguments of testns ops {_SYMM_MEM_ARGS} are NOT registered, so Inductor "
-        "will not allocate them in symmetric memory",
-        RuntimeWarning,
-        stacklevel=2,
-    )
+})
 
 
 # Ops Inductor must run outside CUDA graphs ('cudagraph: unsafe'), on its
 # partition list: the stable ABI of the library's target gives no tags to a def.
-_CUDAGRAPH_UNSAFE_OPS = ["testns::scale_rows"]
-
-
-def _partition_cudagraph_unsafe_ops(config) -> None:
-    if not hasattr(config, "custom_should_partition_ops"):
-        warnings.warn(
-            f"torch {torch.__version__} has no torch._inductor.config.custom_should_partition_ops "
-            f"(PyTorch >= 2.10): {_CUDAGRAPH_UNSAFE_OPS} may be captured in CUDA graphs",
-            RuntimeWarning,
-            stacklevel=2,
-        )
-        return
-    listed = config.custom_should_partition_ops
-    config.custom_should_partition_ops = [*listed, *(op for op in _CUDAGRAPH_UNSAFE_OPS if op not in listed)]
-
-
-class _AfterInductorConfigImport(importlib.abc.MetaPathFinder):
-    """Calls _partition_cudagraph_unsafe_ops once torch._inductor.config is imported."""
-
-    def find_spec(self, fullname, path, target=None):
-        if fullname != "torch._inductor.config":
-            return None
-        sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(fullname)
-        if spec is not None and spec.loader is not None:
-            exec_module = spec.loader.exec_module
-
-            def exec_and_partition(module):
-                exec_module(module)
-                _partition_cudagraph_unsafe_ops(module)
-
-            spec.loader.exec_module = exec_and_partition
-        return spec
-
-
-if "torch._inductor.config" in sys.modules:
-    _partition_cudagraph_unsafe_ops(sys.modules["torch._inductor.config"])
-else:
-    sys.meta_path.insert(0, _AfterInductorConfigImport())
-
-
-_AUTOCAST_KEYS = {"cpu": torch._C.DispatchKey.AutocastCPU, "cuda": torch._C.DispatchKey.AutocastCUDA}
-
-
-def _register_autocast(qualname: str, rules: list[tuple[str, torch.dtype]]) -> None:
-    """torch.library.register_autocast for each (device type, dtype), and each
-    Autocast key's traced kernel its own rule's, where torch shared one."""
-    for device_type, cast_inputs in rules:
-        torch.library.register_autocast(qualname, device_type, cast_inputs)
-    op = torch._library.utils.lookup_op(qualname)
-    traced = [op.py_kernels.get(_AUTOCAST_KEYS[device_type]) for device_type, _ in rules]
-    if len(rules) < 2 or traced[0] is None or any(kernel is not traced[0] for kernel in traced):
-        return
-    for device_type, cast_inputs in rules:
-        key = _AUTOCAST_KEYS[device_type]
-
-        def kernel(*args, _key=key, _device_type=device_type, _cast_inputs=cast_inputs):
-            with torch._C._ExcludeDispatchKeyGuard(torch._C.DispatchKeySet(_key)):
-                return op(*torch.amp.autocast_mode._cast(args, _device_type, _cast_inputs))
-
-        op.py_kernels.pop(key)
-        op.py_impl(key)(kernel)
+_opgen.partition_cudagraph_unsafe(["testns::scale_rows"])
 
 
 # Host objects (specs/_types.yaml): each class's Python class, its fields and how they are read, in the
@@ -153,17 +58,6 @@ def _register_autocast(qualname: str, rules: list[tuple[str, torch.dtype]]) -> N
 _HOST_CLASSES = {
     "Scaling": ("mylib.scaling.Scaling", "factor, label, bias, out_dtype", lambda obj: (obj.factor, obj.label, obj.bias, obj.out_dtype)),
 }
-
-
-def _host_fields(cls: str, obj, op: str, arg: str) -> tuple:
-    """The declared fields of `obj`, a host object of class `cls`, in the registered op's order."""
-    python_class, fields, read = _HOST_CLASSES[cls]
-    try:
-        return read(obj)
-    except AttributeError as error:
-        raise TypeError(
-            f"{op}: argument '{arg}' must be a {python_class} (with the fields {fields}), not {type(obj).__name__}"
-        ) from error
 
 
 # testns::add_ (specs/add_.yaml)
@@ -180,7 +74,7 @@ def add__compile_unsupported_reason(self, other) -> str | None:
     return None
 
 
-_add__compile_replacement = _import_handwritten("testpkg.composite:add_", "testns::add_'s compile fallback (specs/add_.yaml: compile: fallback: {python: ...})")  # traceable: what torch.compile runs instead
+_add__compile_replacement = _opgen.import_handwritten("testpkg.composite:add_", "testns::add_'s compile fallback (specs/add_.yaml: compile: fallback: {python: ...})")  # traceable: what torch.compile runs instead
 
 
 def add_(self, other):
@@ -225,9 +119,9 @@ def _scale_by_fake(x, scaling_factor, scaling_label, scaling_bias, scaling_out_d
 
 def scale_by_compile_unsupported_reason(x, scaling, *, shift=None) -> str | None:
     """Why torch.compile cannot take this call of testns::scale_by (None: it can)."""
-    scaling_factor, scaling_label, scaling_bias, scaling_out_dtype = _host_fields("Scaling", scaling, "testns::scale_by", "scaling")
+    scaling_factor, scaling_label, scaling_bias, scaling_out_dtype = _opgen.host_fields(_HOST_CLASSES, "Scaling", scaling, "testns::scale_by", "scaling")
     shift_given = shift is not None
-    shift_factor, shift_label, shift_bias, shift_out_dtype = _host_fields("Scaling", shift, "testns::scale_by", "shift") if shift_given else (None, None, None, None)
+    shift_factor, shift_label, shift_bias, shift_out_dtype = _opgen.host_fields(_HOST_CLASSES, "Scaling", shift, "testns::scale_by", "shift") if shift_given else (None, None, None, None)
     if shift_given and scaling_factor == 0.0:
         return "a zero factor with a shift takes the eager path"
     return None
@@ -235,9 +129,9 @@ def scale_by_compile_unsupported_reason(x, scaling, *, shift=None) -> str | None
 
 def _scale_by_compile_fallback(opgen_reason, x, scaling, *, shift=None):
     warnings.warn(f"testns::scale_by: {opgen_reason}: torch.compile runs this call eagerly, outside the graph", stacklevel=3)
-    scaling_factor, scaling_label, scaling_bias, scaling_out_dtype = _host_fields("Scaling", scaling, "testns::scale_by", "scaling")
+    scaling_factor, scaling_label, scaling_bias, scaling_out_dtype = _opgen.host_fields(_HOST_CLASSES, "Scaling", scaling, "testns::scale_by", "scaling")
     shift_given = shift is not None
-    shift_factor, shift_label, shift_bias, shift_out_dtype = _host_fields("Scaling", shift, "testns::scale_by", "shift") if shift_given else (None, None, None, None)
+    shift_factor, shift_label, shift_bias, shift_out_dtype = _opgen.host_fields(_HOST_CLASSES, "Scaling", shift, "testns::scale_by", "shift") if shift_given else (None, None, None, None)
     return torch.ops.testns.scale_by.default(x, scaling_factor, scaling_label, scaling_bias, scaling_out_dtype, shift_given=shift_given, shift_factor=shift_factor, shift_label=shift_label, shift_bias=shift_bias, shift_out_dtype=shift_out_dtype)
 
 
@@ -251,9 +145,9 @@ def scale_by(x, scaling, *, shift=None):
         opgen_reason = scale_by_compile_unsupported_reason(x, scaling, shift=shift)
         if opgen_reason is not None:
             return _scale_by_compile_islands[opgen_reason](opgen_reason, x, scaling, shift=shift)
-    scaling_factor, scaling_label, scaling_bias, scaling_out_dtype = _host_fields("Scaling", scaling, "testns::scale_by", "scaling")
+    scaling_factor, scaling_label, scaling_bias, scaling_out_dtype = _opgen.host_fields(_HOST_CLASSES, "Scaling", scaling, "testns::scale_by", "scaling")
     shift_given = shift is not None
-    shift_factor, shift_label, shift_bias, shift_out_dtype = _host_fields("Scaling", shift, "testns::scale_by", "shift") if shift_given else (None, None, None, None)
+    shift_factor, shift_label, shift_bias, shift_out_dtype = _opgen.host_fields(_HOST_CLASSES, "Scaling", shift, "testns::scale_by", "shift") if shift_given else (None, None, None, None)
     return torch.ops.testns.scale_by.default(x, scaling_factor, scaling_label, scaling_bias, scaling_out_dtype, shift_given=shift_given, shift_factor=shift_factor, shift_label=shift_label, shift_bias=shift_bias, shift_out_dtype=shift_out_dtype)
 
 
@@ -289,7 +183,7 @@ def _scale_rows_backward(ctx, *grads):
 
 torch.library.register_autograd("testns::scale_rows", _scale_rows_backward, setup_context=_scale_rows_setup_context)
 
-_register_autocast("testns::scale_rows", [("cuda", torch.bfloat16)])
+_opgen.register_autocast("testns::scale_rows", [("cuda", torch.bfloat16)])
 
 
 @torch.utils.flop_counter.register_flop_formula(torch.ops.testns.scale_rows, get_raw=True)

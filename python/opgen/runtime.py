@@ -1,0 +1,199 @@
+"""The opgen runtime: what a generated `_ops.py` calls to register its ops
+with PyTorch beyond the schemas themselves (the library file, host classes,
+symmetric-memory arguments, CUDA-graph partitions, autocast rules).
+
+This module is the one source. `opgen generate` writes a copy of it into
+every package it generates, as `<package>/_opgen_runtime.py`, so a built or
+installed package needs nothing of opgen at run time, torch alone; the copy
+is byte-identical to this file and changes only with opgen. It imports only
+the standard library and torch.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.util
+import os
+import sys
+import warnings
+
+import torch
+
+__all__ = [
+    "host_fields",
+    "import_handwritten",
+    "load_library",
+    "partition_cudagraph_unsafe",
+    "register_autocast",
+    "register_host_class",
+    "register_symm_mem_args",
+]
+
+
+# A torch.library.Library deregisters what it holds when it is collected.
+_KEPT_LIBRARIES: list = []
+
+
+def load_library(module_file: str, name: str, *, optional: bool = False) -> None:
+    """Loads the op library `name`, which lies beside `module_file` (the
+    generated _ops.py). `optional`: a library whose ops the package defines
+    itself, loaded only where a build made it (the project's own kernels)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(module_file)), name)
+    if optional and not os.path.exists(path):
+        return
+    torch.ops.load_library(path)
+
+
+def import_handwritten(target: str, what: str):
+    """The function `target` (module:function) names, for `what` (an op's
+    fake or compile replacement, and its spec)."""
+    module, _, name = target.partition(":")
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as error:
+        raise ImportError(f"{what} names {target}, which cannot be imported: {error}") from error
+
+
+def register_host_class(path: str, kind: str, guarded: list) -> type:
+    """Registers the class at `path` (module.Class) with PyTorch as an opaque
+    type of `kind` (constant or symbolic; "value" or "reference" before 2.14),
+    so ops take its objects whole; a symbolic one guarded on the fields
+    opgen's fakes read (PyTorch >= 2.11). Returns the class."""
+    try:
+        from torch._library import opaque_object
+    except ImportError as error:
+        raise ImportError(f"torch {torch.__version__} has no opaque types (PyTorch >= 2.10): ops cannot take {path}") from error
+    module, _, name = path.rpartition(".")
+    try:
+        cls = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as error:
+        raise ImportError(f"{path}, a host class ops take whole ('carry:'), cannot be imported: {error}") from error
+    if f"{cls.__module__}.{cls.__qualname__}" != path:  # the type name PyTorch registers it under
+        raise TypeError(f"{path} is {cls.__module__}.{cls.__qualname__}: 'class:' must name it where it is defined")
+    is_registered = getattr(opaque_object, "is_custom_class", None) or opaque_object.is_opaque_type  # renamed in 2.14
+    if is_registered(cls):
+        return cls
+    register = getattr(opaque_object, "register_custom_class", None)  # PyTorch >= 2.14
+    if register is None:
+        register, kind = opaque_object.register_opaque_type, {"constant": "value", "symbolic": "reference"}[kind]
+    options = {}
+    if guarded and kind in ("symbolic", "reference"):
+        if hasattr(opaque_object, "MemberType"):
+            options["guard_fn"] = lambda obj: [getattr(obj, field) for field in guarded]
+            options["members"] = {field: opaque_object.MemberType.USE_REAL for field in guarded}
+        else:
+            warnings.warn(
+                f"torch {torch.__version__} cannot read the fields {guarded} of a {path} while torch.compile traces "
+                "(PyTorch >= 2.11): the ops taking one run eagerly, but cannot be compiled",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+    register(cls, typ=kind, **options)
+    return cls
+
+
+def host_fields(classes: dict, cls: str, obj, op: str, arg: str) -> tuple:
+    """The declared fields of `obj`, a host object of class `cls`, in the
+    registered op's order. `classes` maps each class to its Python class, its
+    fields and the function that reads them (the generated _HOST_CLASSES)."""
+    python_class, fields, read = classes[cls]
+    try:
+        return read(obj)
+    except AttributeError as error:
+        raise TypeError(
+            f"{op}: argument '{arg}' must be a {python_class} (with the fields {fields}), not {type(obj).__name__}"
+        ) from error
+
+
+def register_symm_mem_args(ns: str, args: dict) -> None:
+    """Tells Inductor which arguments of the ops of `ns` (op -> argument
+    names) it must allocate in symmetric memory (PyTorch >= 2.13); warns on
+    an older torch, which cannot."""
+    library = torch.library.Library(ns, "FRAGMENT")
+    if not hasattr(library, "register_symm_mem_args"):
+        warnings.warn(
+            f"torch {torch.__version__} has no Library.register_symm_mem_args (PyTorch >= 2.13): the "
+            f"symmetric-memory arguments of {ns} ops {args} are NOT registered, so Inductor "
+            "will not allocate them in symmetric memory",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return
+    for op, names in args.items():
+        library.register_symm_mem_args(op, names)
+    _KEPT_LIBRARIES.append(library)
+
+
+def partition_cudagraph_unsafe(ops: list) -> None:
+    """Puts `ops` ("ns::op") on Inductor's partition list, so that it runs
+    them outside CUDA graphs: what the cudagraph_unsafe tag does, for a
+    stable-ABI target whose defs carry no tags (before 2.12). Importing
+    torch._inductor.config costs seconds, so the ops are added when something
+    else imports it (Inductor does before it schedules anything), or at once
+    when it already was. Assigned, not appended, so config.patch() scopes
+    still see them."""
+
+    def partition(config) -> None:
+        if not hasattr(config, "custom_should_partition_ops"):
+            warnings.warn(
+                f"torch {torch.__version__} has no torch._inductor.config.custom_should_partition_ops "
+                f"(PyTorch >= 2.10): {ops} may be captured in CUDA graphs",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            return
+        listed = config.custom_should_partition_ops
+        config.custom_should_partition_ops = [*listed, *(op for op in ops if op not in listed)]
+
+    class AfterInductorConfigImport(importlib.abc.MetaPathFinder):
+        """Calls partition once torch._inductor.config is imported."""
+
+        def find_spec(self, fullname, path, target=None):
+            if fullname != "torch._inductor.config":
+                return None
+            sys.meta_path.remove(self)
+            spec = importlib.util.find_spec(fullname)
+            if spec is not None and spec.loader is not None:
+                exec_module = spec.loader.exec_module
+
+                def exec_and_partition(module):
+                    exec_module(module)
+                    partition(module)
+
+                spec.loader.exec_module = exec_and_partition
+            return spec
+
+    if "torch._inductor.config" in sys.modules:
+        partition(sys.modules["torch._inductor.config"])
+    else:
+        sys.meta_path.insert(0, AfterInductorConfigImport())
+
+
+# torch 2.10 and 2.11's register_autocast installs each rule's Python-
+# dispatcher kernel (the one torch.compile traces) under every Autocast key,
+# with that rule's device type: an op's last rule replaced the others under
+# torch.compile, so a `cuda` rule followed by a `cpu` one left CUDA inputs
+# uncast in compiled code (seen on an H200). Each key gets its own back, the
+# way later releases register it.
+_AUTOCAST_KEYS = {"cpu": torch._C.DispatchKey.AutocastCPU, "cuda": torch._C.DispatchKey.AutocastCUDA}
+
+
+def register_autocast(qualname: str, rules: list) -> None:
+    """torch.library.register_autocast for each (device type, dtype), and each
+    Autocast key's traced kernel its own rule's, where torch shared one."""
+    for device_type, cast_inputs in rules:
+        torch.library.register_autocast(qualname, device_type, cast_inputs)
+    op = torch._library.utils.lookup_op(qualname)
+    traced = [op.py_kernels.get(_AUTOCAST_KEYS[device_type]) for device_type, _ in rules]
+    if len(rules) < 2 or traced[0] is None or any(kernel is not traced[0] for kernel in traced):
+        return
+    for device_type, cast_inputs in rules:
+        key = _AUTOCAST_KEYS[device_type]
+
+        def kernel(*args, _key=key, _device_type=device_type, _cast_inputs=cast_inputs):
+            with torch._C._ExcludeDispatchKeyGuard(torch._C.DispatchKeySet(_key)):
+                return op(*torch.amp.autocast_mode._cast(args, _device_type, _cast_inputs))
+
+        op.py_kernels.pop(key)
+        op.py_impl(key)(kernel)
