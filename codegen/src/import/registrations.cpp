@@ -913,11 +913,14 @@ ImportResult find_registrations(const std::vector<SourceFile>& sources, const Co
 void keep_unreached_impls(ImportResult& result) {
   std::set<std::pair<std::string, std::string>> kept;  // op, file:line of the impl
   for (ImportedOp& o : result.ops) {
+    if (o.schema.empty()) continue;
     const auto parsed = model::parse_schema(o.schema);
-    if (o.schema.empty() || !std::holds_alternative<model::FunctionSchema>(parsed) ||
+    if (!std::holds_alternative<model::FunctionSchema>(parsed) ||
         model::takes_dispatch_tensor(std::get<model::FunctionSchema>(parsed)))
       continue;
     std::erase_if(o.kernels, [&](const ImportedKernel& kernel) {
+      // A custom_op's own function is the spec's to register once its decorator is gone: not the project's.
+      if (kernel.python) return false;
       const model::DispatchKey* key = model::find_dispatch_key(kernel.dispatch_key);
       if (!key || !model::picked_by_tensor(key->kind)) return false;
       o.kept_impls.push_back(fmt::format("{} ({}; no call reaches it: the op takes no tensor, and PyTorch picks a {} "
