@@ -414,6 +414,14 @@ fake: {{python: "constructs_fakes:dicts"}}
 samples: []
 """
 
+# Lists of lists of strings and optional bool lists: unstable ABI only.
+STR_LISTS_SPEC = """schema: "{op}(Tensor x, str[][] names, bool[]? flags=None) -> Tensor"
+abi: {abi}
+dispatch: [CPU]
+fake: like(x)
+samples: []
+"""
+
 MUTATING_SPEC = """schema: "{op}(Tensor(a!) x, Tensor src) -> ()"
 abi: {abi}
 dispatch: [CPU]
@@ -633,6 +641,13 @@ KERNEL_BODIES = {
                     "    sizes.insert(item.key(), lengths);\n"
                     "  }\n"
                     "  return {out, extra, sizes};"),
+    # x + the characters of every name, + 100 per true flag.
+    "str_lists": (None, "int64_t n = 0;\n"
+                        "  for (const auto& row : names)\n"
+                        "    for (const auto& name : row) n += static_cast<int64_t>(name.size());\n"
+                        "  if (flags)\n"
+                        "    for (bool flag : *flags) n += flag ? 100 : 0;\n"
+                        "  return x + n;"),
     # x + the int deps, or + the number of tensors of a list; + 100 for None.
     "any": (None, "if (deps.isInt()) return x + deps.toInt();\n"
                   "  if (deps.isTensorList()) return x + static_cast<int64_t>(deps.toTensorList().size());\n"
@@ -687,6 +702,7 @@ OPS = {  # op -> (kind, abi)
     "optional_out_unstable": ("optional_out", "unstable"),
     "pairs_unstable": ("pairs", "unstable"),
     "dicts_unstable": ("dicts", "unstable"),
+    "str_lists_unstable": ("str_lists", "unstable"),
     "any_unstable": ("any", "unstable"),
     "strs_stable": ("strs", "stable"),
     "strs_unstable": ("strs", "unstable"),
@@ -715,7 +731,7 @@ def spec_text(op, kind, abi):
     template = {"each": EACH_SPEC, "dynamic": DYNAMIC_SPEC, "python": PYTHON_FAKE_SPEC, "mutating": MUTATING_SPEC,
                 "values": VALUES_SPEC, "eager_only": EAGER_ONLY_SPEC, "nested": NESTED_SPEC,
                 "optional_out": OPTIONAL_OUT_SPEC, "view": VIEW_SPEC, "two_ids": TWO_IDS_SPEC, "dtypes": DTYPES_SPEC, "strs": STRS_SPEC, "pairs": PAIRS_SPEC, "any": ANY_SPEC,
-                "dicts": DICTS_SPEC}[kind]
+                "dicts": DICTS_SPEC, "str_lists": STR_LISTS_SPEC}[kind]
     return template.format(op=op, abi=abi)
 
 
@@ -887,6 +903,16 @@ def test_dicts_and_string_triples_reach_the_kernel_and_come_back(library):
     assert extra is None and sizes == {"paper": [5, 6], "r": [3, 0]}, sizes
     _, extra, _ = op(x, named, sizes_given, {}, [], {"t": torch.arange(3)})
     assert extra["t"].tolist() == [0, 1, 2]
+
+
+def test_lists_of_string_lists_and_optional_bool_lists_reach_the_kernel(library):
+    """str[][] and bool[]? on the unstable ABI: each value arrives, None too."""
+    load_library(library)
+    op = torch.ops.constructs.str_lists_unstable.default
+    assert "str[][] names, bool[]? flags=None" in str(op._schema)
+    x = torch.zeros(2)
+    assert op(x, [["a", "bb"], [], ["ccc"]], [True, False, True]).tolist() == [206.0, 206.0]
+    assert op(x, []).tolist() == [0.0, 0.0]
 
 
 def test_pairs_of_ints_reach_the_kernel(library):

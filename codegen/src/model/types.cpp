@@ -41,9 +41,11 @@ constexpr std::array kTypes = {
   TypeMapping{"bool",          "bool",                                             "bool",                                           v2_10,  "bool",                                         "bool",                         "bool"},
   TypeMapping{"bool?",         "std::optional<bool>",                              "std::optional<bool>",                            v2_10,  "std::optional<bool>",                          "",                             "Optional[bool]"},
   TypeMapping{"bool[]",        "const std::vector<bool>&",                         "std::vector<bool>",                              v2_10,  "const c10::List<bool>&",                       "",                             "Sequence[bool]"},
+  TypeMapping{"bool[]?",       "",                                                 "",                                               never,  "const std::optional<c10::List<bool>>&",        "",                             "Optional[Sequence[bool]]"},
   TypeMapping{"str",           "const std::string&",                               "std::string",                                    v2_10,  "std::string_view",                             "std::string",                  "str"},
   TypeMapping{"str?",          "const std::optional<std::string>&",                "std::optional<std::string>",                     v2_10,  "std::optional<std::string_view>",              "",                             "Optional[str]"},
   TypeMapping{"str[]",         "const std::vector<std::string>&",                  "std::vector<std::string>",                       v2_10,  "const std::vector<std::string>&",              "std::vector<std::string>",     "Sequence[str]"},
+  TypeMapping{"str[][]",       "",                                                 "",                                               never,  "const std::vector<std::vector<std::string>>&", "",                             "Sequence[Sequence[str]]"},
   TypeMapping{"ScalarType",    "torch::headeronly::ScalarType",                    "torch::headeronly::ScalarType",                  v2_10,  "at::ScalarType",                               "",                             "torch.dtype"},
   TypeMapping{"ScalarType?",   "std::optional<torch::headeronly::ScalarType>",     "std::optional<torch::headeronly::ScalarType>",   v2_10,  "std::optional<at::ScalarType>",                "",                             "Optional[torch.dtype]"},
   TypeMapping{"ScalarType[]",  "const std::vector<torch::headeronly::ScalarType>&", "std::vector<torch::headeronly::ScalarType>", v2_10, "const std::vector<at::ScalarType>&", "", "Sequence[torch.dtype]"},
@@ -117,7 +119,7 @@ is a `Tensor(a!)[]` argument; and PyTorch picks a backend's kernel by
 CUDA kernel also takes one of those (E0813). Types PyTorch's parser accepts
 that this table lacks are E0308: among them `Dict(...)` but those of
 `str` keys below (the commonest in the corpus of real schemas), tuples as
-arguments but `(int, int)` and `(str, str, str)[]`, `str[][]`, `bool[]?`, `str[]?`, `int?[]`, `Scalar[]`, `complex`,
+arguments but `(int, int)` and `(str, str, str)[]`, `str[]?`, `int?[]`, `Scalar[]`, `complex`,
 `QScheme`, `Storage`, `Stream`, and lists of `Device`, `Layout`,
 `MemoryFormat` or `Generator`.
 
