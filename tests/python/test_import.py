@@ -944,3 +944,31 @@ def _(x):
                           "print(tuple(_fakes.halve(torch.ones(8, 3)).shape))"],
                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0 and run.stdout.strip() == "(4, 3)", run.stdout + run.stderr
+
+
+def test_enum_aliases_and_parenthesized_template_kernels_are_read_as_the_compiler_reads_them(tmp_path):
+    """torchvision registers its autocast kernels at `Autocast` (c10::DispatchKey's alias of AutocastCUDA,
+    which c10's parser does not take) as `TORCH_FN((fn<KEY, DEVICE>))`: the parentheses keep the template's
+    comma out of the macro. Import binds them at the key the alias stands for, the function as written."""
+    (tmp_path / "csrc").mkdir()
+    (tmp_path / "csrc" / "ops.h").write_text(
+        "#pragma once\n#include <ATen/core/Tensor.h>\n#include <c10/core/DispatchKey.h>\n"
+        "namespace proj {\nat::Tensor scale(const at::Tensor& x);\n"
+        "template <c10::DispatchKey key, c10::DeviceType device> at::Tensor scale_autocast(const at::Tensor& x);\n}\n")
+    (tmp_path / "csrc" / "binding.cpp").write_text("""#include <torch/library.h>
+#include "ops.h"
+namespace proj {
+TORCH_LIBRARY(aliases, m) { m.def("scale(Tensor x) -> Tensor"); }
+TORCH_LIBRARY_IMPL(aliases, CPUTensorId, m) { m.impl("scale", &scale); }
+TORCH_LIBRARY_IMPL(aliases, Autocast, m) {
+  m.impl("scale", TORCH_FN((scale_autocast<
+                                c10::DispatchKey::Autocast,
+                                c10::DeviceType::CUDA>)));
+}
+}  // namespace proj
+""")
+    proc = run_opgen("import", "csrc/binding.cpp", cwd=tmp_path)
+    assert proc.returncode == 0 and "1 ops imported" in proc.stdout, proc.stdout + proc.stderr
+    spec = (tmp_path / "schemas" / "scale.yaml").read_text()
+    assert "dispatch: [CPU, AutocastCUDA]" in spec, spec
+    assert 'AutocastCUDA: "proj::scale_autocast<c10::DispatchKey::Autocast, c10::DeviceType::CUDA>"' in spec, spec

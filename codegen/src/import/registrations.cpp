@@ -34,7 +34,7 @@ std::string dispatch_key(const std::string& written) {
   static const std::map<std::string, std::string> device_types = {
       {"cpu", "CPU"}, {"cuda", "CUDA"}, {"xpu", "XPU"}, {"mps", "MPS"}, {"meta", "Meta"}};
   if (auto it = device_types.find(name); it != device_types.end()) return it->second;
-  if (name == "CatchAll") name = "Undefined";  // c10::DispatchKey::CatchAll, which c10 does not parse
+  if (const std::string_view key = model::cpp_enum_alias(name); !key.empty()) name = key;  // CatchAll, Autocast...
   const model::DispatchKey* key = model::find_dispatch_key(name);
   if (!key || key->kind == model::DispatchKeyKind::Unreached) return "";
   return std::string(model::registered_key(*key));  // Undefined: CompositeImplicitAutograd
@@ -65,6 +65,21 @@ std::optional<std::string> kernel_function(const Tokens& tokens, std::pair<size_
       is(tokens[begin + 1], "(") && is(tokens[end - 1], ")")) {
     begin += 2;
     end -= 1;
+  }
+  // TORCH_FN((fn<A, B>)): the parentheses a macro argument needs around a template's commas
+  // (torchvision's autocast kernels), each pair only where it encloses the whole function.
+  auto enclosing = [&] {
+    if (end - begin < 2 || !is(tokens[begin], "(") || !is(tokens[end - 1], ")")) return false;
+    int depth = 0;
+    for (size_t i = begin; i < end; ++i) {
+      if (is(tokens[i], "(")) ++depth;
+      if (is(tokens[i], ")") && --depth == 0) return i == end - 1;
+    }
+    return false;
+  };
+  while (enclosing()) {
+    ++begin;
+    --end;
   }
   if (begin < end && is(tokens[begin], "&")) ++begin;
   if (begin == end) return std::nullopt;

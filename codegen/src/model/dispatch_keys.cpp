@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
 
 namespace opgen::model {
 
@@ -70,7 +71,25 @@ constexpr std::array kDispatchKeys = {
     DispatchKey{"Undefined", CatchAll, "CompositeImplicitAutograd"},
 };
 
+// c10/core/DispatchKey.h's aliases: CatchAll, and the "BC aliases".
+constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kCppEnumAliases = {{
+    {"CatchAll", "Undefined"},
+    {"CPUTensorId", "CPU"},
+    {"CUDATensorId", "CUDA"},
+    {"DefaultBackend", "CompositeExplicitAutograd"},
+    {"PrivateUse1_PreAutograd", "AutogradPrivateUse1"},
+    {"PrivateUse2_PreAutograd", "AutogradPrivateUse2"},
+    {"PrivateUse3_PreAutograd", "AutogradPrivateUse3"},
+    {"Autocast", "AutocastCUDA"},
+}};
+
 }  // namespace
+
+std::string_view cpp_enum_alias(std::string_view name) {
+  for (const auto& [alias, key] : kCppEnumAliases)
+    if (alias == name) return key;
+  return {};
+}
 
 const DispatchKey* find_dispatch_key(std::string_view name) {
   auto it = std::find_if(kDispatchKeys.begin(), kDispatchKeys.end(), [&](const DispatchKey& k) { return k.name == name; });

@@ -38,6 +38,10 @@ struct DispatchKey {
 
 // nullptr for a name PyTorch does not parse.
 const DispatchKey* find_dispatch_key(std::string_view name);
+// The key a c10::DispatchKey enum alias stands for, which C++ registrations
+// may name and c10's parser does not take (`CatchAll`: Undefined, `Autocast`:
+// AutocastCUDA, as torchvision writes it, `CPUTensorId`...); "" for another name.
+std::string_view cpp_enum_alias(std::string_view name);
 // Every key a spec can name (not the Unreached ones, nor Undefined: a spec
 // names the key PyTorch registers it as), in table order.
 std::vector<std::string> registrable_dispatch_keys();
