@@ -51,7 +51,7 @@ std::string unbound_key_impl(const std::string& written, const std::string& wher
 // The function of an impl: `&fn`, `fn`, `TORCH_FN(fn)`, `&ns::fn<T>`; nullopt
 // for what is not a plain function (a boxed one, a lambda, a call).
 std::optional<std::string> kernel_function(const Tokens& tokens, std::pair<size_t, size_t> range) {
-  auto [begin, end] = range;
+  size_t begin = range.first, end = range.second;  // not a structured binding: the lambda below captures them
   // torch::dispatch(KEY, fn): the key is the caller's to read.
   if (end - begin >= 6 && is(tokens[begin], "torch") && is(tokens[begin + 2], "dispatch") && is(tokens[begin + 3], "(") &&
       is(tokens[end - 1], ")")) {
