@@ -22,12 +22,21 @@ from cli_helpers import SOURCE_DIR, build_projects_own_library, build_with_opgen
 pytestmark = requires_opgen
 
 
-def write_cmake(project, kernels):
-    """The project's build of the spec scale.yaml with its kernel source, as the report's CMake lines say."""
+def write_project(tmp_path, ops_h, binding, kernels):
+    """A project's sources as its maintainers keep them: csrc/ops.h, csrc/binding.cpp, csrc/kernels.cpp."""
+    project = tmp_path / "project"
+    (project / "csrc").mkdir(parents=True)
+    for name, text in (("ops.h", ops_h), ("binding.cpp", binding), ("kernels.cpp", kernels)):
+        (project / "csrc" / name).write_text(text)
+    return project
+
+
+def write_cmake(project, kernels, schemas="schemas/scale.yaml"):
+    """The project's build of the specs with its kernel sources, as the report's CMake lines say."""
     (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
 project(mylib CXX)
 include({SOURCE_DIR}/cmake/Opgen.cmake)
-opgen_add_library(mylib_ops NAMESPACE mylib SCHEMAS schemas/scale.yaml KERNELS {kernels})
+opgen_add_library(mylib_ops NAMESPACE mylib SCHEMAS {schemas} KERNELS {kernels})
 target_include_directories(mylib_ops PRIVATE csrc)
 """)
 
@@ -91,11 +100,7 @@ print("ok")
 
 
 def test_an_impl_for_a_key_opgen_does_not_register_stays_and_runs(tmp_path):
-    project = tmp_path / "project"
-    (project / "csrc").mkdir(parents=True)
-    (project / "csrc" / "ops.h").write_text(OPS_H)
-    (project / "csrc" / "binding.cpp").write_text(BINDING)
-    (project / "csrc" / "kernels.cpp").write_text(KERNELS)
+    project = write_project(tmp_path, OPS_H, BINDING, KERNELS)
     proc = run_opgen("import", "csrc/binding.cpp", cwd=project)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "1 ops imported as schemas/<op>.yaml, 1 of them with their kernels as they are" in proc.stdout, proc.stdout
@@ -226,11 +231,7 @@ print("ok")
 
 
 def test_impls_for_autograd_and_autocast_keys_are_bound_in_the_spec(tmp_path):
-    project = tmp_path / "project"
-    (project / "csrc").mkdir(parents=True)
-    (project / "csrc" / "ops.h").write_text(BOUND_OPS_H)
-    (project / "csrc" / "binding.cpp").write_text(BOUND_BINDING)
-    (project / "csrc" / "kernels.cpp").write_text(BOUND_KERNELS)
+    project = write_project(tmp_path, BOUND_OPS_H, BOUND_BINDING, BOUND_KERNELS)
     proc = run_opgen("import", "-I", "csrc", "csrc/binding.cpp", cwd=project)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "1 ops imported as schemas/<op>.yaml, 1 of them with their kernels as they are" in proc.stdout, proc.stdout
@@ -319,11 +320,7 @@ print(json.dumps({"y": y.tolist(), "grad": x.grad.tolist(), "compiled": compiled
 
 
 def test_catch_all_kernels_are_imported_where_pytorch_registers_them(tmp_path):
-    project = tmp_path / "project"
-    (project / "csrc").mkdir(parents=True)
-    (project / "csrc" / "ops.h").write_text(CATCH_ALL_OPS_H)
-    (project / "csrc" / "binding.cpp").write_text(CATCH_ALL_BINDING)
-    (project / "csrc" / "kernels.cpp").write_text(CATCH_ALL_KERNELS)
+    project = write_project(tmp_path, CATCH_ALL_OPS_H, CATCH_ALL_BINDING, CATCH_ALL_KERNELS)
     own = build_projects_own_library(project, tmp_path / "own", "mylib_own",
                                      "add_library(mylib_own SHARED csrc/binding.cpp csrc/kernels.cpp)",
                                      include_dirs="csrc")
@@ -339,12 +336,7 @@ def test_catch_all_kernels_are_imported_where_pytorch_registers_them(tmp_path):
     check = run_opgen("check", "--namespace", "mylib", project / "schemas")
     assert check.returncode == 0 and "warning[W0803]" in check.stderr, check.stderr
     (project / "csrc" / "binding.cpp").write_text(CATCH_ALL_KEPT)
-    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
-project(mylib CXX)
-include({SOURCE_DIR}/cmake/Opgen.cmake)
-opgen_add_library(mylib_ops NAMESPACE mylib SCHEMAS schemas KERNELS csrc/binding.cpp csrc/kernels.cpp)
-target_include_directories(mylib_ops PRIVATE csrc)
-""")
+    write_cmake(project, "csrc/binding.cpp csrc/kernels.cpp", schemas="schemas")
     build = tmp_path / "build"
     _, env = build_with_opgen(project, build)
     runs = []
