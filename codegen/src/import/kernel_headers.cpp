@@ -24,6 +24,23 @@ std::optional<std::filesystem::path> find_include(const std::filesystem::path& d
   return std::nullopt;
 }
 
+namespace {
+
+// Whether a header whose identifiers are `identifiers` may declare `function`: it names the function and each
+// namespace the registration qualifies it with (a header of CUTLASS's declares its own `pack_scale_fp8`, not
+// vLLM's `vllm::cutlass_w4a8::pack_scale_fp8`).
+bool may_declare(const std::set<std::string>& identifiers, const std::string& function) {
+  const std::string name = function.substr(0, function.find('<'));
+  for (size_t begin = 0; begin <= name.size();) {
+    const size_t end = std::min(name.find("::", begin), name.size());
+    if (end > begin && !identifiers.count(name.substr(begin, end - begin))) return false;
+    begin = end + 2;
+  }
+  return true;
+}
+
+}  // namespace
+
 void choose_kernel_headers(ImportResult& found, const Configuration* configuration,
                            const std::vector<std::filesystem::path>& include_dirs) {
   namespace fs = std::filesystem;
@@ -65,10 +82,10 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
     const auto& header = header_at(*path);
     return header ? &header->identifiers : nullptr;
   };
-  // Whether `name` appears in a header that `includes` (of a file in `dir`)
-  // bring in, their own quoted includes followed: each header once, at most kReach.
+  // Whether a header that `includes` (of a file in `dir`) bring in may declare `function`,
+  // their own quoted includes followed: each header once, at most kReach.
   constexpr size_t kReach = 256;
-  auto declared_beneath = [&](const fs::path& dir, const std::vector<std::string>& includes, const std::string& name) {
+  auto declared_beneath = [&](const fs::path& dir, const std::vector<std::string>& includes, const std::string& function) {
     std::set<std::string> seen;
     std::vector<std::pair<fs::path, std::string>> pending;
     for (const auto& include : includes) pending.emplace_back(dir, include);
@@ -79,22 +96,45 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
       if (!path || !seen.insert(path->generic_string()).second) continue;
       const auto& header = header_at(*path);
       if (!header) continue;
-      if (header->identifiers.count(name)) return true;
+      if (may_declare(header->identifiers, function)) return true;
       for (const auto& nested : header->includes) pending.emplace_back(path->parent_path(), nested);
     }
     return false;
   };
-  std::map<std::pair<std::string, std::string>, bool> declared;  // (registering file, name): declared_beneath
+  std::map<std::pair<std::string, std::string>, bool> declared;  // (registering file, function): declared_beneath
   std::map<std::string, RegistrationBlock::Registration*> registration_at;  // by file:line of the call
   for (auto& block : found.blocks)
     for (auto& registration : block.registrations) registration_at.emplace(registration.where, &registration);
+  // The headers the registering files include, each where it was found. A kernel registered in a file none of whose
+  // own headers declares it may be declared in one of these (vLLM registers `dsv3_fused_a_gemm` in the .cu that
+  // defines it, and declares it in the ops.h its bindings file includes): the generated bindings include that one.
+  struct ProjectHeader {
+    std::string include, included_by;
+    fs::path at;
+  };
+  std::map<std::string, ProjectHeader> project_headers;  // by path: the first of a run reads them in order
+  for (const ImportedOp& op : found.ops)
+    for (const std::string& include : op.includes)
+      if (const auto& at = find(fs::path(op.includes_from).parent_path(), include); at && header_at(*at))
+        project_headers.try_emplace(at->generic_string(), ProjectHeader{include, op.includes_from, *at});
+  auto declared_elsewhere = [&](const std::string& function) -> const ProjectHeader* {
+    for (const auto& [path, header] : project_headers)
+      if (may_declare(header_at(header.at)->identifiers, function)) return &header;
+    return nullptr;
+  };
   struct Choice {
-    std::set<std::string> kept, not_found, declaring_none;
+    std::set<std::string> kept, not_found, declaring_none, elsewhere;
   };
   std::map<std::string, Choice> chosen;  // by registering file, for one note each
-  for (ImportedOp& op : found.ops) {
+  // Where each op's chosen includes are, by op: what the library's include path must reach.
+  std::vector<std::vector<std::optional<fs::path>>> include_at(found.ops.size());
+  for (size_t op_index = 0; op_index < found.ops.size(); ++op_index) {
+    ImportedOp& op = found.ops[op_index];
     if (op.includes_from.empty() || op.kernels.empty()) continue;
     const fs::path dir = fs::path(op.includes_from).parent_path();
+    auto record_includes = [&] {
+      for (const std::string& include : op.includes) include_at[op_index].push_back(find(dir, include));
+    };
     const bool all_found = std::all_of(op.includes.begin(), op.includes.end(),
                                        [&](const std::string& include) { return find(dir, include).has_value(); });
     if (all_found) {
@@ -103,9 +143,9 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
       // the project's build; a def that names its kernel cannot be split, and needs a person.
       std::erase_if(op.kernels, [&](const ImportedKernel& k) {
         if (k.python) return false;
-        auto [known, fresh] = declared.try_emplace({op.includes_from, declared_name(k.function)});
-        if (fresh) known->second = declared_beneath(dir, op.includes, declared_name(k.function));
-        if (known->second) return false;
+        auto [known, fresh] = declared.try_emplace({op.includes_from, k.function});
+        if (fresh) known->second = declared_beneath(dir, op.includes, k.function);
+        if (known->second || declared_elsewhere(k.function)) return false;
         const auto registration = registration_at.find(k.where);
         const std::string why =
             op.includes.empty()
@@ -124,14 +164,35 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
         return true;
       });
     }
+    if (op.kernels.empty()) continue;  // each kept in the project's build
     std::vector<std::string> declaring;
     for (const std::string& include : op.includes) {
       const auto* names = identifiers(dir, include);
       if (names && std::any_of(op.kernels.begin(), op.kernels.end(),
-                               [&](const ImportedKernel& k) { return names->count(declared_name(k.function)) > 0; }))
+                               [&](const ImportedKernel& k) { return may_declare(*names, k.function); }))
         declaring.push_back(include);
     }
-    if (declaring.empty()) continue;  // none readable declares them: keep what the source includes
+    if (declaring.empty()) {
+      std::map<std::string, const ProjectHeader*> elsewhere;  // by path
+      const bool all_elsewhere = std::all_of(op.kernels.begin(), op.kernels.end(), [&](const ImportedKernel& k) {
+        if (k.python) return true;
+        const ProjectHeader* header = declared_elsewhere(k.function);
+        if (header) elsewhere.emplace(header->at.generic_string(), header);
+        return header != nullptr;
+      });
+      if (!all_elsewhere || elsewhere.empty()) {
+        record_includes();  // none readable declares them: keep what the source includes
+        continue;
+      }
+      op.includes.clear();
+      for (const auto& [path, header] : elsewhere) {
+        op.includes.push_back(header->include);
+        include_at[op_index].push_back(header->at);
+        chosen[op.includes_from].elsewhere.insert(
+            fmt::format("{} (as {} includes it)", header->include, header->included_by));
+      }
+      continue;
+    }
     Choice& choice = chosen[op.includes_from];
     for (const std::string& include : op.includes) {
       if (std::find(declaring.begin(), declaring.end(), include) != declaring.end())
@@ -140,17 +201,9 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
         (identifiers(dir, include) ? choice.declaring_none : choice.not_found).insert(include);
     }
     op.includes = std::move(declaring);
+    record_includes();
   }
-  std::set<std::string> dirs;
   for (auto& [file, choice] : chosen) {
-    for (const std::string& include : choice.kept) {
-      // The directory the build adds: the one the include is found under (its own subdirectories kept).
-      const auto& path = find(fs::path(file).parent_path(), include);
-      std::string dir = path ? path->generic_string() : (fs::path(file).parent_path() / include).generic_string();
-      dir = dir.substr(0, dir.size() - std::min(dir.size(), include.size()));
-      while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
-      dirs.insert(dir.empty() ? "." : dir);
-    }
     std::string left_out;
     // A header that declares some op's kernels is kept for those ops, though it declares none of another's.
     for (const std::string& include : choice.kept) choice.declaring_none.erase(include);
@@ -158,12 +211,63 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
       left_out += fmt::format("; left out: {} (not beside it)", fmt::join(choice.not_found, ", "));
     if (!choice.declaring_none.empty())
       left_out += fmt::format("; left out: {} (declaring none of them)", fmt::join(choice.declaring_none, ", "));
-    found.notes.push_back(fmt::format("{}: its kernels are declared in {}{}", file, fmt::join(choice.kept, ", "),
+    std::vector<std::string> declaring(choice.kept.begin(), choice.kept.end());
+    declaring.insert(declaring.end(), choice.elsewhere.begin(), choice.elsewhere.end());
+    found.notes.push_back(fmt::format("{}: its kernels are declared in {}{}", file, fmt::join(declaring, ", "),
                                       left_out));
   }
-  // The include path the build was said to have (-I) is the library's too: the files it keeps compiling need it.
-  for (const auto& dir : include_dirs) dirs.insert(dir.generic_string().empty() ? "." : dir.generic_string());
-  found.include_dirs.assign(dirs.begin(), dirs.end());
+  // The library's include path: the build's own (-I), in its order, then the directory each kept header was found
+  // under (its own subdirectories kept). Appended, not put first: a source the library compiles as it is finds each
+  // header where the project's build finds it.
+  std::vector<std::string> path;
+  auto add_dir = [&](std::string dir) {
+    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+    if (dir.empty()) dir = ".";
+    if (std::find(path.begin(), path.end(), dir) == path.end()) path.push_back(std::move(dir));
+  };
+  for (const auto& dir : include_dirs) add_dir(dir.generic_string());
+  std::set<std::string> beside;
+  for (size_t op_index = 0; op_index < found.ops.size(); ++op_index)
+    for (size_t i = 0; i < include_at[op_index].size(); ++i)
+      if (const auto& at = include_at[op_index][i]) {
+        const std::string where = at->generic_string();
+        beside.insert(where.substr(0, where.size() - std::min(where.size(), found.ops[op_index].includes[i].size())));
+      }
+  for (const auto& dir : beside) add_dir(dir);
+  found.include_dirs = path;
+
+  // The generated header includes them from that path, not from beside the registering file. Where a directory
+  // before has a header of the same name (vLLM's csrc/ops.h, ahead of the csrc/libtorch_stable/ops.h its stable
+  // bindings include), name the header from a directory of the path that reaches the one import read.
+  auto same_file = [](const fs::path& a, const fs::path& b) {
+    std::error_code ec;
+    return fs::equivalent(a, b, ec);
+  };
+  auto first_on_path = [&](const std::string& include) -> std::optional<fs::path> {
+    std::error_code ec;
+    for (const auto& dir : path)
+      if (fs::is_regular_file(fs::path(dir) / include, ec)) return fs::path(dir) / include;
+    return std::nullopt;
+  };
+  for (size_t op_index = 0; op_index < found.ops.size(); ++op_index) {
+    for (size_t i = 0; i < include_at[op_index].size(); ++i) {
+      std::string& include = found.ops[op_index].includes[i];
+      const auto& read = include_at[op_index][i];
+      if (!read) continue;
+      const auto reached = first_on_path(include);
+      if (reached && same_file(*reached, *read)) continue;
+      std::optional<std::string> spelling;
+      for (const auto& dir : path) {
+        const fs::path relative = read->lexically_normal().lexically_relative(fs::path(dir).lexically_normal());
+        if (relative.empty() || *relative.begin() == "..") continue;
+        const auto there = first_on_path(relative.generic_string());
+        if (there && same_file(*there, *read) &&
+            (!spelling || relative.generic_string().size() < spelling->size()))
+          spelling = relative.generic_string();
+      }
+      if (spelling) include = *spelling;
+    }
+  }
 }
 
 }  // namespace opgen::import

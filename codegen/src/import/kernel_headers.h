@@ -19,8 +19,10 @@ namespace opgen::import {
 
 // Rewrites each op's `includes`; adds a note per registering file that says
 // which headers were kept and which directory the build must add. The
-// library's include directories (`found.include_dirs`) are those, and
-// `include_dirs`.
+// library's include directories (`found.include_dirs`) are `include_dirs`,
+// in order, then those; an include that path would resolve to another header
+// of the same name is spelled from a directory of it that reaches the one
+// import read.
 // A quoted include is looked for as the compiler looks for it: beside the
 // file that includes it, then in each of `include_dirs` (-I); one that names
 // a directory (`"pyg_lib/csrc/utils/types.h"`) also from the directory

@@ -103,7 +103,7 @@ struct ImportResult {
   std::vector<ImportedOp> ops;      // in the order the sources define them
   std::vector<std::string> notes;   // about the sources as a whole
   std::vector<std::string> namespace_macros;  // file:line of blocks whose namespace is a macro
-  std::vector<std::string> include_dirs;      // where the kernels' headers are (kernel_headers.h), sorted
+  std::vector<std::string> include_dirs;      // the build's -I in order, then where the kernels' headers are (kernel_headers.h)
   // Namespaces a block claims (TORCH_LIBRARY, Library(ns, "DEF")), "" for one
   // whose namespace is a macro; the others the sources add to as fragments.
   std::set<std::string> claimed_namespaces;
