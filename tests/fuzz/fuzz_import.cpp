@@ -1,22 +1,28 @@
 // libFuzzer target: `opgen import` on any source (import::find_registrations
-// and import::plan_import, which loads and checks every spec it drafts).
+// and import::plan_import, which loads and checks every spec it drafts; for
+// C++, import::source_declarations of each kernel the source registers).
 //
 // The first byte picks the language (bit 0: C++ or Python) and whether
 // the C++ is read in a build configuration (bit 1: --define CUDA_KERNEL
 // --define VERSION=2 --define TORCH_EXTENSION_NAME=_C, which names the
 // namespaces of TORCH_LIBRARY_EXPAND blocks); the rest is the source. Invariants, beyond "no crash, leak, hang or undefined
 // behaviour": every file the plan would write is a plain name beneath its
-// directory (no '/', no "..", not empty), and every <op>.yaml it would
-// write loads and checks without an error, as `opgen check` would read it.
+// directory (no '/', no "..", not empty), every <op>.yaml it would
+// write loads and checks without an error, as `opgen check` would read it,
+// and a declaration it would copy into a header is one declaration: no
+// brace, no `;` but its last, no preprocessor line.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <variant>
 
 #include "check/checker.h"
 #include "import/import_specs.h"
 #include "import/registrations.h"
+#include "import/source_declarations.h"
+#include "import/source_scan.h"
 #include "load/spec_loader.h"
 
 namespace {
@@ -37,6 +43,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto found = opgen::import::find_registrations({{python ? "pkg/ops.py" : "binding.cc", text}},
                                                  (data[0] & 2) ? &configuration : nullptr);
   opgen::import::keep_unreached_impls(found);
+  if (!python) {
+    const auto scanned = opgen::import::scan_cpp(text, (data[0] & 2) ? &configuration : nullptr);
+    for (const auto& op : found.ops)
+      for (const auto& kernel : op.kernels) {
+        const auto copied = opgen::import::source_declarations(scanned.tokens, kernel.function);
+        if (const auto* declarations = std::get_if<std::vector<opgen::import::SourceDeclaration>>(&copied))
+          for (const auto& d : *declarations)
+            if (d.text.empty() || d.text.back() != ';' || d.text.find_first_of("{}#\n") != std::string::npos ||
+                d.text.find(';') + 1 != d.text.size())
+              fail("a copied declaration that is not one declaration", d.text);
+      }
+  }
   opgen::import::ImportOptions options;
   options.schemas_dir = "schemas";
   options.python_dir = "python";

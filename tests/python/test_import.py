@@ -410,43 +410,6 @@ def test_kernels_registered_inside_namespaces_are_named_as_the_bindings_must_cal
     assert result.returncode == 0, result.stderr[-6000:]
 
 
-def test_a_kernel_declared_in_its_source_alone_is_kept_or_named_as_a_need(tmp_path):
-    """Every header the binding file includes is here and none declares the kernel (it is defined in the
-    source alone): the generated bindings could not call it (issue 34, item 4: claims that hold). Its impl
-    stays in the project's build; a def that names it cannot be split, and needs a person."""
-    (tmp_path / "csrc").mkdir()
-    (tmp_path / "csrc" / "ops.h").write_text("#pragma once\n#include <ATen/core/Tensor.h>\n"
-                                             "namespace proj { at::Tensor declared(const at::Tensor& x); }\n")
-    (tmp_path / "csrc" / "binding.cpp").write_text("""#include <torch/library.h>
-#include "ops.h"
-namespace proj {
-namespace { const bool called_in_an_initializer = declared(at::Tensor()).defined(); }  // declares nothing
-at::Tensor declared(const at::Tensor& x) { return x; }
-at::Tensor local_only(const at::Tensor& x) { return x; }
-TORCH_LIBRARY(nohdr, m) {
-  m.def("declared(Tensor x) -> Tensor");
-  m.def("local_only(Tensor x) -> Tensor");
-  m.def("in_def(Tensor x) -> Tensor", &local_only);
-}
-TORCH_LIBRARY_IMPL(nohdr, CPU, m) {
-  m.impl("declared", &declared);
-  m.impl("local_only", &local_only);
-}
-}
-""")
-    proc = run_opgen("import", "csrc", cwd=tmp_path)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "2 ops imported as schemas/<op>.yaml, 1 of them with their kernels as they are" in proc.stdout
-    why = "its kernel proj::local_only is declared in no header that csrc/binding.cpp includes (in the source alone)"
-    assert f"local_only: CPU (csrc/binding.cpp:14; {why}" in proc.stdout, proc.stdout
-    assert "dispatch: []  # its kernels are the impls kept" in (tmp_path / "schemas" / "local_only.yaml").read_text()
-    assert 'CPU: "proj::declared"' in (tmp_path / "schemas" / "declared.yaml").read_text()
-    assert f"csrc/binding.cpp:10: {why}" in (tmp_path / "schemas" / "in_def.yaml.todo").read_text()
-    # The impl block keeps local_only's impl: only declared's goes.
-    assert ("csrc/binding.cpp:12-15: in the block TORCH_LIBRARY_IMPL(nohdr,CPU,m), delete the registrations of "
-            "declared (the rest") in proc.stdout
-
-
 INFER_HEADER = """#pragma once
 #include <ATen/core/Tensor.h>
 #include <optional>
@@ -828,33 +791,6 @@ def test_fbgemm_op_dispatch_is_a_block_of_one_impl(tmp_path):
     assert ('quantize_ops/gpu.cpp:3-6: delete the block FBGEMM_OP_DISPATCH(CUDA,"ToFP8",fbgemm_gpu::to_fp8)'
             in proc.stdout), proc.stdout
     assert "drop quantize_ops/defs.cpp" in proc.stdout, proc.stdout
-
-
-def test_a_binding_file_that_includes_no_header_of_its_own_keeps_its_impls(tmp_path):
-    """torchao's mxfp8_extension.cpp defines its kernels in the file and includes only <...> headers: no header
-    of the project's could declare them, so the generated bindings cannot call them. The impls stay in the
-    project's build (the op is imported, not a need); a def naming such a kernel is a need."""
-    (tmp_path / "csrc").mkdir()
-    (tmp_path / "csrc" / "ext.cpp").write_text("""#include <torch/library.h>
-namespace mx {
-at::Tensor quantize(const at::Tensor& x) { return x; }
-}
-TORCH_LIBRARY(noinc, m) {
-  m.def("quantize(Tensor x) -> Tensor");
-  m.def("in_def(Tensor x) -> Tensor", &mx::quantize);
-}
-TORCH_LIBRARY_IMPL(noinc, CUDA, m) {
-  m.impl("quantize", &mx::quantize);
-}
-""")
-    proc = run_opgen("import", "csrc/ext.cpp", cwd=tmp_path)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "1 ops imported as schemas/<op>.yaml, 0 of them with their kernels as they are" in proc.stdout, proc.stdout
-    assert ("quantize: CUDA (csrc/ext.cpp:10; csrc/ext.cpp includes no header of its own (#include \"...\") that "
-            "could declare its kernel mx::quantize") in proc.stdout, proc.stdout
-    assert "dispatch: []  # its kernels are the impls kept in the project's build" in \
-        (tmp_path / "schemas" / "quantize.yaml").read_text()
-    assert (tmp_path / "schemas" / "in_def.yaml.todo").is_file()
 
 
 LEGACY_IMPLS = '''import torch

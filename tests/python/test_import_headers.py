@@ -107,3 +107,181 @@ def test_each_kernel_header_is_the_one_import_read_and_the_report_s_cmake_builds
         f"include({SOURCE_DIR}/cmake/Opgen.cmake)\n" + "\n".join(cmake) + "\n")
     _, env = build_with_opgen(project, tmp_path / "build")
     run_check(CHECK, env, tmp_path)
+
+
+# vLLM's CPU bindings: kernels declared above the TORCH_LIBRARY block of the file that registers them, defined in
+# another; an ops.h that names torch::Tensor without including what declares it (the bindings file's cache.h,
+# included first, does); a registration.h that needs Python's C API, which an opgen library is built without.
+DECLARED_HERE = {
+    "csrc/cache.h": "#pragma once\n#include <torch/types.h>\n",
+    "csrc/ops.h": """#pragma once
+#include <torch/library.h>
+void scale_into(torch::Tensor& out, const torch::Tensor& x, double a);
+""",
+    "csrc/registration.h": """#pragma once
+#include <Python.h>
+#define REGISTER_EXTENSION(NAME) PyMODINIT_FUNC PyInit_##NAME() { return nullptr; }
+""",
+    "csrc/binding.cpp": """#include "cache.h"
+#include "ops.h"
+#include "registration.h"
+#include <torch/library.h>
+
+torch::Tensor twice(const torch::Tensor& x);
+namespace helpers {
+int64_t count_positive(const torch::Tensor& x, int64_t above = 0);
+}
+
+TORCH_LIBRARY(cpulib, ops) {
+  ops.def("scale_into(Tensor(a!) out, Tensor x, float a) -> ()");
+  ops.impl("scale_into", torch::kCPU, &scale_into);
+  ops.def("twice(Tensor x) -> Tensor", &twice);
+  ops.def("count_positive(Tensor x, int above) -> int");
+  ops.impl("count_positive", torch::kCPU, &helpers::count_positive);
+}
+""",
+    "csrc/kernels.cpp": """#include "cache.h"
+#include "ops.h"
+void scale_into(torch::Tensor& out, const torch::Tensor& x, double a) { out.copy_(x * a); }
+torch::Tensor twice(const torch::Tensor& x) { return x * 2; }
+namespace helpers {
+int64_t count_positive(const torch::Tensor& x, int64_t above) { return (x > above).sum().item<int64_t>(); }
+}  // namespace helpers
+""",
+}
+
+DECLARED_HERE_CHECK = """
+import torch, cpulib
+x = torch.tensor([-1.0, 0.5, 2.0, 3.0], requires_grad=True)
+out = torch.empty(4)
+torch.ops.cpulib.scale_into(out, x.detach(), 3.0)
+assert torch.equal(out, x.detach() * 3), out
+y = torch.ops.cpulib.twice(x)  # CompositeImplicitAutograd: autograd records the kernel's own ATen calls
+y.sum().backward()
+assert torch.equal(y, x * 2) and torch.equal(x.grad, torch.full((4,), 2.0)), (y, x.grad)
+assert torch.ops.cpulib.count_positive(x.detach(), 1) == 2
+print("ok")
+"""
+
+
+def test_kernels_the_bindings_file_declares_itself_are_bound_through_a_copy_of_their_declarations(tmp_path):
+    project = tmp_path / "project"
+    for name, text in DECLARED_HERE.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    proc = run_opgen("import", "-I", "csrc", "csrc/binding.cpp", cwd=project)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "3 ops imported as schemas/<op>.yaml, 3 of them with their kernels as they are" in proc.stdout, proc.stdout
+    assert ("note: csrc/binding.cpp: its kernels are declared in ops.h (after cache.h, which it includes first); "
+            "left out: registration.h (declaring none of them)") in proc.stdout, proc.stdout
+    assert "drop csrc/binding.cpp (nothing in it but those registrations)" in proc.stdout, proc.stdout
+    assert '  include: ["cache.h", "ops.h"]\n' in (project / "schemas" / "scale_into.yaml").read_text()
+    header = (project / "schemas" / "binding_kernels.h").read_text()
+    # What the bindings file includes, but registration.h (Python's C API); the declarations without defaults.
+    assert header.endswith('#include "cache.h"\n#include "ops.h"\n#include <torch/library.h>\n\n'
+                           "torch::Tensor twice(const torch::Tensor& x);\n\nnamespace helpers {\n"
+                           "int64_t count_positive(const torch::Tensor& x, int64_t above);\n"
+                           "}  // namespace helpers\n"), header
+
+    (project / "python" / "_fakes.py").write_text(
+        "import torch\n\n\ndef count_positive(x, above):\n    return torch.library.get_ctx().new_dynamic_size()\n")
+    (project / "csrc" / "binding.cpp").unlink()
+    cmake = [line.strip() for line in proc.stdout.splitlines()
+             if re.match(r"\s+(opgen_add_library|target_include_directories)\(", line)]
+    assert len(cmake) == 2, proc.stdout
+    cmake[0] = cmake[0].replace("<the kernels' sources>", "csrc/kernels.cpp")
+    (project / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.25)\nproject(cpulib CXX)\n"
+        f"include({SOURCE_DIR}/cmake/Opgen.cmake)\n" + "\n".join(cmake) + "\n")
+    _, env = build_with_opgen(project, tmp_path / "build")
+    run_check(DECLARED_HERE_CHECK, env, tmp_path)
+
+
+def test_a_kernel_declared_in_its_source_alone_is_copied_kept_or_named_as_a_need(tmp_path):
+    """Every header the binding file includes is here and none declares the kernel (it is declared in the
+    source alone): the generated bindings, another file, could not call it (issue 34, item 4: claims that
+    hold). Its declaration is copied into a header beside the specs, which the spec includes; where it
+    cannot be (it names a type of the source's own), its impl stays in the project's build, and a def that
+    names it cannot be split and needs a person."""
+    (tmp_path / "csrc").mkdir()
+    (tmp_path / "csrc" / "ops.h").write_text("#pragma once\n#include <ATen/core/Tensor.h>\n"
+                                             "namespace proj { at::Tensor declared(const at::Tensor& x); }\n")
+    (tmp_path / "csrc" / "binding.cpp").write_text("""#include <torch/library.h>
+#include "ops.h"
+namespace proj {
+namespace { const bool called_in_an_initializer = declared(at::Tensor()).defined(); }  // declares nothing
+using Local = at::Tensor;
+at::Tensor declared(const at::Tensor& x) { return x; }
+Local local_only(const at::Tensor& x) { return x; }
+at::Tensor copied(const at::Tensor& x, int64_t n = 2);
+TORCH_LIBRARY(nohdr, m) {
+  m.def("declared(Tensor x) -> Tensor");
+  m.def("local_only(Tensor x) -> Tensor");
+  m.def("in_def(Tensor x) -> Tensor", &local_only);
+  m.def("copied(Tensor x, int n) -> Tensor");
+}
+TORCH_LIBRARY_IMPL(nohdr, CPU, m) {
+  m.impl("declared", &declared);
+  m.impl("local_only", &local_only);
+  m.impl("copied", &copied);
+}
+}
+""")
+    proc = run_opgen("import", "csrc", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "3 ops imported as schemas/<op>.yaml, 2 of them with their kernels as they are" in proc.stdout
+    why = ("its kernel proj::local_only is declared in no header that csrc/binding.cpp includes (in the source alone) "
+           "(its declaration names Local, which no header csrc/binding.cpp includes declares")
+    assert f"local_only: CPU (csrc/binding.cpp:17; {why}" in proc.stdout, proc.stdout
+    assert "dispatch: []  # its kernels are the impls kept" in (tmp_path / "schemas" / "local_only.yaml").read_text()
+    assert 'CPU: "proj::declared"' in (tmp_path / "schemas" / "declared.yaml").read_text()
+    assert f"csrc/binding.cpp:12: {why}" in (tmp_path / "schemas" / "in_def.yaml.todo").read_text()
+    # copied: its declaration (the default argument dropped: the bindings pass every argument), in its namespace,
+    # after what the source includes.
+    assert '  include: "binding_kernels.h"\n  CPU: "proj::copied"\n' in (tmp_path / "schemas" / "copied.yaml").read_text()
+    header = (tmp_path / "schemas" / "binding_kernels.h").read_text()
+    assert header.endswith('#pragma once\n\n#include <torch/library.h>\n#include "ops.h"\n\n'
+                           "namespace proj {\nat::Tensor copied(const at::Tensor& x, int64_t n);\n"
+                           "}  // namespace proj\n"), header
+    assert ("note: csrc/binding.cpp declares 1 of the kernels it registers itself, in no header: their declarations "
+            "are copied into schemas/binding_kernels.h, which their specs include") in proc.stdout, proc.stdout
+    assert "    target_include_directories(nohdr_ops PRIVATE csrc schemas)\n" in proc.stdout, proc.stdout
+    # The impl block keeps local_only's impl: only declared's and copied's go.
+    assert ("csrc/binding.cpp:15-19: in the block TORCH_LIBRARY_IMPL(nohdr,CPU,m), delete every registration but "
+            "those of local_only (the rest") in proc.stdout, proc.stdout
+
+
+def test_a_binding_file_that_includes_no_header_of_its_own_gets_its_kernels_declarations_copied(tmp_path):
+    """torchao's mxfp8_extension.cpp defines its kernels in the file and includes only <...> headers: no header
+    of the project's declares them. Their declarations are copied into a header the specs include, after the
+    file's own includes; one that names a type of the file's own cannot be copied: its impl stays in the
+    project's build (the op is imported, not a need), and a def naming it is a need."""
+    (tmp_path / "csrc").mkdir()
+    (tmp_path / "csrc" / "ext.cpp").write_text("""#include <torch/library.h>
+namespace mx {
+using Local = at::Tensor;
+at::Tensor quantize(const at::Tensor& x) { return x; }
+Local scale(const Local& x) { return x; }
+}
+TORCH_LIBRARY(noinc, m) {
+  m.def("quantize(Tensor x) -> Tensor");
+  m.def("scale(Tensor x) -> Tensor");
+  m.def("in_def(Tensor x) -> Tensor", &mx::scale);
+}
+TORCH_LIBRARY_IMPL(noinc, CUDA, m) {
+  m.impl("quantize", &mx::quantize);
+  m.impl("scale", &mx::scale);
+}
+""")
+    proc = run_opgen("import", "csrc/ext.cpp", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "2 ops imported as schemas/<op>.yaml, 1 of them with their kernels as they are" in proc.stdout, proc.stdout
+    assert ("scale: CUDA (csrc/ext.cpp:14; csrc/ext.cpp includes no header of its own (#include \"...\") that "
+            "could declare its kernel mx::scale (its declaration names Local, which no header csrc/ext.cpp includes "
+            "declares") in proc.stdout, proc.stdout
+    assert "dispatch: []  # its kernels are the impls kept in the project's build" in \
+        (tmp_path / "schemas" / "scale.yaml").read_text()
+    assert (tmp_path / "schemas" / "in_def.yaml.todo").is_file()
+    assert '  include: "ext_kernels.h"\n  CUDA: "mx::quantize"\n' in (tmp_path / "schemas" / "quantize.yaml").read_text()
+    assert (tmp_path / "schemas" / "ext_kernels.h").read_text().endswith(
+        "#include <torch/library.h>\n\nnamespace mx {\nat::Tensor quantize(const at::Tensor& x);\n}  // namespace mx\n")

@@ -158,6 +158,31 @@ std::string spec_text(const ImportedOp& op, const std::string& package,
   return out;
 }
 
+// A header of the declarations a registering source makes of its kernels (kernel_headers.h), for the generated
+// bindings to include.
+std::string declarations_header_text(const ImportResult::DeclarationsHeader& header) {
+  std::string out = fmt::format(
+      "// Written by `opgen import`: the declarations {} makes of kernels it registers,\n"
+      "// which no header declares. The generated bindings, another file, include them\n"
+      "// from here; the functions are defined where they were.\n"
+      "#pragma once\n\n",
+      header.source);
+  for (const std::string& include : header.includes) out += fmt::format("#include {}\n", include);
+  std::string scope;
+  bool first = true;
+  for (const auto& [ns, declaration] : header.declarations) {
+    if (first || ns != scope) {
+      if (!first && !scope.empty()) out += fmt::format("}}  // namespace {}\n", scope);
+      out += ns.empty() ? "\n" : fmt::format("\nnamespace {} {{\n", ns);
+      scope = ns;
+      first = false;
+    }
+    out += declaration + "\n";
+  }
+  if (!scope.empty()) out += fmt::format("}}  // namespace {}\n", scope);
+  return out;
+}
+
 // What the project's build does once the specs register the written ops:
 // the source blocks it deletes (each whole, or the registrations the specs
 // now make), the files it drops whole, and the files it keeps compiling (for
@@ -384,6 +409,15 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     }
     plan.files.push_back({options.schemas_dir, d.op->name + (todo ? ".yaml.todo" : ".yaml"), text});
   }
+  // The headers of the declarations copied from registering sources (kernel_headers.h) that written specs include.
+  std::vector<const ImportResult::DeclarationsHeader*> declarations_headers;
+  for (const Draft& d : drafts)
+    for (const auto& header : found.declarations_headers)
+      if (d.needs.empty() && header.file == d.op->declarations_header &&
+          std::find(declarations_headers.begin(), declarations_headers.end(), &header) == declarations_headers.end())
+        declarations_headers.push_back(&header);
+  for (const auto* header : declarations_headers)
+    plan.files.push_back({options.schemas_dir, header->file, declarations_header_text(*header)});
   if (stubs || moved_fakes) {
     // `from __future__` imports must come first in a module.
     std::stable_partition(fake_imports.begin(), fake_imports.end(),
@@ -441,6 +475,11 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     for (const auto& s : skipped) r += "    " + s + "\n";
   }
   for (const auto& note : found.notes) r += "  note: " + note + "\n";
+  for (const auto* header : declarations_headers)
+    r += fmt::format("  note: {} declares {} of the kernels it registers itself, in no header: their declarations "
+                     "are copied into {}, which their specs include\n",
+                     header->source, header->declarations.size(),
+                     (options.schemas_dir / header->file).generic_string());
   std::set<std::string> written_ops;
   for (const Draft& d : drafts)
     if (d.needs.empty()) written_ops.insert(d.op->name);
@@ -489,8 +528,10 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
                        target, ns, settings.fragment ? " FRAGMENT" : "", package_args,
                        options.schemas_dir.generic_string(), fmt::join(sources, " "));
     }
-    if (!found.include_dirs.empty())
-      r += fmt::format("    target_include_directories({} PRIVATE {})\n", target, fmt::join(found.include_dirs, " "));
+    std::vector<std::string> include_dirs = found.include_dirs;
+    if (!declarations_headers.empty()) include_dirs.push_back(options.schemas_dir.generic_string());
+    if (!include_dirs.empty())
+      r += fmt::format("    target_include_directories({} PRIVATE {})\n", target, fmt::join(include_dirs, " "));
     if (!options.defines.empty())
       r += fmt::format("    target_compile_definitions({} PRIVATE {})\n", target, fmt::join(options.defines, " "));
   }

@@ -1,13 +1,16 @@
 #include "import/kernel_headers.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <set>
+#include <variant>
 
 #include <fmt/format.h>
 
+#include "import/source_declarations.h"
 #include "support/file_io.h"
 
 namespace opgen::import {
@@ -39,6 +42,26 @@ bool may_declare(const std::set<std::string>& identifiers, const std::string& fu
   return true;
 }
 
+// A CUDA source: its headers (device code, CUB, CUTLASS) do not compile in the C++ files the bindings are.
+bool cuda_source(const std::string& path) {
+  const std::string extension = std::filesystem::path(path).extension().string();
+  return extension == ".cu" || extension == ".cuh";
+}
+
+// Of a CUDA source's #includes, those a C++ file can include too: PyTorch's and the standard library's.
+bool cpp_library_header(const std::string& include) {
+  if (!include.starts_with("<")) return false;
+  const std::string name = include.substr(1, include.size() - 2);
+  return name.starts_with("torch/") || name.starts_with("ATen/") || name.starts_with("c10/") ||
+         name.find('.') == std::string::npos;
+}
+
+// An #include (with its delimiters) of Python's C API, or of what needs it: an opgen library is built without it.
+bool needs_python(const std::string& include) {
+  return include == "<Python.h>" || include == "<torch/extension.h>" || include == "<torch/python.h>" ||
+         include.starts_with("<pybind11/");
+}
+
 }  // namespace
 
 void choose_kernel_headers(ImportResult& found, const Configuration* configuration,
@@ -48,6 +71,7 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
   struct Header {
     std::set<std::string> identifiers;
     std::vector<std::string> includes;
+    bool python = false;  // it includes Python's C API (directly): an opgen library's build has none
   };
   // header path -> what it holds (nullopt: not readable), each read once
   std::map<std::string, std::optional<Header>> headers;
@@ -63,6 +87,7 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
           for (const Token& t : scanned.tokens)
             if (t.kind == Token::Kind::Identifier) header.identifiers.insert(t.text);
           header.includes = scanned.quoted_includes;
+          header.python = std::any_of(scanned.includes.begin(), scanned.includes.end(), needs_python);
           it->second = std::move(header);
         }
       }
@@ -122,8 +147,72 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
       if (may_declare(header_at(header.at)->identifiers, function)) return &header;
     return nullptr;
   };
+  // The registering sources, read again for the declarations they make themselves.
+  std::map<std::string, std::optional<ScannedSource>> sources;
+  auto source_at = [&](const std::string& display) -> const ScannedSource* {
+    auto [it, fresh] = sources.try_emplace(display);
+    if (fresh)
+      if (auto text = read_file(display)) it->second = scan_cpp(*text, configuration);
+    return it->second ? &*it->second : nullptr;
+  };
+  // What an include of a file in `dir` brings in, its own includes followed: the identifiers of its headers, and
+  // whether one of them needs Python's C API (vLLM's core/registration.h: <Python.h>), which an opgen library's
+  // build does not have, so the generated bindings cannot include it.
+  struct Beneath {
+    std::set<std::string> names;
+    bool python = false;
+  };
+  std::map<std::pair<std::string, std::string>, Beneath> beneath_cache;
+  auto beneath = [&](const fs::path& dir, const std::string& include) -> const Beneath& {
+    auto [it, fresh] = beneath_cache.try_emplace({dir.generic_string(), include});
+    if (!fresh) return it->second;
+    std::set<std::string> seen;
+    std::vector<std::pair<fs::path, std::string>> pending = {{dir, include}};
+    while (!pending.empty() && seen.size() < kReach) {
+      auto [from, nested] = pending.back();
+      pending.pop_back();
+      const auto& path = find(from, nested);
+      if (!path || !seen.insert(path->generic_string()).second) continue;
+      const auto& header = header_at(*path);
+      if (!header) continue;
+      it->second.names.insert(header->identifiers.begin(), header->identifiers.end());
+      it->second.python = it->second.python || header->python;
+      for (const auto& next : header->includes) pending.emplace_back(path->parent_path(), next);
+    }
+    return it->second;
+  };
+  // Kernels declared in their registering source alone, whose declarations import copies into a header of its
+  // own (by source).
+  std::map<std::string, std::vector<SourceDeclaration>> moved;
+  std::set<std::pair<size_t, std::string>> moved_kernels;  // (op index, function)
+  // Copies the declarations of `function` from `source` (in `dir`), or says why it cannot: the header includes
+  // what the source includes, but for what needs Python, so those must declare every name the declarations use.
+  auto copy_declarations = [&](const std::string& source, const fs::path& dir, const std::string& function,
+                               const std::vector<std::string>& includes) -> std::optional<std::string> {
+    const ScannedSource* scanned = source_at(source);
+    if (!scanned) return std::string("import could not read it again");
+    auto copied = source_declarations(scanned->tokens, function);
+    if (const auto* why = std::get_if<std::string>(&copied)) return *why;
+    for (const SourceDeclaration& d : std::get<std::vector<SourceDeclaration>>(copied))
+      for (const std::string& name : d.project_names)
+        if (cuda_source(source))
+          return fmt::format("its declaration names {}, which only the headers of a CUDA source declare, and the "
+                             "generated bindings are C++",
+                             name);
+        else if (std::none_of(includes.begin(), includes.end(), [&](const std::string& include) {
+              const Beneath& b = beneath(dir, include);
+              return !b.python && b.names.count(name) > 0;
+            }))
+          return fmt::format("its declaration names {}, which no header {} includes declares", name, source);
+    auto& into = moved[source];
+    for (SourceDeclaration& d : std::get<std::vector<SourceDeclaration>>(copied))
+      if (std::none_of(into.begin(), into.end(),
+                       [&](const SourceDeclaration& known) { return known.text == d.text && known.scope == d.scope; }))
+        into.push_back(std::move(d));
+    return std::nullopt;
+  };
   struct Choice {
-    std::set<std::string> kept, not_found, declaring_none, elsewhere;
+    std::set<std::string> kept, context, not_found, declaring_none, elsewhere;
   };
   std::map<std::string, Choice> chosen;  // by registering file, for one note each
   // Where each op's chosen includes are, by op: what the library's include path must reach.
@@ -146,13 +235,21 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
         auto [known, fresh] = declared.try_emplace({op.includes_from, k.function});
         if (fresh) known->second = declared_beneath(dir, op.includes, k.function);
         if (known->second || declared_elsewhere(k.function)) return false;
+        // Declared in the source alone: its declaration is copied into a header of import's, if it can be.
+        const auto not_copied = copy_declarations(op.includes_from, dir, k.function, op.includes);
+        if (!not_copied) {
+          moved_kernels.emplace(op_index, k.function);
+          return false;
+        }
         const auto registration = registration_at.find(k.where);
-        const std::string why =
+        const std::string why = fmt::format(
+            "{} ({}), so the generated bindings cannot call it",
             op.includes.empty()
-                ? fmt::format("{} includes no header of its own (#include \"...\") that could declare its kernel {}, "
-                              "so the generated bindings cannot call it", op.includes_from, k.function)
-                : fmt::format("its kernel {} is declared in no header that {} includes (in the source alone), so the "
-                              "generated bindings cannot call it", k.function, op.includes_from);
+                ? fmt::format("{} includes no header of its own (#include \"...\") that could declare its kernel {}",
+                              op.includes_from, k.function)
+                : fmt::format("its kernel {} is declared in no header that {} includes (in the source alone)",
+                              k.function, op.includes_from),
+            *not_copied);
         if (registration == registration_at.end() || registration->second->def) {
           op.kernel_refused = true;
           op.needs.push_back(fmt::format("{}: {}: declare it in a header and name that under 'kernels: include'",
@@ -171,6 +268,35 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
       if (names && std::any_of(op.kernels.begin(), op.kernels.end(),
                                [&](const ImportedKernel& k) { return may_declare(*names, k.function); }))
         declaring.push_back(include);
+    }
+    // The headers the source includes before the last that declares a kernel, which it may need (vLLM's ops.h
+    // names torch::Tensor, which its bindings file's cache.h brings in first), but for those that need Python.
+    std::vector<std::string> context;
+    if (!declaring.empty()) {
+      const auto last = std::find(op.includes.begin(), op.includes.end(), declaring.back());
+      for (auto it = op.includes.begin(); it != last; ++it)
+        if (std::find(declaring.begin(), declaring.end(), *it) == declaring.end() && find(dir, *it) &&
+            !beneath(dir, *it).python)
+          context.push_back(*it);
+    }
+    auto with_context = [&] {
+      std::vector<std::string> kept;
+      for (const std::string& include : op.includes)
+        if (std::find(context.begin(), context.end(), include) != context.end() ||
+            std::find(declaring.begin(), declaring.end(), include) != declaring.end())
+          kept.push_back(include);
+      return kept;
+    };
+    if (std::any_of(op.kernels.begin(), op.kernels.end(),
+                    [&](const ImportedKernel& k) { return moved_kernels.count({op_index, k.function}) > 0; })) {
+      // The header of copied declarations joins the headers that declare its other kernels (named below).
+      const bool others = std::any_of(op.kernels.begin(), op.kernels.end(), [&](const ImportedKernel& k) {
+        return !k.python && !moved_kernels.count({op_index, k.function});
+      });
+      if (!declaring.empty() || !others) op.includes = with_context();
+      record_includes();
+      op.declarations_header = op.includes_from;
+      continue;
     }
     if (declaring.empty()) {
       std::map<std::string, const ProjectHeader*> elsewhere;  // by path
@@ -197,25 +323,59 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
     for (const std::string& include : op.includes) {
       if (std::find(declaring.begin(), declaring.end(), include) != declaring.end())
         choice.kept.insert(include);
+      else if (std::find(context.begin(), context.end(), include) != context.end())
+        choice.context.insert(include);
       else
         (identifiers(dir, include) ? choice.declaring_none : choice.not_found).insert(include);
     }
-    op.includes = std::move(declaring);
+    op.includes = with_context();
     record_includes();
   }
   for (auto& [file, choice] : chosen) {
     std::string left_out;
     // A header that declares some op's kernels is kept for those ops, though it declares none of another's.
     for (const std::string& include : choice.kept) choice.declaring_none.erase(include);
+    for (const std::string& include : choice.kept) choice.context.erase(include);
+    for (const std::string& include : choice.context) choice.declaring_none.erase(include);
     if (!choice.not_found.empty())
       left_out += fmt::format("; left out: {} (not beside it)", fmt::join(choice.not_found, ", "));
     if (!choice.declaring_none.empty())
       left_out += fmt::format("; left out: {} (declaring none of them)", fmt::join(choice.declaring_none, ", "));
     std::vector<std::string> declaring(choice.kept.begin(), choice.kept.end());
     declaring.insert(declaring.end(), choice.elsewhere.begin(), choice.elsewhere.end());
-    found.notes.push_back(fmt::format("{}: its kernels are declared in {}{}", file, fmt::join(declaring, ", "),
-                                      left_out));
+    const std::string before =
+        choice.context.empty()
+            ? ""
+            : fmt::format(" (after {}, which it includes first)", fmt::join(choice.context, ", "));
+    found.notes.push_back(fmt::format("{}: its kernels are declared in {}{}{}", file, fmt::join(declaring, ", "),
+                                      before, left_out));
   }
+  // Each header of copied declarations is named after its source, `<stem>_kernels.h` (from the source's path where
+  // two sources share a stem), and included by the ops whose kernels it declares.
+  std::map<std::string, int> stems;
+  for (const auto& [source, copied] : moved) ++stems[fs::path(source).stem().string()];
+  for (const auto& [source, copied] : moved) {
+    std::string stem = fs::path(source).stem().string();
+    if (stems[stem] > 1) {
+      stem = fs::path(source).replace_extension().generic_string();
+      for (char& c : stem)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    }
+    ImportResult::DeclarationsHeader header;
+    header.source = source;
+    header.file = stem + "_kernels.h";
+    for (const SourceDeclaration& d : copied) header.declarations.emplace_back(d.scope, d.text);
+    found.declarations_headers.push_back(std::move(header));
+  }
+  for (size_t op_index = 0; op_index < found.ops.size(); ++op_index) {
+    ImportedOp& op = found.ops[op_index];
+    if (op.declarations_header.empty()) continue;
+    for (const auto& header : found.declarations_headers)
+      if (header.source == op.declarations_header) op.declarations_header = header.file;
+    op.includes.push_back(op.declarations_header);
+    include_at[op_index].push_back(std::nullopt);  // written beside the specs, on the path import_specs.h prints
+  }
+
   // The library's include path: the build's own (-I), in its order, then the directory each kept header was found
   // under (its own subdirectories kept). Appended, not put first: a source the library compiles as it is finds each
   // header where the project's build finds it.
@@ -233,6 +393,12 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
         const std::string where = at->generic_string();
         beside.insert(where.substr(0, where.size() - std::min(where.size(), found.ops[op_index].includes[i].size())));
       }
+  for (const auto& [source, copied] : moved)
+    for (const std::string& include : cuda_source(source) ? std::vector<std::string>{} : source_at(source)->quoted_includes)
+      if (const auto& at = find(fs::path(source).parent_path(), include)) {
+        const std::string where = at->generic_string();
+        beside.insert(where.substr(0, where.size() - std::min(where.size(), include.size())));
+      }
   for (const auto& dir : beside) add_dir(dir);
   found.include_dirs = path;
 
@@ -249,23 +415,42 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
       if (fs::is_regular_file(fs::path(dir) / include, ec)) return fs::path(dir) / include;
     return std::nullopt;
   };
-  for (size_t op_index = 0; op_index < found.ops.size(); ++op_index) {
-    for (size_t i = 0; i < include_at[op_index].size(); ++i) {
-      std::string& include = found.ops[op_index].includes[i];
-      const auto& read = include_at[op_index][i];
-      if (!read) continue;
-      const auto reached = first_on_path(include);
-      if (reached && same_file(*reached, *read)) continue;
-      std::optional<std::string> spelling;
-      for (const auto& dir : path) {
-        const fs::path relative = read->lexically_normal().lexically_relative(fs::path(dir).lexically_normal());
-        if (relative.empty() || *relative.begin() == "..") continue;
-        const auto there = first_on_path(relative.generic_string());
-        if (there && same_file(*there, *read) &&
-            (!spelling || relative.generic_string().size() < spelling->size()))
-          spelling = relative.generic_string();
+  auto spelled = [&](const std::string& include, const fs::path& read) {
+    const auto reached = first_on_path(include);
+    if (reached && same_file(*reached, read)) return include;
+    std::optional<std::string> spelling;
+    for (const auto& dir : path) {
+      const fs::path relative = read.lexically_normal().lexically_relative(fs::path(dir).lexically_normal());
+      if (relative.empty() || *relative.begin() == "..") continue;
+      const auto there = first_on_path(relative.generic_string());
+      if (there && same_file(*there, read) && (!spelling || relative.generic_string().size() < spelling->size()))
+        spelling = relative.generic_string();
+    }
+    return spelling.value_or(include);
+  };
+  for (size_t op_index = 0; op_index < found.ops.size(); ++op_index)
+    for (size_t i = 0; i < include_at[op_index].size(); ++i)
+      if (const auto& read = include_at[op_index][i])
+        found.ops[op_index].includes[i] = spelled(found.ops[op_index].includes[i], *read);
+
+  // A header of copied declarations includes what its source includes, in order, as the declarations were
+  // compiled there: but for what needs Python's C API (<torch/extension.h> becomes <torch/all.h>, which it is
+  // without the Python binding), and, from a CUDA source, PyTorch's and the standard library's headers alone.
+  for (auto& header : found.declarations_headers) {
+    const fs::path dir = fs::path(header.source).parent_path();
+    const bool cuda = cuda_source(header.source);
+    for (const std::string& include : source_at(header.source)->includes) {
+      if (cuda && !cpp_library_header(include)) continue;
+      if (include == "<torch/extension.h>") {
+        header.includes.push_back("<torch/all.h>");
+      } else if (include.starts_with("<")) {
+        if (!needs_python(include)) header.includes.push_back(include);
+      } else {
+        const std::string quoted = include.substr(1, include.size() - 2);
+        const auto& read = find(dir, quoted);
+        if (!read) header.includes.push_back(include);  // it may be on the include path the build gives
+        else if (!beneath(dir, quoted).python) header.includes.push_back("\"" + spelled(quoted, *read) + "\"");
       }
-      if (spelling) include = *spelling;
     }
   }
 }

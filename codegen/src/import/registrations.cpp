@@ -242,8 +242,17 @@ class Collector {
     // A kernel with internal linkage cannot be called from the generated
     // bindings (another file): its impl stays in the project's build, as
     // impls for keys no kernel is registered for do, and the op is not blocked.
-    auto bind = [&](ImportedOp& o, const std::string& key, const std::string& fn, size_t k) {
+    // `def`: the kernel of a def (`m.def(schema, &fn)`), which cannot stay in the project's build without its def.
+    auto bind = [&](ImportedOp& o, const std::string& key, const std::string& fn, size_t k, bool def = false) {
+      auto refuse_def = [&](const std::string& why) {
+        o.kernel_refused = true;
+        o.needs.push_back(fmt::format("{}: {}: a def cannot be split from its kernel; declare the kernel in a header, "
+                                      "with external linkage, and name that under 'kernels: include'",
+                                      where(k), why));
+      };
       if (block_stable && !model::stable_abi_serves(model::find_dispatch_key(key)->kind)) {
+        if (def) return refuse_def(fmt::format("its kernel {} is a stable-ABI kernel at a key that redispatches, "
+                                               "which opgen binds on the unstable ABI only", fn));
         // The project's stable-ABI kernel does its part and calls the op again from the top; the
         // spec could only bind it on the unstable ABI (E0824).
         o.kept_impls.push_back(fmt::format("{} ({}; a stable-ABI kernel at a key that redispatches, which opgen "
@@ -252,6 +261,10 @@ class Collector {
       }
       const auto declared = internal.find(declared_name(fn));
       if ((block_anonymous && !fn.starts_with("::")) || declared != internal.end()) {
+        if (def)
+          return refuse_def(fmt::format("its kernel {} has internal linkage ({})", fn,
+                                        declared != internal.end() ? declared->second
+                                                                   : "registered in an anonymous namespace"));
         o.kept_impls.push_back(fmt::format("{} ({}; its kernel {} has internal linkage: {})", key, where(k), fn,
                                            declared != internal.end() ? declared->second
                                                                       : "registered in an anonymous namespace"));
@@ -415,7 +428,7 @@ class Collector {
                     o.tags.push_back(tokens[x + 2].text);
               } else if (auto fn = kernel_function(tokens, args[a]); fn && o.schema.size()) {
                 // def(schema, fn): a kernel with no key, which PyTorch registers as CompositeImplicitAutograd.
-                bind(o, "CompositeImplicitAutograd", *fn, k);
+                bind(o, "CompositeImplicitAutograd", *fn, k, /*def=*/true);
               }
             }
           } else {

@@ -73,6 +73,9 @@ struct ImportedOp {
   std::string schema_from_file;
   std::vector<std::string> schema_from_includes;
   std::string schema_inferred_from;  // file:line of the declaration the schema was inferred from
+  // Kernels declared in the registering source alone: the file of
+  // ImportResult::declarations_headers their declarations are copied into.
+  std::string declarations_header;
   bool schema_from_type_hints = false;  // inferred as torch.library.custom_op infers it (python_schema.h)
 };
 
@@ -108,6 +111,17 @@ struct ImportResult {
   // whose namespace is a macro; the others the sources add to as fragments.
   std::set<std::string> claimed_namespaces;
   size_t registrations = 0;         // def/impl/define/fake calls read
+  // Kernels a registering source declares itself (vLLM's CPU bindings declare
+  // each above their TORCH_LIBRARY block and define it in another file):
+  // their declarations, copied into a header import writes beside the specs,
+  // which the generated bindings include (kernel_headers.h).
+  struct DeclarationsHeader {
+    std::string source;                 // the registering file (display path)
+    std::string file;                   // "torch_bindings_kernels.h"
+    std::vector<std::string> includes;  // what it #includes, with delimiters, as the library's path reaches it
+    std::vector<std::pair<std::string, std::string>> declarations;  // namespace ("" the global one), declaration
+  };
+  std::vector<DeclarationsHeader> declarations_headers;
   std::vector<RegistrationBlock> blocks;  // the C++ sources' blocks, in order
 };
 

@@ -286,8 +286,13 @@ class Scanner {
     }
     if (!active()) return;
     if (name == "include" && rest.size() > 2 && rest.front() == '"') {
-      if (const size_t close = rest.find('"', 1); close != std::string::npos)
+      if (const size_t close = rest.find('"', 1); close != std::string::npos) {
         out_.quoted_includes.push_back(rest.substr(1, close - 1));
+        out_.includes.push_back(rest.substr(0, close + 1));
+      }
+    } else if (name == "include" && rest.size() > 2 && rest.front() == '<') {
+      if (const size_t close = rest.find('>', 1); close != std::string::npos)
+        out_.includes.push_back(rest.substr(0, close + 1));
     } else if (name == "define") {
       size_t macro_end = 0;
       while (macro_end < rest.size() && ident_char(rest[macro_end])) ++macro_end;

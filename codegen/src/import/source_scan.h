@@ -26,6 +26,8 @@ struct ScannedSource {
   // joined with " && " ("#ifdef HAS_X && #else of #if Y").
   std::vector<std::string> guards;
   std::vector<std::string> quoted_includes;  // #include "..." (C++)
+  // Every #include, in order, with its delimiters: "\"ops.h\"", "<torch/library.h>" (C++).
+  std::vector<std::string> includes;
   // Macros whose body calls .def( or .impl(: their expansions register ops
   // that only the preprocessor can spell (C++).
   std::vector<std::pair<std::string, int>> registering_macros;  // name, line

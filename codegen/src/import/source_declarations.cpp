@@ -1,0 +1,177 @@
+#include "import/source_declarations.h"
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+
+#include <fmt/format.h>
+
+namespace opgen::import {
+
+namespace {
+
+// Type words C++ gives, and the fixed-width names <cstdint> puts at global scope.
+const std::set<std::string> kBuiltins = {
+    "const",   "volatile", "unsigned", "signed",   "short",    "long",     "int",     "char",     "bool",
+    "float",   "double",   "void",     "auto",     "struct",   "class",    "enum",    "typename", "wchar_t",
+    "char8_t", "char16_t", "char32_t", "int8_t",   "int16_t",  "int32_t",  "int64_t", "uint8_t",  "uint16_t",
+    "uint32_t", "uint64_t", "size_t",  "ptrdiff_t", "intptr_t", "uintptr_t"};
+// Namespaces the source's own #include <...> lines (the standard library, PyTorch's headers) declare.
+const std::set<std::string> kLibraryNamespaces = {"std", "at", "c10", "torch", "caffe2"};
+// What makes a declaration one import does not copy: internal linkage, a template, a linkage or storage of its own.
+const std::set<std::string> kNotCopied = {"static",  "inline",  "template", "extern", "constexpr", "consteval",
+                                          "friend",  "typedef", "using",    "virtual", "explicit"};
+
+// An export macro before the type (pyg-lib's PYG_API): upper case with an underscore. The copy declares the same
+// function without it.
+bool export_macro(const Token& t) {
+  return t.kind == Token::Kind::Identifier && t.text.find('_') != std::string::npos &&
+         std::all_of(t.text.begin(), t.text.end(), [](char c) {
+           return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+         });
+}
+
+// What a declaration import copies may hold: names, numbers (template arguments) and the punctuation of types.
+bool copyable(const Token& t) {
+  static const std::set<std::string> kPunctuation = {"::", "<", ">", ",", "&", "*", "(", ")"};
+  return t.kind == Token::Kind::Identifier || t.kind == Token::Kind::Number ||
+         (t.kind == Token::Kind::Punct && kPunctuation.count(t.text) > 0);
+}
+
+// Tokens as a declaration is written: `const at::Tensor& x`, `std::vector<int64_t> sizes`.
+std::string spaced(const Tokens& tokens, size_t begin, size_t end) {
+  static const std::set<std::string> kNoSpaceBefore = {"::", ",", ")", ">", "&", "*", "(", "[", "]"};
+  static const std::set<std::string> kNoSpaceAfter = {"::", "(", "<", "["};
+  std::string out;
+  for (size_t i = begin; i < end; ++i) {
+    if (i > begin && !kNoSpaceBefore.count(tokens[i].text) && !kNoSpaceAfter.count(tokens[i - 1].text) &&
+        !is(tokens[i], "<"))
+      out += ' ';
+    out += tokens[i].text;
+  }
+  return out;
+}
+
+// The names a type (tokens [begin, end)) uses that C++ and the library namespaces do not give. `name_at`: the
+// index of a parameter's name, not a type's.
+void project_names(const Tokens& tokens, size_t begin, size_t end, std::optional<size_t> name_at,
+                   std::set<std::string>& names) {
+  for (size_t j = begin; j < end; ++j) {
+    const Token& t = tokens[j];
+    if (t.kind != Token::Kind::Identifier || (name_at && j == *name_at)) continue;
+    if (j > begin && is(tokens[j - 1], "::")) continue;  // a member of a qualified name: its first part is checked
+    const bool qualifier = j + 1 < end && is(tokens[j + 1], "::");
+    if (qualifier ? kLibraryNamespaces.count(t.text) > 0 : kBuiltins.count(t.text) > 0) continue;
+    names.insert(t.text);
+  }
+}
+
+}  // namespace
+
+std::variant<std::vector<SourceDeclaration>, std::string> source_declarations(const Tokens& tokens,
+                                                                                const std::string& function) {
+  const std::string qualified = function.starts_with("::") ? function.substr(2) : function;
+  if (qualified.find('<') != std::string::npos) return std::string("it is a template's instance");
+  const size_t colon = qualified.rfind("::");
+  const std::string scope = colon == std::string::npos ? "" : qualified.substr(0, colon);
+  const std::string name = colon == std::string::npos ? qualified : qualified.substr(colon + 2);
+
+  std::vector<SourceDeclaration> found;
+  std::string why;
+  // Per open brace: the namespace it opens ("" anonymous), nullopt for any other.
+  std::vector<std::optional<std::string>> scopes;
+  size_t boundary = 0;  // where the declaration being read begins: past the last `;`, `{` or `}`
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const Token& t = tokens[i];
+    if (is(t, ";") || is(t, "{") || is(t, "}")) {
+      if (is(t, "{")) scopes.push_back(std::nullopt);
+      if (is(t, "}") && !scopes.empty()) scopes.pop_back();
+      boundary = i + 1;
+      continue;
+    }
+    if (is(t, "namespace") && (i == 0 || !is(tokens[i - 1], "using"))) {
+      std::string opened;
+      size_t j = i + 1;
+      for (; j < tokens.size() && (tokens[j].kind == Token::Kind::Identifier || is(tokens[j], "::")); ++j)
+        opened += tokens[j].text;
+      if (j < tokens.size() && is(tokens[j], "{")) {  // not an alias (namespace fs = ...;)
+        scopes.push_back(opened);
+        i = j;
+        boundary = j + 1;
+      }
+      continue;
+    }
+    if (t.kind != Token::Kind::Identifier || t.text != name || i + 1 >= tokens.size() || !is(tokens[i + 1], "("))
+      continue;
+    if (i == boundary || is(tokens[i - 1], "::") || is(tokens[i - 1], ".") || is(tokens[i - 1], "->")) continue;
+    if (!std::all_of(scopes.begin(), scopes.end(), [](const auto& s) { return s.has_value(); })) continue;
+    std::string path;
+    bool anonymous = false;
+    for (const auto& s : scopes) {
+      if (s->empty()) anonymous = true;
+      else path += (path.empty() ? "" : "::") + *s;
+    }
+    if (path != scope) continue;
+    size_t start = boundary;
+    const auto head_has = [&](auto&& pred) {
+      return std::any_of(tokens.begin() + static_cast<std::ptrdiff_t>(start),
+                         tokens.begin() + static_cast<std::ptrdiff_t>(i), pred);
+    };
+    if (head_has([](const Token& h) { return is(h, "=") || is(h, "return") || is(h, "("); })) continue;  // a call
+    const int line = t.line;
+    if (anonymous) {
+      why = fmt::format("its declaration at line {} is in an anonymous namespace (internal linkage)", line);
+      continue;
+    }
+    if (head_has([](const Token& h) { return kNotCopied.count(h.text) > 0 || !copyable(h); })) {
+      why = fmt::format("its declaration at line {} is static, inline, a template, extern, or in a form import does not copy (attributes)", line);
+      continue;
+    }
+    while (start < i && export_macro(tokens[start])) ++start;
+    if (start == i) continue;
+    size_t close = 0;
+    const auto params = call_arguments(tokens, i + 1, &close);
+    size_t after = close;
+    while (after < tokens.size() && is(tokens[after], "noexcept")) ++after;
+    if (after >= tokens.size() || !(is(tokens[after], ";") || is(tokens[after], "{"))) {
+      why = fmt::format("its declaration at line {} has a form import does not copy (a trailing return type, a "
+                        "try block, a macro after it)",
+                        line);
+      continue;
+    }
+    SourceDeclaration d;
+    d.scope = path;
+    project_names(tokens, start, i, std::nullopt, d.project_names);
+    std::vector<std::string> written;
+    bool copied = true;
+    for (auto [begin, end] : params) {
+      for (size_t k = begin; k < end; ++k)
+        if (is(tokens[k], "=")) {  // a default argument: the generated bindings pass every argument
+          end = k;
+          break;
+        }
+      if (std::any_of(tokens.begin() + static_cast<std::ptrdiff_t>(begin),
+                      tokens.begin() + static_cast<std::ptrdiff_t>(end),
+                      [](const Token& p) { return !copyable(p); }))
+        copied = false;
+      std::optional<size_t> name_at;
+      if (end - begin >= 2 && tokens[end - 1].kind == Token::Kind::Identifier && !is(tokens[end - 2], "::") &&
+          !is(tokens[end - 2], "<") && !is(tokens[end - 2], ","))
+        name_at = end - 1;
+      project_names(tokens, begin, end, name_at, d.project_names);
+      written.push_back(spaced(tokens, begin, end));
+    }
+    if (!copied) {
+      why = fmt::format("its declaration at line {} has a parameter import does not copy (an array, a function)", line);
+      continue;
+    }
+    d.text = fmt::format("{} {}({});", spaced(tokens, start, i), name, fmt::join(written, ", "));
+    if (std::none_of(found.begin(), found.end(), [&](const SourceDeclaration& f) { return f.text == d.text; }))
+      found.push_back(std::move(d));
+  }
+  if (!found.empty()) return found;
+  return why.empty() ? fmt::format("the source declares no {} at the scope its registration names it from", function)
+                     : why;
+}
+
+}  // namespace opgen::import

@@ -1,0 +1,34 @@
+// `opgen import`: a kernel the registering source declares itself. vLLM's
+// CPU bindings declare each kernel above their TORCH_LIBRARY block and define
+// it in another file; the generated bindings, another file, cannot see such a
+// declaration, so import copies it into a header of its own beside the specs
+// (kernel_headers.h decides, import_specs.h writes it).
+#pragma once
+
+#include <set>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "import/tokens.h"
+
+namespace opgen::import {
+
+struct SourceDeclaration {
+  std::string scope;  // the namespaces around it, "a::b" ("" the global one)
+  std::string text;   // "void f(const at::Tensor& x, int64_t n);": no body, no default arguments
+  // The names its types use that neither C++ nor PyTorch's and the standard
+  // library's namespaces (std, at, c10, torch) give: the headers the source
+  // includes must declare them (a project's type, a project namespace).
+  std::set<std::string> project_names;
+};
+
+// The declarations (and definitions) of `function`, as a registration names
+// it ("ns::f" for one inside `namespace ns {`), that `tokens` make at that
+// namespace scope with external linkage: none `static`, `inline`, a template,
+// in an anonymous namespace or a class, `extern "C"`, or with attributes.
+// Returns them, or why none can be copied.
+std::variant<std::vector<SourceDeclaration>, std::string> source_declarations(const Tokens& tokens,
+                                                                                const std::string& function);
+
+}  // namespace opgen::import
