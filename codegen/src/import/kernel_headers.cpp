@@ -62,70 +62,123 @@ bool needs_python(const std::string& include) {
          include.starts_with("<pybind11/");
 }
 
-}  // namespace
-
-void choose_kernel_headers(ImportResult& found, const Configuration* configuration,
-                           const std::vector<std::filesystem::path>& include_dirs) {
-  namespace fs = std::filesystem;
+// The headers a run reads, each once: where a quoted include of a file in a directory is, what a header declares,
+// what an include brings in with its own includes, and the registering sources, read again for their own
+// declarations.
+class IncludeGraph {
+ public:
   // A header import read: its identifiers and its own quoted includes.
   struct Header {
     std::set<std::string> identifiers;
     std::vector<std::string> includes;
     bool python = false;  // it includes Python's C API (directly): an opgen library's build has none
   };
-  // header path -> what it holds (nullopt: not readable), each read once
-  std::map<std::string, std::optional<Header>> headers;
-  static const std::optional<Header> kNone;
-  auto header_at = [&](const fs::path& path) -> const std::optional<Header>& {
-    auto [it, fresh] = headers.try_emplace(path.generic_string());
-    if (fresh) {
-      std::error_code ec;
-      if (fs::is_regular_file(path, ec)) {
-        if (auto text = read_file(path)) {
-          const ScannedSource scanned = scan_cpp(*text, configuration);
-          Header header;
-          for (const Token& t : scanned.tokens)
-            if (t.kind == Token::Kind::Identifier) header.identifiers.insert(t.text);
-          header.includes = scanned.quoted_includes;
-          header.python = std::any_of(scanned.includes.begin(), scanned.includes.end(), needs_python);
-          it->second = std::move(header);
-        }
-      }
+  // What an include brings in, its own includes followed: its headers' identifiers, and whether one of them needs
+  // Python's C API (vLLM's core/registration.h: <Python.h>), which the generated bindings cannot include.
+  struct Beneath {
+    std::set<std::string> names;
+    bool python = false;
+  };
+
+  IncludeGraph(const Configuration* configuration, const std::vector<std::filesystem::path>& include_dirs)
+      : configuration_(configuration), include_dirs_(include_dirs) {}
+
+  // Where an include of a file in `dir` is (find_include).
+  const std::optional<std::filesystem::path>& find(const std::filesystem::path& dir, const std::string& include) {
+    auto [it, fresh] = found_.try_emplace({dir.generic_string(), include});
+    if (fresh) it->second = find_include(dir, include, include_dirs_);
+    return it->second;
+  }
+
+  // The header at `path`; nullopt when it cannot be read.
+  const std::optional<Header>& header(const std::filesystem::path& path) {
+    auto [it, fresh] = headers_.try_emplace(path.generic_string());
+    if (!fresh) return it->second;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) return it->second;
+    if (auto text = read_file(path)) {
+      const ScannedSource scanned = scan_cpp(*text, configuration_);
+      Header header;
+      for (const Token& t : scanned.tokens)
+        if (t.kind == Token::Kind::Identifier) header.identifiers.insert(t.text);
+      header.includes = scanned.quoted_includes;
+      header.python = std::any_of(scanned.includes.begin(), scanned.includes.end(), needs_python);
+      it->second = std::move(header);
     }
     return it->second;
-  };
-  // Where an include of a file in `dir` is, looked for once per (dir, include).
-  std::map<std::pair<std::string, std::string>, std::optional<fs::path>> found_includes;
-  auto find = [&](const fs::path& dir, const std::string& include) -> const std::optional<fs::path>& {
-    auto [it, fresh] = found_includes.try_emplace({dir.generic_string(), include});
-    if (fresh) it->second = find_include(dir, include, include_dirs);
-    return it->second;
-  };
-  auto identifiers = [&](const fs::path& dir, const std::string& include) -> const std::set<std::string>* {
+  }
+
+  // The identifiers of the header an include of a file in `dir` names; nullptr when it is not found or read.
+  const std::set<std::string>* identifiers(const std::filesystem::path& dir, const std::string& include) {
     const auto& path = find(dir, include);
     if (!path) return nullptr;
-    const auto& header = header_at(*path);
-    return header ? &header->identifiers : nullptr;
-  };
-  // Whether a header that `includes` (of a file in `dir`) bring in may declare `function`,
-  // their own quoted includes followed: each header once, at most kReach.
-  constexpr size_t kReach = 256;
-  auto declared_beneath = [&](const fs::path& dir, const std::vector<std::string>& includes, const std::string& function) {
+    const auto& read = header(*path);
+    return read ? &read->identifiers : nullptr;
+  }
+
+  // Whether a header that `includes` (of a file in `dir`) bring in may declare `function`.
+  bool declared_beneath(const std::filesystem::path& dir, const std::vector<std::string>& includes,
+                        const std::string& function) {
+    bool declared = false;
+    walk(dir, includes, [&](const Header& h) { return declared = may_declare(h.identifiers, function); });
+    return declared;
+  }
+
+  const Beneath& beneath(const std::filesystem::path& dir, const std::string& include) {
+    const auto emplaced = beneath_.try_emplace({dir.generic_string(), include});
+    Beneath& brought = emplaced.first->second;  // not a structured binding: clang 14 cannot capture one
+    if (emplaced.second)
+      walk(dir, {include}, [&](const Header& h) {
+        brought.names.insert(h.identifiers.begin(), h.identifiers.end());
+        brought.python = brought.python || h.python;
+        return false;
+      });
+    return brought;
+  }
+
+  // A registering source (its display path, from the directory import runs in); nullptr when it cannot be read.
+  const ScannedSource* source(const std::string& display) {
+    auto [it, fresh] = sources_.try_emplace(display);
+    if (fresh)
+      if (auto text = read_file(display)) it->second = scan_cpp(*text, configuration_);
+    return it->second ? &*it->second : nullptr;
+  }
+
+ private:
+  // Visits the headers `includes` (of a file in `dir`) bring in, their own quoted includes followed: each once, at
+  // most kReach, until `visit` returns true.
+  template <typename Visit>
+  void walk(const std::filesystem::path& dir, const std::vector<std::string>& includes, Visit&& visit) {
+    constexpr size_t kReach = 256;
     std::set<std::string> seen;
-    std::vector<std::pair<fs::path, std::string>> pending;
+    std::vector<std::pair<std::filesystem::path, std::string>> pending;
     for (const auto& include : includes) pending.emplace_back(dir, include);
     while (!pending.empty() && seen.size() < kReach) {
       auto [from, include] = pending.back();
       pending.pop_back();
-      const auto& path = find(from, include);
+      const auto path = find(from, include);
       if (!path || !seen.insert(path->generic_string()).second) continue;
-      const auto& header = header_at(*path);
-      if (!header) continue;
-      if (may_declare(header->identifiers, function)) return true;
-      for (const auto& nested : header->includes) pending.emplace_back(path->parent_path(), nested);
+      const auto& read = header(*path);
+      if (!read) continue;
+      if (visit(*read)) return;
+      for (const auto& nested : read->includes) pending.emplace_back(path->parent_path(), nested);
     }
-    return false;
-  };
+  }
+
+  const Configuration* configuration_;
+  const std::vector<std::filesystem::path>& include_dirs_;
+  std::map<std::pair<std::string, std::string>, std::optional<std::filesystem::path>> found_;
+  std::map<std::string, std::optional<Header>> headers_;
+  std::map<std::pair<std::string, std::string>, Beneath> beneath_;
+  std::map<std::string, std::optional<ScannedSource>> sources_;
+};
+
+}  // namespace
+
+void choose_kernel_headers(ImportResult& found, const Configuration* configuration,
+                           const std::vector<std::filesystem::path>& include_dirs) {
+  namespace fs = std::filesystem;
+  IncludeGraph graph(configuration, include_dirs);
   std::map<std::pair<std::string, std::string>, bool> declared;  // (registering file, function): declared_beneath
   std::map<std::string, RegistrationBlock::Registration*> registration_at;  // by file:line of the call
   for (auto& block : found.blocks)
@@ -140,46 +193,12 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
   std::map<std::string, ProjectHeader> project_headers;  // by path: the first of a run reads them in order
   for (const ImportedOp& op : found.ops)
     for (const std::string& include : op.includes)
-      if (const auto& at = find(fs::path(op.includes_from).parent_path(), include); at && header_at(*at))
+      if (const auto& at = graph.find(fs::path(op.includes_from).parent_path(), include); at && graph.header(*at))
         project_headers.try_emplace(at->generic_string(), ProjectHeader{include, op.includes_from, *at});
   auto declared_elsewhere = [&](const std::string& function) -> const ProjectHeader* {
     for (const auto& [path, header] : project_headers)
-      if (may_declare(header_at(header.at)->identifiers, function)) return &header;
+      if (may_declare(graph.header(header.at)->identifiers, function)) return &header;
     return nullptr;
-  };
-  // The registering sources, read again for the declarations they make themselves.
-  std::map<std::string, std::optional<ScannedSource>> sources;
-  auto source_at = [&](const std::string& display) -> const ScannedSource* {
-    auto [it, fresh] = sources.try_emplace(display);
-    if (fresh)
-      if (auto text = read_file(display)) it->second = scan_cpp(*text, configuration);
-    return it->second ? &*it->second : nullptr;
-  };
-  // What an include of a file in `dir` brings in, its own includes followed: the identifiers of its headers, and
-  // whether one of them needs Python's C API (vLLM's core/registration.h: <Python.h>), which an opgen library's
-  // build does not have, so the generated bindings cannot include it.
-  struct Beneath {
-    std::set<std::string> names;
-    bool python = false;
-  };
-  std::map<std::pair<std::string, std::string>, Beneath> beneath_cache;
-  auto beneath = [&](const fs::path& dir, const std::string& include) -> const Beneath& {
-    auto [it, fresh] = beneath_cache.try_emplace({dir.generic_string(), include});
-    if (!fresh) return it->second;
-    std::set<std::string> seen;
-    std::vector<std::pair<fs::path, std::string>> pending = {{dir, include}};
-    while (!pending.empty() && seen.size() < kReach) {
-      auto [from, nested] = pending.back();
-      pending.pop_back();
-      const auto& path = find(from, nested);
-      if (!path || !seen.insert(path->generic_string()).second) continue;
-      const auto& header = header_at(*path);
-      if (!header) continue;
-      it->second.names.insert(header->identifiers.begin(), header->identifiers.end());
-      it->second.python = it->second.python || header->python;
-      for (const auto& next : header->includes) pending.emplace_back(path->parent_path(), next);
-    }
-    return it->second;
   };
   // Kernels declared in their registering source alone, whose declarations import copies into a header of its
   // own (by source).
@@ -189,7 +208,7 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
   // what the source includes, but for what needs Python, so those must declare every name the declarations use.
   auto copy_declarations = [&](const std::string& source, const fs::path& dir, const std::string& function,
                                const std::vector<std::string>& includes) -> std::optional<std::string> {
-    const ScannedSource* scanned = source_at(source);
+    const ScannedSource* scanned = graph.source(source);
     if (!scanned) return std::string("import could not read it again");
     auto copied = source_declarations(scanned->tokens, function);
     if (const auto* why = std::get_if<std::string>(&copied)) return *why;
@@ -200,7 +219,7 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
                              "generated bindings are C++",
                              name);
         else if (std::none_of(includes.begin(), includes.end(), [&](const std::string& include) {
-              const Beneath& b = beneath(dir, include);
+              const IncludeGraph::Beneath& b = graph.beneath(dir, include);
               return !b.python && b.names.count(name) > 0;
             }))
           return fmt::format("its declaration names {}, which no header {} includes declares", name, source);
@@ -222,10 +241,10 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
     if (op.includes_from.empty() || op.kernels.empty()) continue;
     const fs::path dir = fs::path(op.includes_from).parent_path();
     auto record_includes = [&] {
-      for (const std::string& include : op.includes) include_at[op_index].push_back(find(dir, include));
+      for (const std::string& include : op.includes) include_at[op_index].push_back(graph.find(dir, include));
     };
     const bool all_found = std::all_of(op.includes.begin(), op.includes.end(),
-                                       [&](const std::string& include) { return find(dir, include).has_value(); });
+                                       [&](const std::string& include) { return graph.find(dir, include).has_value(); });
     if (all_found) {
       // Every header the file includes is here (or it includes none of its own) and none declares this
       // kernel: it is declared in the source alone, and the generated bindings (another file) could not name it. An impl stays in
@@ -233,7 +252,7 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
       std::erase_if(op.kernels, [&](const ImportedKernel& k) {
         if (k.python) return false;
         auto [known, fresh] = declared.try_emplace({op.includes_from, k.function});
-        if (fresh) known->second = declared_beneath(dir, op.includes, k.function);
+        if (fresh) known->second = graph.declared_beneath(dir, op.includes, k.function);
         if (known->second || declared_elsewhere(k.function)) return false;
         // Declared in the source alone: its declaration is copied into a header of import's, if it can be.
         const auto not_copied = copy_declarations(op.includes_from, dir, k.function, op.includes);
@@ -264,7 +283,7 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
     if (op.kernels.empty()) continue;  // each kept in the project's build
     std::vector<std::string> declaring;
     for (const std::string& include : op.includes) {
-      const auto* names = identifiers(dir, include);
+      const auto* names = graph.identifiers(dir, include);
       if (names && std::any_of(op.kernels.begin(), op.kernels.end(),
                                [&](const ImportedKernel& k) { return may_declare(*names, k.function); }))
         declaring.push_back(include);
@@ -275,8 +294,8 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
     if (!declaring.empty()) {
       const auto last = std::find(op.includes.begin(), op.includes.end(), declaring.back());
       for (auto it = op.includes.begin(); it != last; ++it)
-        if (std::find(declaring.begin(), declaring.end(), *it) == declaring.end() && find(dir, *it) &&
-            !beneath(dir, *it).python)
+        if (std::find(declaring.begin(), declaring.end(), *it) == declaring.end() && graph.find(dir, *it) &&
+            !graph.beneath(dir, *it).python)
           context.push_back(*it);
     }
     auto with_context = [&] {
@@ -326,7 +345,7 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
       else if (std::find(context.begin(), context.end(), include) != context.end())
         choice.context.insert(include);
       else
-        (identifiers(dir, include) ? choice.declaring_none : choice.not_found).insert(include);
+        (graph.identifiers(dir, include) ? choice.declaring_none : choice.not_found).insert(include);
     }
     op.includes = with_context();
     record_includes();
@@ -394,8 +413,8 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
         beside.insert(where.substr(0, where.size() - std::min(where.size(), found.ops[op_index].includes[i].size())));
       }
   for (const auto& [source, copied] : moved)
-    for (const std::string& include : cuda_source(source) ? std::vector<std::string>{} : source_at(source)->quoted_includes)
-      if (const auto& at = find(fs::path(source).parent_path(), include)) {
+    for (const std::string& include : cuda_source(source) ? std::vector<std::string>{} : graph.source(source)->quoted_includes)
+      if (const auto& at = graph.find(fs::path(source).parent_path(), include)) {
         const std::string where = at->generic_string();
         beside.insert(where.substr(0, where.size() - std::min(where.size(), include.size())));
       }
@@ -439,7 +458,7 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
   for (auto& header : found.declarations_headers) {
     const fs::path dir = fs::path(header.source).parent_path();
     const bool cuda = cuda_source(header.source);
-    for (const std::string& include : source_at(header.source)->includes) {
+    for (const std::string& include : graph.source(header.source)->includes) {
       if (cuda && !cpp_library_header(include)) continue;
       if (include == "<torch/extension.h>") {
         header.includes.push_back("<torch/all.h>");
@@ -447,9 +466,9 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
         if (!needs_python(include)) header.includes.push_back(include);
       } else {
         const std::string quoted = include.substr(1, include.size() - 2);
-        const auto& read = find(dir, quoted);
+        const auto& read = graph.find(dir, quoted);
         if (!read) header.includes.push_back(include);  // it may be on the include path the build gives
-        else if (!beneath(dir, quoted).python) header.includes.push_back("\"" + spelled(quoted, *read) + "\"");
+        else if (!graph.beneath(dir, quoted).python) header.includes.push_back("\"" + spelled(quoted, *read) + "\"");
       }
     }
   }
