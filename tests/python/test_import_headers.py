@@ -21,6 +21,29 @@ from test_import_kept_impls import run_check
 
 pytestmark = requires_opgen
 
+
+def write_project(tmp_path, files):
+    """The project's sources, {path: text}, under tmp_path/project."""
+    project = tmp_path / "project"
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    return project
+
+
+def build_from_report(project, report, kernels, tmp_path):
+    """Builds the specs with the CMake lines the import report prints, as printed, the kernels' sources
+    filled in; returns the environment in which Python imports the built package."""
+    cmake = [line.strip() for line in report.splitlines()
+             if re.match(r"\s+(opgen_add_library|target_include_directories)\(", line)]
+    assert len(cmake) == 2, report
+    cmake[0] = cmake[0].replace("<the kernels' sources>", kernels)
+    (project / "CMakeLists.txt").write_text(
+        f"cmake_minimum_required(VERSION 3.25)\nproject({project.name} CXX)\n"
+        f"include({SOURCE_DIR}/cmake/Opgen.cmake)\n" + "\n".join(cmake) + "\n")
+    _, env = build_with_opgen(project, tmp_path / "build")
+    return env
+
 FILES = {
     # The other build's ops.h: first on the project's include path, and not the one the bindings mean.
     "csrc/ops.h": """#pragma once
@@ -76,10 +99,7 @@ print("ok")
 
 
 def test_each_kernel_header_is_the_one_import_read_and_the_report_s_cmake_builds_it(tmp_path):
-    project = tmp_path / "project"
-    for name, text in FILES.items():
-        (project / name).parent.mkdir(parents=True, exist_ok=True)
-        (project / name).write_text(text)
+    project = write_project(tmp_path, FILES)
     proc = run_opgen("import", "-I", "csrc", "-I", "vendor", "csrc/stable", cwd=project)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "2 ops imported as schemas/<op>.yaml, 2 of them with their kernels as they are" in proc.stdout, proc.stdout
@@ -98,15 +118,7 @@ def test_each_kernel_header_is_the_one_import_read_and_the_report_s_cmake_builds
     (project / "csrc" / "stable" / "binding.cpp").unlink()
     shift = project / "csrc" / "stable" / "extra" / "shift.cpp"
     shift.write_text(shift.read_text()[:shift.read_text().index("TORCH_LIBRARY_IMPL")])
-    cmake = [line.strip() for line in proc.stdout.splitlines()
-             if re.match(r"\s+(opgen_add_library|target_include_directories)\(", line)]
-    assert len(cmake) == 2, proc.stdout
-    cmake[0] = cmake[0].replace("<the kernels' sources>", "csrc/stable/scale.cpp")
-    (project / "CMakeLists.txt").write_text(
-        "cmake_minimum_required(VERSION 3.25)\nproject(mylib CXX)\n"
-        f"include({SOURCE_DIR}/cmake/Opgen.cmake)\n" + "\n".join(cmake) + "\n")
-    _, env = build_with_opgen(project, tmp_path / "build")
-    run_check(CHECK, env, tmp_path)
+    run_check(CHECK, build_from_report(project, proc.stdout, "csrc/stable/scale.cpp", tmp_path), tmp_path)
 
 
 # vLLM's CPU bindings: kernels declared above the TORCH_LIBRARY block of the file that registers them, defined in
@@ -165,10 +177,7 @@ print("ok")
 
 
 def test_kernels_the_bindings_file_declares_itself_are_bound_through_a_copy_of_their_declarations(tmp_path):
-    project = tmp_path / "project"
-    for name, text in DECLARED_HERE.items():
-        (project / name).parent.mkdir(parents=True, exist_ok=True)
-        (project / name).write_text(text)
+    project = write_project(tmp_path, DECLARED_HERE)
     proc = run_opgen("import", "-I", "csrc", "csrc/binding.cpp", cwd=project)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "3 ops imported as schemas/<op>.yaml, 3 of them with their kernels as they are" in proc.stdout, proc.stdout
@@ -186,15 +195,7 @@ def test_kernels_the_bindings_file_declares_itself_are_bound_through_a_copy_of_t
     (project / "python" / "_fakes.py").write_text(
         "import torch\n\n\ndef count_positive(x, above):\n    return torch.library.get_ctx().new_dynamic_size()\n")
     (project / "csrc" / "binding.cpp").unlink()
-    cmake = [line.strip() for line in proc.stdout.splitlines()
-             if re.match(r"\s+(opgen_add_library|target_include_directories)\(", line)]
-    assert len(cmake) == 2, proc.stdout
-    cmake[0] = cmake[0].replace("<the kernels' sources>", "csrc/kernels.cpp")
-    (project / "CMakeLists.txt").write_text(
-        "cmake_minimum_required(VERSION 3.25)\nproject(cpulib CXX)\n"
-        f"include({SOURCE_DIR}/cmake/Opgen.cmake)\n" + "\n".join(cmake) + "\n")
-    _, env = build_with_opgen(project, tmp_path / "build")
-    run_check(DECLARED_HERE_CHECK, env, tmp_path)
+    run_check(DECLARED_HERE_CHECK, build_from_report(project, proc.stdout, "csrc/kernels.cpp", tmp_path), tmp_path)
 
 
 def test_a_kernel_declared_in_its_source_alone_is_copied_kept_or_named_as_a_need(tmp_path):

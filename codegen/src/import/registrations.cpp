@@ -215,15 +215,9 @@ class Collector {
                     std::any_of(scopes.begin(), scopes.end(), [](const auto& s) { return s && s->empty(); }))) {
           internal.try_emplace(t.text, fmt::format("{}, {}:{}", static_pending ? "'static'" : "an anonymous namespace",
                                                    file.display, t.line));
-        } else if (is(t, "namespace") && (scanned_to == 0 || !is(tokens[scanned_to - 1], "using"))) {
-          std::string name;
-          size_t j = scanned_to + 1;
-          for (; j < tokens.size() && (tokens[j].kind == Token::Kind::Identifier || is(tokens[j], "::")); ++j)
-            name += tokens[j].text;
-          if (j < tokens.size() && is(tokens[j], "{")) {  // not an alias (namespace fs = ...;)
-            scopes.push_back(name);
-            scanned_to = j;
-          }
+        } else if (const auto opened = namespace_opened(tokens, scanned_to)) {
+          scopes.push_back(opened->first);
+          scanned_to = opened->second;
         }
       }
       std::string path;

@@ -89,16 +89,10 @@ std::variant<std::vector<SourceDeclaration>, std::string> source_declarations(co
       boundary = i + 1;
       continue;
     }
-    if (is(t, "namespace") && (i == 0 || !is(tokens[i - 1], "using"))) {
-      std::string opened;
-      size_t j = i + 1;
-      for (; j < tokens.size() && (tokens[j].kind == Token::Kind::Identifier || is(tokens[j], "::")); ++j)
-        opened += tokens[j].text;
-      if (j < tokens.size() && is(tokens[j], "{")) {  // not an alias (namespace fs = ...;)
-        scopes.push_back(opened);
-        i = j;
-        boundary = j + 1;
-      }
+    if (const auto opened = namespace_opened(tokens, i)) {
+      scopes.push_back(opened->first);
+      i = opened->second;
+      boundary = i + 1;
       continue;
     }
     if (t.kind != Token::Kind::Identifier || t.text != name || i + 1 >= tokens.size() || !is(tokens[i + 1], "("))

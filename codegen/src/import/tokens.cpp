@@ -52,6 +52,16 @@ std::string text_of(const Tokens& tokens, std::pair<size_t, size_t> range) {
   return out;
 }
 
+std::optional<std::pair<std::string, size_t>> namespace_opened(const Tokens& tokens, size_t i) {
+  if (i >= tokens.size() || !is(tokens[i], "namespace") || (i > 0 && is(tokens[i - 1], "using"))) return std::nullopt;
+  std::string name;
+  size_t j = i + 1;
+  for (; j < tokens.size() && (tokens[j].kind == Token::Kind::Identifier || is(tokens[j], "::")); ++j)
+    name += tokens[j].text;
+  if (j >= tokens.size() || !is(tokens[j], "{")) return std::nullopt;
+  return std::pair{name, j};
+}
+
 std::optional<std::string> string_argument(const Tokens& tokens, std::pair<size_t, size_t> range) {
   auto [begin, end] = range;
   if (end - begin >= 3 && tokens[begin].kind == Token::Kind::Identifier &&

@@ -25,6 +25,10 @@ size_t matching(const Tokens& tokens, size_t open);
 std::vector<TokenRange> call_arguments(const Tokens& tokens, size_t open, size_t* end);
 // The range's tokens as text (strings quoted, words spaced).
 std::string text_of(const Tokens& tokens, TokenRange range);
+// At `namespace a::b {` (`i` at `namespace`): the namespace it opens ("a::b",
+// "" anonymous) and the index of its "{"; nullopt for an alias
+// (`namespace fs = ...;`), `using namespace`, or anything else.
+std::optional<std::pair<std::string, size_t>> namespace_opened(const Tokens& tokens, size_t i);
 // A string argument: adjacent literals joined, or TORCH_SELECTIVE_SCHEMA /
 // TORCH_SELECTIVE_NAME around them. nullopt when anything else is in it (a
 // macro that builds the string, an f-string).
