@@ -309,7 +309,7 @@ int run_import(const ImportCli& o) {
   auto found = opgen::import::find_registrations(sources, config);
   const std::vector<std::filesystem::path> include_dirs(o.include_dirs.begin(), o.include_dirs.end());
   opgen::import::infer_schemas(found, config, include_dirs);
-  opgen::import::keep_unreached_impls(found);
+  opgen::import::keep_unbound_impls(found);
   opgen::import::choose_kernel_headers(found, config, include_dirs);
   opgen::import::ImportOptions options;
   options.ns = o.ns;

@@ -42,7 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       {{"CUDA_KERNEL", "1"}, {"VERSION", "2"}, {"TORCH_EXTENSION_NAME", "_C"}}};
   auto found = opgen::import::find_registrations({{python ? "pkg/ops.py" : "binding.cc", text}},
                                                  (data[0] & 2) ? &configuration : nullptr);
-  opgen::import::keep_unreached_impls(found);
+  opgen::import::keep_unbound_impls(found);
   if (!python) {
     const auto scanned = opgen::import::scan_cpp(text, (data[0] & 2) ? &configuration : nullptr);
     for (const auto& op : found.ops)

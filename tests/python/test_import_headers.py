@@ -259,30 +259,46 @@ def test_a_binding_file_that_includes_no_header_of_its_own_gets_its_kernels_decl
     project's build (the op is imported, not a need), and a def naming it is a need."""
     (tmp_path / "csrc").mkdir()
     (tmp_path / "csrc" / "ext.cpp").write_text("""#include <torch/library.h>
+using torch::stable::Tensor;  // a library's name, brought in: the copy spells it in full
 namespace mx {
 using Local = at::Tensor;
 at::Tensor quantize(const at::Tensor& x) { return x; }
 Local scale(const Local& x) { return x; }
+Tensor pad(const Tensor& x, int64_t to);
 }
 TORCH_LIBRARY(noinc, m) {
   m.def("quantize(Tensor x) -> Tensor");
   m.def("scale(Tensor x) -> Tensor");
   m.def("in_def(Tensor x) -> Tensor", &mx::scale);
 }
+STABLE_TORCH_LIBRARY(noinc_stable, m) {
+  m.def("pad(Tensor x, int to) -> Tensor");
+}
 TORCH_LIBRARY_IMPL(noinc, CUDA, m) {
   m.impl("quantize", &mx::quantize);
   m.impl("scale", &mx::scale);
 }
+STABLE_TORCH_LIBRARY_IMPL(noinc_stable, CUDA, m) {
+  m.impl("pad", TORCH_BOX(&mx::pad));
+}
 """)
     proc = run_opgen("import", "csrc/ext.cpp", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "2 ops imported as schemas/<op>.yaml, 1 of them with their kernels as they are" in proc.stdout, proc.stdout
-    assert ("scale: CUDA (csrc/ext.cpp:14; csrc/ext.cpp includes no header of its own (#include \"...\") that "
+    assert "2 ops imported as schemas/noinc/<op>.yaml, 1 of them with their kernels as they are" in proc.stdout, \
+        proc.stdout
+    assert "1 ops imported as schemas/noinc_stable/<op>.yaml, 1 of them with their kernels as they are" in \
+        proc.stdout, proc.stdout
+    assert ("scale: CUDA (csrc/ext.cpp:19; csrc/ext.cpp includes no header of its own (#include \"...\") that "
             "could declare its kernel mx::scale (its declaration names Local, which no header csrc/ext.cpp includes "
             "declares") in proc.stdout, proc.stdout
+    schemas = tmp_path / "schemas" / "noinc"
     assert "dispatch: []  # its kernels are the impls kept in the project's build" in \
-        (tmp_path / "schemas" / "scale.yaml").read_text()
-    assert (tmp_path / "schemas" / "in_def.yaml.todo").is_file()
-    assert '  include: "ext_kernels.h"\n  CUDA: "mx::quantize"\n' in (tmp_path / "schemas" / "quantize.yaml").read_text()
-    assert (tmp_path / "schemas" / "ext_kernels.h").read_text().endswith(
-        "#include <torch/library.h>\n\nnamespace mx {\nat::Tensor quantize(const at::Tensor& x);\n}  // namespace mx\n")
+        (schemas / "scale.yaml").read_text()
+    assert (schemas / "in_def.yaml.todo").is_file()
+    assert '  include: "ext_kernels.h"\n  CUDA: "mx::quantize"\n' in (schemas / "quantize.yaml").read_text()
+    assert (schemas / "ext_kernels.h").read_text().endswith(
+        "#include <torch/library.h>\n\nnamespace mx {\nat::Tensor quantize(const at::Tensor& x);\n"
+        "torch::stable::Tensor pad(const torch::stable::Tensor& x, int64_t to);\n}  // namespace mx\n")
+    # One header per source, the declarations of its kernels of every namespace, beside each namespace's specs.
+    assert (tmp_path / "schemas" / "noinc_stable" / "ext_kernels.h").read_text() == \
+        (schemas / "ext_kernels.h").read_text()

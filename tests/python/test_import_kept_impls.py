@@ -348,3 +348,28 @@ def test_catch_all_kernels_are_imported_where_pytorch_registers_them(tmp_path):
     assert runs[0] == runs[1], runs
     assert runs[0]["grad"] == [3.0] * 6 and runs[0]["touched"] == 207, runs[0]
     assert runs[0]["keys"]["touch"] == ["CPU", "CompositeImplicitAutograd[alias]"], runs[0]
+
+
+def test_a_kernel_of_the_other_abi_than_its_ops_def_stays_in_the_projects_build(tmp_path):
+    """torchao defines ops in Python (the unstable ABI) and registers their kernels from a stable-ABI
+    extension (STABLE_TORCH_LIBRARY_IMPL, torch::stable::Tensor). A spec binds kernels of its own ABI:
+    such an impl stays in the project's build, where it registers against the spec's def."""
+    (tmp_path / "csrc").mkdir()
+    (tmp_path / "csrc" / "ops.h").write_text("#pragma once\n#include <torch/csrc/stable/tensor.h>\n"
+                                             "torch::stable::Tensor quantize(const torch::stable::Tensor& x);\n")
+    (tmp_path / "csrc" / "ext.cpp").write_text("""#include <torch/library.h>
+#include <torch/csrc/stable/library.h>
+#include "ops.h"
+TORCH_LIBRARY(mixed, m) {
+  m.def("quantize(Tensor x) -> Tensor");
+}
+STABLE_TORCH_LIBRARY_IMPL(mixed, CUDA, m) {
+  m.impl("quantize", TORCH_BOX(&quantize));
+}
+""")
+    proc = run_opgen("import", "csrc/ext.cpp", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 ops imported as schemas/<op>.yaml, 0 of them with their kernels as they are" in proc.stdout, proc.stdout
+    assert ("quantize: CUDA (csrc/ext.cpp:8; a stable-ABI kernel of an op the sources define on the unstable ABI "
+            "(csrc/ext.cpp:5): the spec binds kernels of its own ABI)") in proc.stdout, proc.stdout
+    assert "csrc/ext.cpp:4-6: delete the block TORCH_LIBRARY(mixed,m)" in proc.stdout, proc.stdout

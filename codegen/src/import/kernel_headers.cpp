@@ -4,8 +4,10 @@
 #include <cctype>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <variant>
 
 #include <fmt/format.h>
@@ -136,12 +138,20 @@ class IncludeGraph {
     return brought;
   }
 
-  // A registering source (its display path, from the directory import runs in); nullptr when it cannot be read.
-  const ScannedSource* source(const std::string& display) {
+  // A registering source (its display path, from the directory import runs in), and the functions it declares;
+  // nullptr when it cannot be read.
+  struct Source {
+    ScannedSource scanned;
+    std::optional<SourceDeclarations> declarations;  // over `scanned`'s tokens
+  };
+  const Source* source(const std::string& display) {
     auto [it, fresh] = sources_.try_emplace(display);
     if (fresh)
-      if (auto text = read_file(display)) it->second = scan_cpp(*text, configuration_);
-    return it->second ? &*it->second : nullptr;
+      if (auto text = read_file(display)) {
+        it->second = std::make_unique<Source>(Source{scan_cpp(*text, configuration_), std::nullopt});
+        it->second->declarations.emplace(it->second->scanned.tokens);
+      }
+    return it->second.get();
   }
 
  private:
@@ -170,7 +180,7 @@ class IncludeGraph {
   std::map<std::pair<std::string, std::string>, std::optional<std::filesystem::path>> found_;
   std::map<std::string, std::optional<Header>> headers_;
   std::map<std::pair<std::string, std::string>, Beneath> beneath_;
-  std::map<std::string, std::optional<ScannedSource>> sources_;
+  std::map<std::string, std::unique_ptr<Source>> sources_;
 };
 
 }  // namespace
@@ -204,13 +214,14 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
   // own (by source).
   std::map<std::string, std::vector<SourceDeclaration>> moved;
   std::set<std::pair<size_t, std::string>> moved_kernels;  // (op index, function)
+  std::set<std::tuple<std::string, std::string, std::string>> moved_texts;  // (source, namespace, declaration)
   // Copies the declarations of `function` from `source` (in `dir`), or says why it cannot: the header includes
   // what the source includes, but for what needs Python, so those must declare every name the declarations use.
   auto copy_declarations = [&](const std::string& source, const fs::path& dir, const std::string& function,
                                const std::vector<std::string>& includes) -> std::optional<std::string> {
-    const ScannedSource* scanned = graph.source(source);
+    const auto* scanned = graph.source(source);
     if (!scanned) return std::string("import could not read it again");
-    auto copied = source_declarations(scanned->tokens, function);
+    auto copied = scanned->declarations->of(function);
     if (const auto* why = std::get_if<std::string>(&copied)) return *why;
     for (const SourceDeclaration& d : std::get<std::vector<SourceDeclaration>>(copied))
       for (const std::string& name : d.project_names)
@@ -225,9 +236,7 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
           return fmt::format("its declaration names {}, which no header {} includes declares", name, source);
     auto& into = moved[source];
     for (SourceDeclaration& d : std::get<std::vector<SourceDeclaration>>(copied))
-      if (std::none_of(into.begin(), into.end(),
-                       [&](const SourceDeclaration& known) { return known.text == d.text && known.scope == d.scope; }))
-        into.push_back(std::move(d));
+      if (moved_texts.emplace(source, d.scope, d.text).second) into.push_back(std::move(d));
     return std::nullopt;
   };
   struct Choice {
@@ -412,12 +421,14 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
         const std::string where = at->generic_string();
         beside.insert(where.substr(0, where.size() - std::min(where.size(), found.ops[op_index].includes[i].size())));
       }
-  for (const auto& [source, copied] : moved)
-    for (const std::string& include : cuda_source(source) ? std::vector<std::string>{} : graph.source(source)->quoted_includes)
+  for (const auto& [source, copied] : moved) {
+    if (cuda_source(source)) continue;  // its copy includes none of its own headers
+    for (const std::string& include : graph.source(source)->scanned.quoted_includes)
       if (const auto& at = graph.find(fs::path(source).parent_path(), include)) {
         const std::string where = at->generic_string();
         beside.insert(where.substr(0, where.size() - std::min(where.size(), include.size())));
       }
+  }
   for (const auto& dir : beside) add_dir(dir);
   found.include_dirs = path;
 
@@ -458,7 +469,7 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
   for (auto& header : found.declarations_headers) {
     const fs::path dir = fs::path(header.source).parent_path();
     const bool cuda = cuda_source(header.source);
-    for (const std::string& include : graph.source(header.source)->includes) {
+    for (const std::string& include : graph.source(header.source)->scanned.includes) {
       if (cuda && !cpp_library_header(include)) continue;
       if (include == "<torch/extension.h>") {
         header.includes.push_back("<torch/all.h>");

@@ -266,7 +266,7 @@ class Collector {
         return;
       }
       const std::string qualified = fn.starts_with("::") || block_scope.empty() ? fn : block_scope + "::" + fn;
-      o.kernels.push_back({key, qualified, where(k), guard(k)});
+      o.kernels.push_back({key, qualified, where(k), guard(k), /*python=*/false, block_stable});
       set_includes(o);
     };
     const size_t first_block = result.blocks.size();
@@ -932,22 +932,29 @@ ImportResult find_registrations(const std::vector<SourceFile>& sources, const Co
   return std::move(c.result);
 }
 
-void keep_unreached_impls(ImportResult& result) {
+void keep_unbound_impls(ImportResult& result) {
   std::set<std::pair<std::string, std::string>> kept;  // op, file:line of the impl
   for (ImportedOp& o : result.ops) {
     if (o.schema.empty()) continue;
     const auto parsed = model::parse_schema(o.schema);
-    if (!std::holds_alternative<model::FunctionSchema>(parsed) ||
-        model::takes_dispatch_tensor(std::get<model::FunctionSchema>(parsed)))
-      continue;
+    const bool tensorless = std::holds_alternative<model::FunctionSchema>(parsed) &&
+                            !model::takes_dispatch_tensor(std::get<model::FunctionSchema>(parsed));
     std::erase_if(o.kernels, [&](const ImportedKernel& kernel) {
       // A custom_op's own function is the spec's to register once its decorator is gone: not the project's.
       if (kernel.python) return false;
       const model::DispatchKey* key = model::find_dispatch_key(kernel.dispatch_key);
-      if (!key || !model::picked_by_tensor(key->kind)) return false;
-      o.kept_impls.push_back(fmt::format("{} ({}; no call reaches it: the op takes no tensor, and PyTorch picks a {} "
-                                         "kernel by the device of a tensor argument)",
-                                         kernel.dispatch_key, kernel.where, kernel.dispatch_key));
+      std::string why;
+      if (tensorless && key && model::picked_by_tensor(key->kind))
+        why = fmt::format("no call reaches it: the op takes no tensor, and PyTorch picks a {} kernel by the device of "
+                          "a tensor argument",
+                          kernel.dispatch_key);
+      else if (kernel.stable != (o.abi == model::Abi::Stable))
+        why = fmt::format("a {}-ABI kernel of an op the sources define on the {} ABI ({}): the spec binds kernels of "
+                          "its own ABI",
+                          kernel.stable ? "stable" : "unstable", kernel.stable ? "unstable" : "stable", o.where);
+      else
+        return false;
+      o.kept_impls.push_back(fmt::format("{} ({}; {})", kernel.dispatch_key, kernel.where, why));
       kept.emplace(o.name, kernel.where);
       return true;
     });

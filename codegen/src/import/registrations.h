@@ -32,6 +32,7 @@ struct ImportedKernel {
   std::string where;         // file:line
   std::string guard;         // the #if conditions around the impl
   bool python = false;       // `function` is a Python "module:function" (a custom_op's own function)
+  bool stable = false;       // registered in a STABLE_TORCH_LIBRARY block: a stable-ABI kernel
 };
 
 struct ImportedOp {
@@ -134,11 +135,16 @@ struct ImportResult {
 ImportResult find_registrations(const std::vector<SourceFile>& sources,
                                 const Configuration* configuration = nullptr);
 
-// An op that takes no tensor never reaches a kernel PyTorch picks by a
-// tensor's device (CPU, CUDA, Meta...: E0813). The project registers such
-// impls all the same (DeepSpeed's end_backward beside the catch-all kernel
-// calls reach): they become kept impls, which stay in its build and change
-// nothing. Run once the schemas are known (after infer_schema.h).
-void keep_unreached_impls(ImportResult& result);
+// Impls the project registers that the spec cannot bind become kept impls,
+// which stay in its build and register against the spec's def:
+// - on an op that takes no tensor, those for keys PyTorch picks by a
+//   tensor's device (CPU, CUDA, Meta...: E0813), which no call reaches
+//   (DeepSpeed's end_backward, beside the catch-all kernel calls reach);
+// - a kernel of the other ABI than the op's def: a STABLE_TORCH_LIBRARY_IMPL
+//   kernel (torch::stable::Tensor) of an op defined on the unstable ABI
+//   (torchao defines in Python, implements in a stable-ABI extension), or
+//   the reverse; a spec binds kernels of its own ABI.
+// Run once the schemas are known (after infer_schema.h).
+void keep_unbound_impls(ImportResult& result);
 
 }  // namespace opgen::import

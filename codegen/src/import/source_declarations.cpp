@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <optional>
 
 #include <fmt/format.h>
@@ -38,8 +39,19 @@ bool copyable(const Token& t) {
          (t.kind == Token::Kind::Punct && kPunctuation.count(t.text) > 0);
 }
 
-// Tokens as a declaration is written: `const at::Tensor& x`, `std::vector<int64_t> sizes`.
-std::string spaced(const Tokens& tokens, size_t begin, size_t end) {
+// Names a `using` declaration of the source brings in from a library namespace (`using torch::stable::Tensor;`,
+// as torchao's mxfp8 extension writes): the copy spells them in full.
+using Qualified = std::map<std::string, std::string>;
+
+// Whether the identifier at `j` is a name of its own: not a member of a qualified name, nor one's qualifier.
+bool unqualified(const Tokens& tokens, size_t begin, size_t end, size_t j) {
+  return !(j > begin && is(tokens[j - 1], "::")) && !(j + 1 < end && is(tokens[j + 1], "::"));
+}
+
+// Tokens as a declaration is written: `const at::Tensor& x`, `std::vector<int64_t> sizes`; the names `qualified`
+// holds in full. `name_at`: the index of a parameter's name, not a type's.
+std::string spaced(const Tokens& tokens, size_t begin, size_t end, const Qualified& qualified,
+                   std::optional<size_t> name_at) {
   static const std::set<std::string> kNoSpaceBefore = {"::", ",", ")", ">", "&", "*", "(", "[", "]"};
   static const std::set<std::string> kNoSpaceAfter = {"::", "(", "<", "["};
   std::string out;
@@ -47,37 +59,46 @@ std::string spaced(const Tokens& tokens, size_t begin, size_t end) {
     if (i > begin && !kNoSpaceBefore.count(tokens[i].text) && !kNoSpaceAfter.count(tokens[i - 1].text) &&
         !is(tokens[i], "<"))
       out += ' ';
-    out += tokens[i].text;
+    const auto full = qualified.find(tokens[i].text);
+    const bool spelled_in_full = full != qualified.end() && tokens[i].kind == Token::Kind::Identifier &&
+                                 (!name_at || i != *name_at) && unqualified(tokens, begin, end, i);
+    out += spelled_in_full ? full->second : tokens[i].text;
   }
   return out;
 }
 
-// The names a type (tokens [begin, end)) uses that C++ and the library namespaces do not give. `name_at`: the
-// index of a parameter's name, not a type's.
+// The names a type (tokens [begin, end)) uses that C++, the library namespaces and the source's `using`
+// declarations of their names do not give. `name_at`: the index of a parameter's name, not a type's.
 void project_names(const Tokens& tokens, size_t begin, size_t end, std::optional<size_t> name_at,
-                   std::set<std::string>& names) {
+                   const Qualified& qualified, std::set<std::string>& names) {
   for (size_t j = begin; j < end; ++j) {
     const Token& t = tokens[j];
     if (t.kind != Token::Kind::Identifier || (name_at && j == *name_at)) continue;
     if (j > begin && is(tokens[j - 1], "::")) continue;  // a member of a qualified name: its first part is checked
     const bool qualifier = j + 1 < end && is(tokens[j + 1], "::");
-    if (qualifier ? kLibraryNamespaces.count(t.text) > 0 : kBuiltins.count(t.text) > 0) continue;
+    if (qualifier ? kLibraryNamespaces.count(t.text) > 0 : kBuiltins.count(t.text) > 0 || qualified.count(t.text) > 0)
+      continue;
     names.insert(t.text);
   }
 }
 
+// At a `using a::b::Name;` that starts a declaration (`i` at `using`), of a name of a library namespace: the name
+// and its full spelling.
+std::optional<std::pair<std::string, std::string>> using_declaration(const Tokens& tokens, size_t i) {
+  if (!is(tokens[i], "using") || i + 1 >= tokens.size() || !kLibraryNamespaces.count(tokens[i + 1].text))
+    return std::nullopt;
+  std::string full;
+  size_t j = i + 1;
+  for (; j < tokens.size() && (tokens[j].kind == Token::Kind::Identifier || is(tokens[j], "::")); ++j)
+    full += tokens[j].text;
+  if (j >= tokens.size() || !is(tokens[j], ";") || is(tokens[j - 1], "::") || full.find("::") == std::string::npos)
+    return std::nullopt;
+  return std::pair{tokens[j - 1].text, full};
+}
+
 }  // namespace
 
-std::variant<std::vector<SourceDeclaration>, std::string> source_declarations(const Tokens& tokens,
-                                                                                const std::string& function) {
-  const std::string qualified = function.starts_with("::") ? function.substr(2) : function;
-  if (qualified.find('<') != std::string::npos) return std::string("it is a template's instance");
-  const size_t colon = qualified.rfind("::");
-  const std::string scope = colon == std::string::npos ? "" : qualified.substr(0, colon);
-  const std::string name = colon == std::string::npos ? qualified : qualified.substr(colon + 2);
-
-  std::vector<SourceDeclaration> found;
-  std::string why;
+SourceDeclarations::SourceDeclarations(const Tokens& tokens) : tokens_(tokens) {
   // Per open brace: the namespace it opens ("" anonymous), nullopt for any other.
   std::vector<std::optional<std::string>> scopes;
   size_t boundary = 0;  // where the declaration being read begins: past the last `;`, `{` or `}`
@@ -95,9 +116,6 @@ std::variant<std::vector<SourceDeclaration>, std::string> source_declarations(co
       boundary = i + 1;
       continue;
     }
-    if (t.kind != Token::Kind::Identifier || t.text != name || i + 1 >= tokens.size() || !is(tokens[i + 1], "("))
-      continue;
-    if (i == boundary || is(tokens[i - 1], "::") || is(tokens[i - 1], ".") || is(tokens[i - 1], "->")) continue;
     if (!std::all_of(scopes.begin(), scopes.end(), [](const auto& s) { return s.has_value(); })) continue;
     std::string path;
     bool anonymous = false;
@@ -105,20 +123,47 @@ std::variant<std::vector<SourceDeclaration>, std::string> source_declarations(co
       if (s->empty()) anonymous = true;
       else path += (path.empty() ? "" : "::") + *s;
     }
-    if (path != scope) continue;
-    size_t start = boundary;
+    if (i == boundary)
+      if (const auto declared = using_declaration(tokens, i))
+        usings_.push_back({i, path, declared->first, declared->second});
+    if (t.kind != Token::Kind::Identifier || i + 1 >= tokens.size() || !is(tokens[i + 1], "(") || i == boundary ||
+        is(tokens[i - 1], "::") || is(tokens[i - 1], ".") || is(tokens[i - 1], "->"))
+      continue;
+    candidates_[t.text].push_back({i, boundary, std::move(path), anonymous});
+  }
+}
+
+std::variant<std::vector<SourceDeclaration>, std::string> SourceDeclarations::of(const std::string& function) const {
+  const Tokens& tokens = tokens_;
+  const std::string qualified_name = function.starts_with("::") ? function.substr(2) : function;
+  if (qualified_name.find('<') != std::string::npos) return std::string("it is a template's instance");
+  const size_t colon = qualified_name.rfind("::");
+  const std::string scope = colon == std::string::npos ? "" : qualified_name.substr(0, colon);
+  const std::string name = colon == std::string::npos ? qualified_name : qualified_name.substr(colon + 2);
+
+  std::vector<SourceDeclaration> found;
+  std::string why;
+  const auto candidates = candidates_.find(name);
+  if (candidates == candidates_.end())
+    return fmt::format("the source declares no {} at the scope its registration names it from", function);
+  for (const Candidate& candidate : candidates->second) {
+    if (candidate.scope != scope) continue;
+    const size_t i = candidate.at;
+    size_t start = candidate.boundary;
     const auto head_has = [&](auto&& pred) {
       return std::any_of(tokens.begin() + static_cast<std::ptrdiff_t>(start),
                          tokens.begin() + static_cast<std::ptrdiff_t>(i), pred);
     };
     if (head_has([](const Token& h) { return is(h, "=") || is(h, "return") || is(h, "("); })) continue;  // a call
-    const int line = t.line;
-    if (anonymous) {
+    const int line = tokens[i].line;
+    if (candidate.anonymous) {
       why = fmt::format("its declaration at line {} is in an anonymous namespace (internal linkage)", line);
       continue;
     }
     if (head_has([](const Token& h) { return kNotCopied.count(h.text) > 0 || !copyable(h); })) {
-      why = fmt::format("its declaration at line {} is static, inline, a template, extern, or in a form import does not copy (attributes)", line);
+      why = fmt::format("its declaration at line {} is static, inline, a template, extern, or in a form import does "
+                        "not copy (attributes)",
+                        line);
       continue;
     }
     while (start < i && export_macro(tokens[start])) ++start;
@@ -133,9 +178,14 @@ std::variant<std::vector<SourceDeclaration>, std::string> source_declarations(co
                         line);
       continue;
     }
+    // The `using` declarations before it that stand in its namespace or one around it.
+    Qualified qualified;
+    for (const Using& u : usings_)
+      if (u.at < i && (u.scope.empty() || scope == u.scope || scope.starts_with(u.scope + "::")))
+        qualified.insert_or_assign(u.name, u.full);
     SourceDeclaration d;
-    d.scope = path;
-    project_names(tokens, start, i, std::nullopt, d.project_names);
+    d.scope = scope;
+    project_names(tokens, start, i, std::nullopt, qualified, d.project_names);
     std::vector<std::string> written;
     bool copied = true;
     for (auto [begin, end] : params) {
@@ -145,27 +195,32 @@ std::variant<std::vector<SourceDeclaration>, std::string> source_declarations(co
           break;
         }
       if (std::any_of(tokens.begin() + static_cast<std::ptrdiff_t>(begin),
-                      tokens.begin() + static_cast<std::ptrdiff_t>(end),
-                      [](const Token& p) { return !copyable(p); }))
+                      tokens.begin() + static_cast<std::ptrdiff_t>(end), [](const Token& p) { return !copyable(p); }))
         copied = false;
       std::optional<size_t> name_at;
       if (end - begin >= 2 && tokens[end - 1].kind == Token::Kind::Identifier && !is(tokens[end - 2], "::") &&
           !is(tokens[end - 2], "<") && !is(tokens[end - 2], ","))
         name_at = end - 1;
-      project_names(tokens, begin, end, name_at, d.project_names);
-      written.push_back(spaced(tokens, begin, end));
+      project_names(tokens, begin, end, name_at, qualified, d.project_names);
+      written.push_back(spaced(tokens, begin, end, qualified, name_at));
     }
     if (!copied) {
       why = fmt::format("its declaration at line {} has a parameter import does not copy (an array, a function)", line);
       continue;
     }
-    d.text = fmt::format("{} {}({});", spaced(tokens, start, i), name, fmt::join(written, ", "));
+    d.text = fmt::format("{} {}({});", spaced(tokens, start, i, qualified, std::nullopt), name,
+                         fmt::join(written, ", "));
     if (std::none_of(found.begin(), found.end(), [&](const SourceDeclaration& f) { return f.text == d.text; }))
       found.push_back(std::move(d));
   }
   if (!found.empty()) return found;
   return why.empty() ? fmt::format("the source declares no {} at the scope its registration names it from", function)
                      : why;
+}
+
+std::variant<std::vector<SourceDeclaration>, std::string> source_declarations(const Tokens& tokens,
+                                                                                const std::string& function) {
+  return SourceDeclarations(tokens).of(function);
 }
 
 }  // namespace opgen::import

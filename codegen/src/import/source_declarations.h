@@ -5,6 +5,7 @@
 // (kernel_headers.h decides, import_specs.h writes it).
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 #include <variant>
@@ -23,11 +24,37 @@ struct SourceDeclaration {
   std::set<std::string> project_names;
 };
 
-// The declarations (and definitions) of `function`, as a registration names
-// it ("ns::f" for one inside `namespace ns {`), that `tokens` make at that
-// namespace scope with external linkage: none `static`, `inline`, a template,
-// in an anonymous namespace or a class, `extern "C"`, or with attributes.
-// Returns them, or why none can be copied.
+// The functions a source declares (or defines) at namespace scope, indexed
+// by name in one pass, so that a file of 10,000 kernels is read once.
+class SourceDeclarations {
+ public:
+  explicit SourceDeclarations(const Tokens& tokens);  // `tokens` must outlive it
+
+  // The declarations of `function`, as a registration names it ("ns::f" for
+  // one inside `namespace ns {`), at that namespace scope with external
+  // linkage: none `static`, `inline`, a template, in an anonymous namespace
+  // or a class, `extern "C"`, or with attributes. A name a `using a::b::Name;`
+  // of a library namespace (std, at, c10, torch) brought in before it is
+  // spelled in full. Returns them, or why none can be copied.
+  std::variant<std::vector<SourceDeclaration>, std::string> of(const std::string& function) const;
+
+ private:
+  struct Candidate {
+    size_t at = 0;        // the name's token, followed by "("
+    size_t boundary = 0;  // the first token of the declaration
+    std::string scope;    // the named namespaces around it
+    bool anonymous = false;
+  };
+  struct Using {
+    size_t at = 0;
+    std::string scope, name, full;
+  };
+  const Tokens& tokens_;
+  std::map<std::string, std::vector<Candidate>> candidates_;
+  std::vector<Using> usings_;
+};
+
+// SourceDeclarations(tokens).of(function), for one function.
 std::variant<std::vector<SourceDeclaration>, std::string> source_declarations(const Tokens& tokens,
                                                                                 const std::string& function);
 
