@@ -236,3 +236,94 @@ def test_new_scaffolds_an_op_that_decomposes_without_a_fake(tmp_path):
     assert "dispatch: [CompositeImplicitAutograd]" in spec and "fake" not in spec, spec
     check = run_opgen("check", "--namespace", "proj", tmp_path / "s")
     assert check.returncode == 0, check.stderr
+
+
+META_OPS_H = """#pragma once
+#include <ATen/core/Tensor.h>
+namespace proj {
+at::Tensor scale_cpu(const at::Tensor& x, double a);
+at::Tensor scale_meta(const at::Tensor& x, double a);
+at::Tensor shift_cpu(const at::Tensor& x, double b);
+}
+"""
+
+# shift's Meta kernel stays the project's: registered by its own block, in a source the library builds.
+META_KERNELS = """#include "ops.h"
+#include <ATen/ops/add.h>
+#include <ATen/ops/empty_like.h>
+#include <ATen/ops/mul.h>
+#include <torch/library.h>
+namespace proj {
+at::Tensor scale_cpu(const at::Tensor& x, double a) { return at::mul(x, a); }
+at::Tensor scale_meta(const at::Tensor& x, double) { return at::empty_like(x); }
+at::Tensor shift_cpu(const at::Tensor& x, double b) { return at::add(x, b); }
+}
+namespace {
+at::Tensor shift_meta(const at::Tensor& x, double) { return at::empty_like(x); }
+}
+TORCH_LIBRARY_IMPL(keys, Meta, m) {
+  m.impl("shift", &shift_meta);
+}
+"""
+
+META_CHECK = """
+import torch, keys
+from torch._subclasses.fake_tensor import FakeTensorMode
+x = torch.arange(6, dtype=torch.float32).reshape(2, 3)
+assert torch.equal(torch.ops.keys.scale(x, 3.0), x * 3)
+with FakeTensorMode() as mode:  # the Meta kernel is the fake
+    y = torch.ops.keys.scale(mode.from_tensor(x), 3.0)
+    assert y.shape == (2, 3) and y.dtype == torch.float32, y
+compiled = torch.compile(lambda t: torch.ops.keys.shift(torch.ops.keys.scale(t, 3.0), 1.0), fullgraph=True,
+                         backend="aot_eager")
+assert torch.equal(compiled(x), x * 3 + 1)
+with FakeTensorMode() as mode:  # the project's own Meta kernel is shift's fake
+    assert torch.ops.keys.shift(mode.from_tensor(x), 1.0).shape == (2, 3)
+torch.library.opcheck(torch.ops.keys.scale.default, (x, 3.0))
+torch.library.opcheck(torch.ops.keys.shift.default, (x, 1.0))
+print("ok")
+"""
+
+
+def test_an_op_whose_fake_is_its_meta_kernel_builds_loads_and_passes_its_suite(tmp_path):
+    """A C++ kernel at Meta is the op's fake: the spec takes none (a fake beside it is E0828, which torch 2.11's
+    register_fake refuses at import), the package registers none, and fake tensors, torch.compile, opcheck and
+    the generated suite run the Meta kernel; so they do one a source of the library registers itself
+    (`fake: {meta: ...}`, as opgen import writes for a Meta impl it keeps in the project's build)."""
+    project = tmp_path / "project"
+    (project / "csrc").mkdir(parents=True)
+    (project / "schemas").mkdir()
+    (project / "csrc" / "ops.h").write_text(META_OPS_H)
+    (project / "csrc" / "kernels.cpp").write_text(META_KERNELS)
+    spec = ('schema: "scale(Tensor x, float a) -> Tensor"\nabi: unstable\ndispatch: [CPU, Meta]\n'
+            'kernels:\n  include: "ops.h"\n  CPU: "proj::scale_cpu"\n  Meta: "proj::scale_meta"\n'
+            "samples:\n  - dims: {N: [3, 8]}\n    args:\n      x: {shape: [N, 5]}\n      a: 2.5\n")
+    (project / "schemas" / "shift.yaml").write_text(
+        'schema: "shift(Tensor x, float b) -> Tensor"\nabi: unstable\ndispatch: [CPU]\n'
+        'kernels:\n  include: "ops.h"\n  CPU: "proj::shift_cpu"\nfake: {meta: "csrc/kernels.cpp"}\n'
+        "samples:\n  - dims: {N: [3, 8]}\n    args:\n      x: {shape: [N, 5]}\n      b: 0.5\n")
+    (project / "schemas" / "scale.yaml").write_text(spec + "fake: like(x)\n")
+    check = run_opgen("check", "--namespace", "keys", project / "schemas")
+    assert check.returncode == 1 and "error[E0828]" in check.stderr, check.stderr
+    (project / "schemas" / "scale.yaml").write_text(spec)
+    check = run_opgen("check", "--namespace", "keys", project / "schemas")
+    assert check.returncode == 0, check.stderr
+    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
+project(keys CXX)
+include({SOURCE_DIR}/cmake/Opgen.cmake)
+opgen_add_library(keys_ops NAMESPACE keys SCHEMAS schemas KERNELS csrc/kernels.cpp)
+target_include_directories(keys_ops PRIVATE csrc)
+""")
+    build = tmp_path / "build"
+    _, env = build_with_opgen(project, build)
+    ops = next(build.rglob("keys/_ops.py")).read_text()
+    assert "register_fake" not in ops and "No fake: its Meta kernel is its fake" in ops, ops
+    assert "No fake: a Meta kernel registered outside the spec is its fake" in ops, ops
+    loaded = subprocess.run([sys.executable, "-c", META_CHECK], env=env, capture_output=True, text=True,
+                            cwd=tmp_path, timeout=300)
+    assert loaded.returncode == 0 and "ok" in loaded.stdout, (loaded.stdout[-2000:], loaded.stderr[-4000:])
+    suite = next(build.rglob("test_keys_ops.py"))
+    run = subprocess.run([sys.executable, "-m", "pytest", "-v", "-rs", "-p", "no:cacheprovider", suite], env=env,
+                         capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert len(re.findall(r"test_fake_matches_real\[[^]]*\] PASSED", run.stdout)) == 2, run.stdout[-4000:]

@@ -373,3 +373,40 @@ STABLE_TORCH_LIBRARY_IMPL(mixed, CUDA, m) {
     assert ("quantize: CUDA (csrc/ext.cpp:8; a stable-ABI kernel of an op the sources define on the unstable ABI "
             "(csrc/ext.cpp:5): the spec binds kernels of its own ABI)") in proc.stdout, proc.stdout
     assert "csrc/ext.cpp:4-6: delete the block TORCH_LIBRARY(mixed,m)" in proc.stdout, proc.stdout
+
+
+def test_a_meta_kernel_is_the_ops_fake_bound_or_kept_in_the_projects_build(tmp_path):
+    """A Meta kernel is the op's fake (E0828): bound, the spec takes no fake; kept in the project's build
+    (internal linkage: FBGEMM's sparse_ops_meta.cpp, xformers' sparse24), the spec names it as its fake,
+    `fake: {meta: ...}`, rather than write one that would register beside it (torch 2.11 refuses that)."""
+    (tmp_path / "csrc").mkdir()
+    (tmp_path / "csrc" / "ops.h").write_text("#pragma once\n#include <ATen/core/Tensor.h>\n"
+                                             "at::Tensor bound_cpu(const at::Tensor& x);\n"
+                                             "at::Tensor bound_meta(const at::Tensor& x);\n"
+                                             "at::Tensor kept_cpu(const at::Tensor& x);\n")
+    (tmp_path / "csrc" / "ext.cpp").write_text("""#include <torch/library.h>
+#include "ops.h"
+namespace {
+at::Tensor kept_meta(const at::Tensor& x) { return x; }
+}
+TORCH_LIBRARY(metas, m) {
+  m.def("bound(Tensor x) -> Tensor");
+  m.def("kept(Tensor x) -> Tensor");
+}
+TORCH_LIBRARY_IMPL(metas, CPU, m) {
+  m.impl("bound", &bound_cpu);
+  m.impl("kept", &kept_cpu);
+}
+TORCH_LIBRARY_IMPL(metas, Meta, m) {
+  m.impl("bound", &bound_meta);
+  m.impl("kept", &kept_meta);
+}
+""")
+    proc = run_opgen("import", "csrc/ext.cpp", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "2 ops imported as schemas/<op>.yaml, 2 of them with their kernels as they are" in proc.stdout, proc.stdout
+    bound = (tmp_path / "schemas" / "bound.yaml").read_text()
+    assert '  Meta: "bound_meta"\n' in bound and "fake" not in bound, bound
+    kept = (tmp_path / "schemas" / "kept.yaml").read_text()
+    assert ('fake: {meta: "csrc/ext.cpp:16"}  # its Meta impl, kept in the project\'s build, is its fake\n') in kept, kept
+    assert "need their fake written" not in proc.stdout, proc.stdout

@@ -710,6 +710,22 @@ class OpChecker {
 
   void check_fake(const model::ExprEnv& env) {
     if (op_.decomposes()) return;  // it takes no fake (check_decomposing)
+    if (op_.has_meta_kernel()) {  // its Meta kernel is its fake
+      const bool bound = std::any_of(op_.dispatch.begin(), op_.dispatch.end(),
+                                     [](const auto& key) { return key.value == "Meta"; });
+      if (op_.fake_meta && bound)
+        error(Code::FakeBesideMetaKernel, op_.fake_meta->loc,
+              "'fake: {meta: ...}' names a Meta kernel registered outside the spec, and the spec binds one too: "
+              "two kernels at Meta")
+            .notes.push_back({"drop one: the bound kernel is the fake, or drop 'Meta' from 'dispatch'"});
+      else if (op_.fake_python || !op_.fake.empty())
+        error(Code::FakeBesideMetaKernel,
+              op_.fake_python ? op_.fake_python->loc : (op_.fake_loc.line ? op_.fake_loc : op_.fake.front().at(0)),
+              "a fake beside a Meta kernel, which is the op's fake: torch 2.11's torch.library.register_fake "
+              "refuses it (2.14's lets the fake replace the kernel)")
+            .notes.push_back({"drop the fake (fake tensors and torch.compile run the Meta kernel), or the Meta kernel"});
+      return;
+    }
     const auto& returns = op_.schema.returns;
     if (op_.fake_python) {
       const std::string& target = op_.fake_python->value;

@@ -764,6 +764,10 @@ std::string python_module(const model::Library& lib) {
     if (op.decomposes()) {
       // PyTorch refuses a fake beside a CompositeImplicitAutograd kernel: fake tensors run that kernel.
       p.line("# No fake: the op decomposes (its CompositeImplicitAutograd kernel runs on fake tensors too).");
+    } else if (op.fake_meta) {
+      p.line("# No fake: a Meta kernel registered outside the spec is its fake (fake: {meta: ...}).");
+    } else if (op.has_meta_kernel()) {
+      p.line("# No fake: its Meta kernel is its fake (fake tensors and torch.compile run it).");
     } else {
       emit_fake(p, lib, op);
       if (op.wraps_flat_op()) {

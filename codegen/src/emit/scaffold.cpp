@@ -96,8 +96,8 @@ model::OpSpec draft_new_op(const model::Library& lib, const model::FunctionSchem
     dispatch = model::takes_dispatch_tensor(schema) ? std::vector<std::string>{"CPU", "CUDA"}
                                                     : std::vector<std::string>{"CompositeExplicitAutograd"};
   for (const auto& key : dispatch) draft.dispatch.push_back({key, {}});
-  if (draft.decomposes()) {
-    // No fake: fake tensors run its CompositeImplicitAutograd kernel (E0827).
+  if (draft.decomposes() || draft.has_meta_kernel()) {
+    // No fake: fake tensors run its CompositeImplicitAutograd kernel (E0827), or its Meta kernel (E0828).
   } else if (auto rules = default_fake_rules(schema)) {
     for (const auto& rule : *rules) draft.fake.push_back({rule, {}, nullptr});
   } else {

@@ -135,7 +135,22 @@ std::string spec_text(const ImportedOp& op, const std::string& package,
     const model::DispatchKey* key = model::find_dispatch_key(k.dispatch_key);
     return key && key->kind == model::DispatchKeyKind::Decomposing;
   });
-  if (needs_fake(op.schema) && (!decomposes || !op.python_fake.empty() || !op.python_fake_source.empty())) {
+  // A Meta kernel is the op's fake (E0828): the spec takes none but the project's own, which `opgen check` then
+  // names as a need. One the project keeps in its build (kept impls read "<key> (<file:line>; why)") is named
+  // as the fake: `fake: {meta: ...}`.
+  const bool meta_kernel =
+      std::any_of(op.kernels.begin(), op.kernels.end(), [](const ImportedKernel& k) { return k.dispatch_key == "Meta"; });
+  const auto kept_meta = std::find_if(op.kept_impls.begin(), op.kept_impls.end(),
+                                      [](const std::string& kept) { return kept.starts_with("Meta ("); });
+  if (needs_fake(op.schema) && !decomposes && !meta_kernel && kept_meta != op.kept_impls.end() &&
+      op.python_fake.empty() && op.python_fake_source.empty()) {
+    const std::string where = kept_meta->substr(6, kept_meta->find(';') == std::string::npos
+                                                        ? kept_meta->size() - 7
+                                                        : kept_meta->find(';') - 6);
+    out += fmt::format("fake: {{meta: {}}}  # {}\n", yaml_double_quoted(where),
+                       yaml_comment("its Meta impl, kept in the project's build, is its fake"));
+  } else if (needs_fake(op.schema) &&
+      ((!decomposes && !meta_kernel) || !op.python_fake.empty() || !op.python_fake_source.empty())) {
     if (!op.python_fake.empty()) {
       if (!op.fake_via.empty())
         out += fmt::format("# {}\n", yaml_comment(fmt::format("The fake the project registers through its decorator "
@@ -343,6 +358,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     Draft d;
     d.op = &op;
     d.needs = op.needs;
+
     if (op.schema.empty() && d.needs.empty())  // an impl or a fake read, its def not
       d.needs.push_back(fmt::format("no def of it in the sources given (read: its impl or fake at {}): add the file "
                                     "that defines it, or write its 'schema'",

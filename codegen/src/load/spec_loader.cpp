@@ -57,7 +57,7 @@ namespace {
 
 const std::vector<std::string>& kCheckKeys = check_keys();
 const std::vector<std::string>& kAutogradKeys = autograd_keys();
-const std::vector<std::string> kFakePythonKeys = {"python"};
+const std::vector<std::string> kFakeKeys = {"python", "meta"};
 
 void read_schema(Reader& r, const YAML::Node& node, OpSpec& spec) {
   auto text = r.string_value(node, "schema");
@@ -143,9 +143,23 @@ void read_let(Reader& r, const YAML::Node& node, OpSpec& spec) {
 void read_fake(Reader& r, const YAML::Node& node, OpSpec& spec) {
   spec.fake_loc = r.loc(node);
   if (node.IsMap()) {
-    if (!r.check_keys(node, kFakePythonKeys, "'fake'")) return;
+    if (!r.check_keys(node, kFakeKeys, "'fake'")) return;
+    if (node["python"] && node["meta"]) {
+      r.diags()
+          .error(Code::WrongValueType, r.loc(node), "'fake' is a Python function or a Meta kernel, not both")
+          .notes.push_back({"keep one: fake tensors run a Meta kernel, and torch 2.11 refuses a fake beside it"});
+      return;
+    }
     if (auto n = node["python"]; n && r.expect_string(n, "python"))
       spec.fake_python = Located<std::string>{n.Scalar(), r.loc(n)};
+    if (auto n = node["meta"]; n && r.expect_string(n, "meta")) {
+      if (n.Scalar().empty())
+        r.diags()
+            .error(Code::WrongValueType, r.loc(n), "'fake: {meta: ...}' names where its Meta kernel is registered")
+            .notes.push_back({"e.g. `fake: {meta: \"csrc/ops_meta.cpp:40\"}`"});
+      else
+        spec.fake_meta = Located<std::string>{n.Scalar(), r.loc(n)};
+    }
     return;
   }
   for (const YAML::Node& item : node.IsSequence() ? node : YAML::Node()) {

@@ -92,6 +92,13 @@ bool OpSpec::decomposes() const {
                      [&](const auto& kernel) { return decomposing(kernel.dispatch_key.value); });
 }
 
+bool OpSpec::has_meta_kernel() const {
+  return fake_meta.has_value() ||
+         std::any_of(dispatch.begin(), dispatch.end(), [](const auto& key) { return key.value == "Meta"; }) ||
+         std::any_of(python_kernels.begin(), python_kernels.end(),
+                     [](const auto& kernel) { return kernel.dispatch_key.value == "Meta"; });
+}
+
 const HostClass* Library::host_class(const std::string& name) const {
   for (const HostClass& cls : host_classes)
     if (cls.name.value == name) return &cls;

@@ -276,6 +276,10 @@ struct OpSpec {
   std::vector<LetBinding> lets;
   std::vector<RuleText> fake;             // one per return
   std::optional<Located<std::string>> fake_python;  // "module:function" escape hatch
+  // `fake: {meta: <where>}`: a Meta kernel registered outside the spec (a
+  // source the library builds: an impl `opgen import` keeps in the project's
+  // build) is the fake; `where` says where, for the reader.
+  std::optional<Located<std::string>> fake_meta;
   SourceLoc fake_loc;
   std::optional<Autograd> autograd;
   std::vector<AutocastRule> autocast;  // in file order
@@ -321,6 +325,9 @@ struct OpSpec {
   // A kernel, C++ or Python, is at a decomposing key (CompositeImplicitAutograd):
   // the op takes no fake, and fake tensors and torch.compile run that kernel.
   bool decomposes() const;
+  // A kernel at `Meta` (C++ or Python, or one registered outside the spec,
+  // `fake: {meta: ...}`): fake tensors run it; it is the op's fake (E0828).
+  bool has_meta_kernel() const;
 };
 
 // A library: every op in one namespace, sorted by op name.

@@ -135,6 +135,7 @@ enum class Code : uint16_t {
   AutogradKernelAndRule,
   AutocastKernelAndRule,
   FakeForDecomposingOp,
+  FakeBesideMetaKernel,
   // E09xx: files and output
   CannotReadSpec,
   CannotWriteOutput,
