@@ -710,7 +710,9 @@ class OpChecker {
 
   void check_fake(const model::ExprEnv& env) {
     if (op_.decomposes()) return;  // it takes no fake (check_decomposing)
-    if (op_.has_meta_kernel()) {  // its Meta kernel is its fake
+    // Its Meta kernel is its fake; an op the package wraps around a flat op (carried host objects) still takes
+    // the wrapper's fake: the kernels, Meta among them, are the flat op's.
+    if (op_.has_meta_kernel() && !op_.wraps_flat_op()) {
       const bool bound = std::any_of(op_.dispatch.begin(), op_.dispatch.end(),
                                      [](const auto& key) { return key.value == "Meta"; });
       if (op_.fake_meta && bound)

@@ -764,13 +764,13 @@ std::string python_module(const model::Library& lib) {
     if (op.decomposes()) {
       // PyTorch refuses a fake beside a CompositeImplicitAutograd kernel: fake tensors run that kernel.
       p.line("# No fake: the op decomposes (its CompositeImplicitAutograd kernel runs on fake tensors too).");
-    } else if (op.fake_meta) {
+    } else if (op.fake_meta && !op.wraps_flat_op()) {
       p.line("# No fake: a Meta kernel registered outside the spec is its fake (fake: {meta: ...}).");
-    } else if (op.has_meta_kernel()) {
+    } else if (op.has_meta_kernel() && !op.wraps_flat_op()) {
       p.line("# No fake: its Meta kernel is its fake (fake tensors and torch.compile run it).");
     } else {
       emit_fake(p, lib, op);
-      if (op.wraps_flat_op()) {
+      if (op.wraps_flat_op() && !op.has_meta_kernel()) {  // a Meta kernel of the flat op is its fake
         p.line();
         p.line();
         emit_fake(p, lib, op, /*flat=*/true);
