@@ -14,7 +14,14 @@ with the CMake lines the report prints and its ops called. Needs the built
 tool: run through CTest.
 """
 
+import json
+import os
 import re
+import shutil
+import subprocess
+import sysconfig
+
+import torch
 
 from cli_helpers import SOURCE_DIR, build_with_opgen, requires_opgen, run_opgen
 from test_import_kept_impls import run_check
@@ -302,3 +309,40 @@ STABLE_TORCH_LIBRARY_IMPL(noinc_stable, CUDA, m) {
     # One header per source, the declarations of its kernels of every namespace, beside each namespace's specs.
     assert (tmp_path / "schemas" / "noinc_stable" / "ext_kernels.h").read_text() == \
         (schemas / "ext_kernels.h").read_text()
+
+
+VLLM_SOURCES = SOURCE_DIR / "tests" / "import" / "sources"
+VLLM_CPU = ["csrc/cpu/torch_bindings.cpp", "csrc/ops.h", "csrc/cache.h", "csrc/core/registration.h",
+            "csrc/core/scalar_type.hpp"]
+
+
+def test_vllms_cpu_bindings_bind_every_kernel_and_the_bindings_compile_against_its_headers(tmp_path):
+    """vLLM's CPU build (tests/import/sources/ZJY0516__vllm, verbatim): its bindings file declares 19 kernels
+    itself, and its ops.h needs the cache.h the file includes first. Every op is imported with its kernels,
+    and the generated bindings compile (syntax only) against vLLM's own headers, unchanged."""
+    manifest = {(e["repo"], e["path"]): e for e in json.loads((VLLM_SOURCES / "MANIFEST.json").read_text())}
+    project = tmp_path / "vllm"
+    for path in VLLM_CPU:
+        (project / path).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(VLLM_SOURCES / manifest[("ZJY0516/vllm", path)]["file"], project / path)
+    proc = run_opgen("import", "-I", "csrc", "-D", "TORCH_EXTENSION_NAME=_C", "csrc/cpu/torch_bindings.cpp",
+                     cwd=project)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "31 ops imported as schemas/<op>.yaml, 31 of them with their kernels as they are" in proc.stdout, proc.stdout
+    assert ("csrc/cpu/torch_bindings.cpp declares 19 of the kernels it registers itself, in no header: their "
+            "declarations are copied into schemas/torch_bindings_kernels.h") in proc.stdout, proc.stdout
+    assert "its kernels are declared in ops.h (after cache.h, which it includes first)" in proc.stdout, proc.stdout
+    header = (project / "schemas" / "torch_bindings_kernels.h").read_text()
+    assert "registration.h" not in header and '#include "cache.h"\n#include "ops.h"\n' in header, header
+    out = tmp_path / "out"
+    generate = run_opgen("generate", "--namespace", "_C", "--shards", "1", "-o", out,
+                         *sorted((project / "schemas").glob("*.yaml")))
+    assert generate.returncode == 0, generate.stderr
+    (shard,) = (out / "csrc").glob("*-unstable-shard0.cpp")
+    torch_dir = os.path.dirname(torch.__file__)
+    result = subprocess.run(
+        ["c++", "-std=c++20", "-fsyntax-only", "-D_GLIBCXX_USE_CXX11_ABI=1", f"-I{out / 'include'}",
+         f"-I{project / 'csrc'}", f"-I{project / 'schemas'}", "-isystem", f"{torch_dir}/include",
+         "-isystem", f"{torch_dir}/include/torch/csrc/api/include", "-isystem", sysconfig.get_paths()["include"],
+         str(shard)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-6000:]
