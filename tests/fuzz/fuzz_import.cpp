@@ -10,7 +10,8 @@
 // directory (no '/', no "..", not empty), every <op>.yaml it would
 // write loads and checks without an error, as `opgen check` would read it,
 // and a declaration it would copy into a header is one declaration: no
-// brace, no `;` but its last, no preprocessor line.
+// brace, no `;` but its last, no preprocessor line, its brackets closed.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -51,7 +52,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (const auto* declarations = std::get_if<std::vector<opgen::import::SourceDeclaration>>(&copied))
           for (const auto& d : *declarations)
             if (d.text.empty() || d.text.back() != ';' || d.text.find_first_of("{}#\n") != std::string::npos ||
-                d.text.find(';') + 1 != d.text.size())
+                d.text.find(';') + 1 != d.text.size() ||
+                std::count(d.text.begin(), d.text.end(), '(') != std::count(d.text.begin(), d.text.end(), ')') ||
+                std::count(d.text.begin(), d.text.end(), '<') != std::count(d.text.begin(), d.text.end(), '>'))
               fail("a copied declaration that is not one declaration", d.text);
       }
   }

@@ -48,6 +48,18 @@ bool unqualified(const Tokens& tokens, size_t begin, size_t end, size_t j) {
   return !(j > begin && is(tokens[j - 1], "::")) && !(j + 1 < end && is(tokens[j + 1], "::"));
 }
 
+// Whether the brackets of tokens [begin, end) close within it: a parameter cut at a default's `=` that stood
+// inside a template argument (`std::enable_if_t<n == 1>`) does not.
+bool balanced(const Tokens& tokens, size_t begin, size_t end) {
+  int angle = 0, paren = 0;
+  for (size_t i = begin; i < end; ++i) {
+    angle += is(tokens[i], "<") - is(tokens[i], ">");
+    paren += is(tokens[i], "(") - is(tokens[i], ")");
+    if (angle < 0 || paren < 0) return false;
+  }
+  return angle == 0 && paren == 0;
+}
+
 // Tokens as a declaration is written: `const at::Tensor& x`, `std::vector<int64_t> sizes`; the names `qualified`
 // holds in full. `name_at`: the index of a parameter's name, not a type's.
 std::string spaced(const Tokens& tokens, size_t begin, size_t end, const Qualified& qualified,
@@ -160,7 +172,8 @@ std::variant<std::vector<SourceDeclaration>, std::string> SourceDeclarations::of
       why = fmt::format("its declaration at line {} is in an anonymous namespace (internal linkage)", line);
       continue;
     }
-    if (head_has([](const Token& h) { return kNotCopied.count(h.text) > 0 || !copyable(h); })) {
+    if (head_has([](const Token& h) { return kNotCopied.count(h.text) > 0 || !copyable(h); }) ||
+        !balanced(tokens, start, i)) {
       why = fmt::format("its declaration at line {} is static, inline, a template, extern, or in a form import does "
                         "not copy (attributes)",
                         line);
@@ -195,7 +208,8 @@ std::variant<std::vector<SourceDeclaration>, std::string> SourceDeclarations::of
           break;
         }
       if (std::any_of(tokens.begin() + static_cast<std::ptrdiff_t>(begin),
-                      tokens.begin() + static_cast<std::ptrdiff_t>(end), [](const Token& p) { return !copyable(p); }))
+                      tokens.begin() + static_cast<std::ptrdiff_t>(end), [](const Token& p) { return !copyable(p); }) ||
+          !balanced(tokens, begin, end))
         copied = false;
       std::optional<size_t> name_at;
       if (end - begin >= 2 && tokens[end - 1].kind == Token::Kind::Identifier && !is(tokens[end - 2], "::") &&
@@ -205,7 +219,9 @@ std::variant<std::vector<SourceDeclaration>, std::string> SourceDeclarations::of
       written.push_back(spaced(tokens, begin, end, qualified, name_at));
     }
     if (!copied) {
-      why = fmt::format("its declaration at line {} has a parameter import does not copy (an array, a function)", line);
+      why = fmt::format("its declaration at line {} has a parameter in a form import does not copy (an array, a "
+                        "default it cannot cut off)",
+                        line);
       continue;
     }
     d.text = fmt::format("{} {}({});", spaced(tokens, start, i, qualified, std::nullopt), name,
