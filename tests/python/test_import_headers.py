@@ -346,3 +346,19 @@ def test_vllms_cpu_bindings_bind_every_kernel_and_the_bindings_compile_against_i
          "-isystem", f"{torch_dir}/include/torch/csrc/api/include", "-isystem", sysconfig.get_paths()["include"],
          str(shard)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-6000:]
+
+
+def test_a_header_of_copied_declarations_is_named_and_commented_as_cpp_can_hold_it(tmp_path):
+    """Its name comes from the source's, which may hold what an #include line or a file name should not (a
+    quote, a newline); the comment naming the source must not end early: a newline there would make the rest
+    of the name code."""
+    (tmp_path / "y").mkdir()
+    (tmp_path / "y" / 'q"u\nint injected;.cpp').write_text(
+        '#include <torch/library.h>\nat::Tensor k(const at::Tensor& x);\n'
+        'TORCH_LIBRARY(nm, m) {\n  m.def("o(Tensor x) -> Tensor", &k);\n}\n')
+    proc = run_opgen("import", "y", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert '  include: "q_u_int_injected__kernels.h"\n' in (tmp_path / "schemas" / "o.yaml").read_text()
+    header = (tmp_path / "schemas" / "q_u_int_injected__kernels.h").read_text()
+    assert header.startswith('// Written by `opgen import`: the declarations y/q"u?int injected;.cpp makes'), header
+    assert "\nint injected" not in header, header

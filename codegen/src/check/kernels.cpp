@@ -48,16 +48,6 @@ bool is_cpp_function_name(const std::string& text) {
   return depth == 0 && (text.find('<') == std::string::npos || !targs.empty());
 }
 
-// Why `path` cannot stand in `#include "path"`; nullopt when it can.
-std::optional<std::string> include_problem(const std::string& path) {
-  if (path.empty()) return "it is empty";
-  for (char c : path) {
-    if (c == '"' || c == '\\') return fmt::format("it holds '{}'", c);
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return "it holds a control character";
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 void check_existing_kernels(const model::OpSpec& op, Diagnostics& diags) {
@@ -95,7 +85,7 @@ void check_existing_kernels(const model::OpSpec& op, Diagnostics& diags) {
                                 .value_or("a dotted module path and a function name, e.g. 'my_pkg.kernels:rms_norm_cpu'")});
   }
   for (const auto& include : op.kernel_includes) {
-    if (auto why = include_problem(include.value))
+    if (auto why = model::include_problem(include.value))
       diags.error(Code::BadExistingKernel, include.loc,
                   fmt::format("'{}' cannot be written as #include \"...\": {}", include.value, *why));
   }

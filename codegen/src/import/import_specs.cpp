@@ -173,6 +173,13 @@ std::string spec_text(const ImportedOp& op, const std::string& package,
   return out;
 }
 
+// A file's path as a C++ comment may hold it: its control characters (a newline would end the comment) as '?'.
+std::string printable(std::string path) {
+  for (char& c : path)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  return path;
+}
+
 // A header of the declarations a registering source makes of its kernels (kernel_headers.h), for the generated
 // bindings to include.
 std::string declarations_header_text(const ImportResult::DeclarationsHeader& header) {
@@ -181,7 +188,7 @@ std::string declarations_header_text(const ImportResult::DeclarationsHeader& hea
       "// which no header declares. The generated bindings, another file, include them\n"
       "// from here; the functions are defined where they were.\n"
       "#pragma once\n\n",
-      header.source);
+      printable(header.source));
   for (const std::string& include : header.includes) out += fmt::format("#include {}\n", include);
   std::string scope;
   bool first = true;

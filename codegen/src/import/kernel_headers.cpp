@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "import/source_declarations.h"
+#include "model/spec.h"
 #include "support/file_io.h"
 
 namespace opgen::import {
@@ -379,16 +380,21 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
                                       before, left_out));
   }
   // Each header of copied declarations is named after its source, `<stem>_kernels.h` (from the source's path where
-  // two sources share a stem), and included by the ops whose kernels it declares.
+  // two sources share a stem; a number after it where names still meet), its characters those of an identifier:
+  // the name goes into the specs and an #include line.
+  auto identifier_chars = [](std::string name) {
+    for (char& c : name)
+      if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return name;
+  };
   std::map<std::string, int> stems;
-  for (const auto& [source, copied] : moved) ++stems[fs::path(source).stem().string()];
+  for (const auto& [source, copied] : moved) ++stems[identifier_chars(fs::path(source).stem().string())];
+  std::set<std::string> taken;
   for (const auto& [source, copied] : moved) {
-    std::string stem = fs::path(source).stem().string();
-    if (stems[stem] > 1) {
-      stem = fs::path(source).replace_extension().generic_string();
-      for (char& c : stem)
-        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-    }
+    std::string stem = identifier_chars(fs::path(source).stem().string());
+    if (stems[stem] > 1) stem = identifier_chars(fs::path(source).replace_extension().generic_string());
+    const std::string base = stem;
+    for (int n = 2; !taken.insert(stem).second; ++n) stem = fmt::format("{}_{}", base, n);
     ImportResult::DeclarationsHeader header;
     header.source = source;
     header.file = stem + "_kernels.h";
@@ -479,7 +485,11 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
         const std::string quoted = include.substr(1, include.size() - 2);
         const auto& read = graph.find(dir, quoted);
         if (!read) header.includes.push_back(include);  // it may be on the include path the build gives
-        else if (!graph.beneath(dir, quoted).python) header.includes.push_back("\"" + spelled(quoted, *read) + "\"");
+        else if (!graph.beneath(dir, quoted).python) {
+          // Spelled from a directory's name, which may hold what an #include line cannot: then as the source has it.
+          const std::string respelled = spelled(quoted, *read);
+          header.includes.push_back(model::include_problem(respelled) ? include : "\"" + respelled + "\"");
+        }
       }
     }
   }

@@ -111,37 +111,60 @@ std::optional<std::pair<std::string, std::string>> using_declaration(const Token
 }  // namespace
 
 SourceDeclarations::SourceDeclarations(const Tokens& tokens) : tokens_(tokens) {
-  // Per open brace: the namespace it opens ("" anonymous), nullopt for any other.
-  std::vector<std::optional<std::string>> scopes;
+  // One pass, each token's work bounded whatever the file holds (nesting, repeats): the scope is kept as it
+  // changes, not rebuilt per token. Per open brace: what it opens (a named or anonymous namespace, or any other).
+  enum class Brace { Named, Anonymous, Other };
+  std::vector<Brace> braces;
+  size_t other_open = 0, anonymous_open = 0;
+  std::string path;                  // the named namespaces open, "a::b"
+  std::vector<size_t> path_lengths;  // `path`'s length before each named namespace
   size_t boundary = 0;  // where the declaration being read begins: past the last `;`, `{` or `}`
+  bool call = false;    // since `boundary`: an `=`, a `return` or a `(`: what follows is no declaration's name
   for (size_t i = 0; i < tokens.size(); ++i) {
     const Token& t = tokens[i];
     if (is(t, ";") || is(t, "{") || is(t, "}")) {
-      if (is(t, "{")) scopes.push_back(std::nullopt);
-      if (is(t, "}") && !scopes.empty()) scopes.pop_back();
+      if (is(t, "{")) {
+        braces.push_back(Brace::Other);
+        ++other_open;
+      } else if (is(t, "}") && !braces.empty()) {
+        const Brace closed = braces.back();
+        braces.pop_back();
+        if (closed == Brace::Other) --other_open;
+        if (closed == Brace::Anonymous) --anonymous_open;
+        if (closed == Brace::Named) {
+          path.resize(path_lengths.back());
+          path_lengths.pop_back();
+        }
+      }
       boundary = i + 1;
+      call = false;
       continue;
     }
     if (const auto opened = namespace_opened(tokens, i)) {
-      scopes.push_back(opened->first);
+      if (opened->first.empty()) {
+        braces.push_back(Brace::Anonymous);
+        ++anonymous_open;
+      } else {
+        braces.push_back(Brace::Named);
+        path_lengths.push_back(path.size());
+        path += (path.empty() ? "" : "::") + opened->first;
+      }
       i = opened->second;
       boundary = i + 1;
+      call = false;
       continue;
     }
-    if (!std::all_of(scopes.begin(), scopes.end(), [](const auto& s) { return s.has_value(); })) continue;
-    std::string path;
-    bool anonymous = false;
-    for (const auto& s : scopes) {
-      if (s->empty()) anonymous = true;
-      else path += (path.empty() ? "" : "::") + *s;
-    }
-    if (i == boundary)
+    const bool head_clear = !call;
+    call = call || is(t, "=") || is(t, "return") || is(t, "(");
+    if (other_open > 0) continue;  // not at namespace scope
+    if (i == boundary && usings_.size() < kMaxUsings)
       if (const auto declared = using_declaration(tokens, i))
         usings_.push_back({i, path, declared->first, declared->second});
-    if (t.kind != Token::Kind::Identifier || i + 1 >= tokens.size() || !is(tokens[i + 1], "(") || i == boundary ||
-        is(tokens[i - 1], "::") || is(tokens[i - 1], ".") || is(tokens[i - 1], "->"))
+    if (!head_clear || t.kind != Token::Kind::Identifier || i + 1 >= tokens.size() || !is(tokens[i + 1], "(") ||
+        i == boundary || is(tokens[i - 1], "::") || is(tokens[i - 1], ".") || is(tokens[i - 1], "->"))
       continue;
-    candidates_[t.text].push_back({i, boundary, std::move(path), anonymous});
+    auto& named = candidates_[t.text];
+    if (named.size() < kMaxDeclarations) named.push_back({i, boundary, path, anonymous_open > 0});
   }
 }
 

@@ -49,6 +49,10 @@ class SourceDeclarations {
     size_t at = 0;
     std::string scope, name, full;
   };
+  // At most these many declarations of one name (overloads) and `using` declarations are kept: a file that
+  // repeats either costs no more.
+  static constexpr size_t kMaxDeclarations = 64;
+  static constexpr size_t kMaxUsings = 256;
   const Tokens& tokens_;
   std::map<std::string, std::vector<Candidate>> candidates_;
   std::vector<Using> usings_;

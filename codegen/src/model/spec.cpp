@@ -99,6 +99,15 @@ bool OpSpec::has_meta_kernel() const {
                      [](const auto& kernel) { return kernel.dispatch_key.value == "Meta"; });
 }
 
+std::optional<std::string> include_problem(const std::string& path) {
+  if (path.empty()) return "it is empty";
+  for (char c : path) {
+    if (c == '"' || c == '\\') return fmt::format("it holds '{}'", c);
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return "it holds a control character";
+  }
+  return std::nullopt;
+}
+
 const HostClass* Library::host_class(const std::string& name) const {
   for (const HostClass& cls : host_classes)
     if (cls.name.value == name) return &cls;

@@ -330,6 +330,10 @@ struct OpSpec {
   bool has_meta_kernel() const;
 };
 
+// Why `path` cannot stand in `#include "path"` (a spec's `kernels: include`);
+// nullopt when it can.
+std::optional<std::string> include_problem(const std::string& path);
+
 // A library: every op in one namespace, sorted by op name.
 struct Library {
   std::string ns;
