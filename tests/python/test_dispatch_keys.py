@@ -155,6 +155,33 @@ def test_a_build_without_cuda_leaves_out_every_kernel_that_is_cuda_code(tmp_path
     assert sorted(p.name for p in (tmp_path / "k").iterdir()) == ["g.cu", "g_AutogradCUDA.cpp", "g_CPU.cpp"]
 
 
+def build_keys_project(tmp_path, ops_h, kernels, specs):
+    """A project of C++ kernels (csrc/ops.h, csrc/kernels.cpp) and specs ({name: text}) in namespace keys,
+    built with opgen; returns the build directory and the environment that imports its package."""
+    project = tmp_path / "project"
+    (project / "csrc").mkdir(parents=True, exist_ok=True)
+    (project / "schemas").mkdir(exist_ok=True)
+    (project / "csrc" / "ops.h").write_text(ops_h)
+    (project / "csrc" / "kernels.cpp").write_text(kernels)
+    for name, text in specs.items():
+        (project / "schemas" / name).write_text(text)
+    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
+project(keys CXX)
+include({SOURCE_DIR}/cmake/Opgen.cmake)
+opgen_add_library(keys_ops NAMESPACE keys SCHEMAS schemas KERNELS csrc/kernels.cpp)
+target_include_directories(keys_ops PRIVATE csrc)
+""")
+    build = tmp_path / "build"
+    _, env = build_with_opgen(project, build)
+    return build, env
+
+
+def run_in(env, tmp_path, *args, timeout=300):
+    """Runs Python with `args` against the built package; returns the finished process."""
+    return subprocess.run([sys.executable, *args], env=env, capture_output=True, text=True, cwd=tmp_path,
+                          timeout=timeout)
+
+
 DECOMPOSING_OPS_H = """#pragma once
 #include <ATen/core/Tensor.h>
 namespace proj {
@@ -194,34 +221,21 @@ def test_an_op_that_decomposes_builds_loads_and_passes_its_suite(tmp_path):
     """A C++ kernel at CompositeImplicitAutograd: the package registers no fake (PyTorch would refuse it), the
     gradient and torch.compile go through the kernel's own ATen calls, and the generated suite, which calls the
     op eagerly (W0803), passes."""
-    project = tmp_path / "project"
-    (project / "csrc").mkdir(parents=True)
-    (project / "schemas").mkdir()
-    (project / "csrc" / "ops.h").write_text(DECOMPOSING_OPS_H)
-    (project / "csrc" / "kernels.cpp").write_text(DECOMPOSING_KERNELS)
-    (project / "schemas" / "scale.yaml").write_text(
-        'schema: "scale(Tensor x, float a) -> Tensor"\nabi: unstable\ndispatch: [CompositeImplicitAutograd]\n'
-        'kernels:\n  include: "ops.h"\n  CompositeImplicitAutograd: "proj::scale"\n'
-        "checks:\n  x: {dtype: [float32]}\n"
-        "samples:\n  - dims: {N: [3, 8]}\n    args:\n      x: {shape: [N, 5]}\n      a: 2.5\n")
-    check = run_opgen("check", "--namespace", "keys", project / "schemas")
+    spec = ('schema: "scale(Tensor x, float a) -> Tensor"\nabi: unstable\ndispatch: [CompositeImplicitAutograd]\n'
+            'kernels:\n  include: "ops.h"\n  CompositeImplicitAutograd: "proj::scale"\n'
+            "checks:\n  x: {dtype: [float32]}\n"
+            "samples:\n  - dims: {N: [3, 8]}\n    args:\n      x: {shape: [N, 5]}\n      a: 2.5\n")
+    (tmp_path / "schemas").mkdir()
+    (tmp_path / "schemas" / "scale.yaml").write_text(spec)
+    check = run_opgen("check", "--namespace", "keys", tmp_path / "schemas")
     assert check.returncode == 0 and "warning[W0803]" in check.stderr, check.stderr
-    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
-project(keys CXX)
-include({SOURCE_DIR}/cmake/Opgen.cmake)
-opgen_add_library(keys_ops NAMESPACE keys SCHEMAS schemas KERNELS csrc/kernels.cpp)
-target_include_directories(keys_ops PRIVATE csrc)
-""")
-    build = tmp_path / "build"
-    _, env = build_with_opgen(project, build)
+    build, env = build_keys_project(tmp_path, DECOMPOSING_OPS_H, DECOMPOSING_KERNELS, {"scale.yaml": spec})
     ops = next(build.rglob("keys/_ops.py")).read_text()
     assert "register_fake" not in ops and "No fake: the op decomposes" in ops, ops
-    loaded = subprocess.run([sys.executable, "-c", DECOMPOSING_CHECK], env=env, capture_output=True, text=True,
-                            cwd=tmp_path, timeout=300)
+    loaded = run_in(env, tmp_path, "-c", DECOMPOSING_CHECK)
     assert loaded.returncode == 0 and "ok" in loaded.stdout, (loaded.stdout[-2000:], loaded.stderr[-4000:])
     suite = next(build.rglob("test_keys_ops.py"))
-    run = subprocess.run([sys.executable, "-m", "pytest", "-v", "-rs", "-p", "no:cacheprovider", suite], env=env,
-                         capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    run = run_in(env, tmp_path, "-m", "pytest", "-v", "-rs", "-p", "no:cacheprovider", suite, timeout=600)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     assert re.search(r"test_input_check\[[^]]*\] PASSED", run.stdout), run.stdout[-4000:]
     assert "decomposes: it has no fake" in run.stdout and "works in eager calls only" in run.stdout, run.stdout[-4000:]
@@ -290,40 +304,31 @@ def test_an_op_whose_fake_is_its_meta_kernel_builds_loads_and_passes_its_suite(t
     register_fake refuses at import), the package registers none, and fake tensors, torch.compile, opcheck and
     the generated suite run the Meta kernel; so they do one a source of the library registers itself
     (`fake: {meta: ...}`, as opgen import writes for a Meta impl it keeps in the project's build)."""
-    project = tmp_path / "project"
-    (project / "csrc").mkdir(parents=True)
-    (project / "schemas").mkdir()
-    (project / "csrc" / "ops.h").write_text(META_OPS_H)
-    (project / "csrc" / "kernels.cpp").write_text(META_KERNELS)
     spec = ('schema: "scale(Tensor x, float a) -> Tensor"\nabi: unstable\ndispatch: [CPU, Meta]\n'
             'kernels:\n  include: "ops.h"\n  CPU: "proj::scale_cpu"\n  Meta: "proj::scale_meta"\n'
             "samples:\n  - dims: {N: [3, 8]}\n    args:\n      x: {shape: [N, 5]}\n      a: 2.5\n")
-    (project / "schemas" / "shift.yaml").write_text(
-        'schema: "shift(Tensor x, float b) -> Tensor"\nabi: unstable\ndispatch: [CPU]\n'
-        'kernels:\n  include: "ops.h"\n  CPU: "proj::shift_cpu"\nfake: {meta: "csrc/kernels.cpp"}\n'
-        "samples:\n  - dims: {N: [3, 8]}\n    args:\n      x: {shape: [N, 5]}\n      b: 0.5\n")
-    (project / "schemas" / "scale.yaml").write_text(spec + "fake: like(x)\n")
-    check = run_opgen("check", "--namespace", "keys", project / "schemas")
+    specs = {
+        "scale.yaml": spec,
+        "shift.yaml": 'schema: "shift(Tensor x, float b) -> Tensor"\nabi: unstable\ndispatch: [CPU]\n'
+                      'kernels:\n  include: "ops.h"\n  CPU: "proj::shift_cpu"\nfake: {meta: "csrc/kernels.cpp"}\n'
+                      "samples:\n  - dims: {N: [3, 8]}\n    args:\n      x: {shape: [N, 5]}\n      b: 0.5\n",
+    }
+    schemas = tmp_path / "schemas"
+    schemas.mkdir()
+    (schemas / "shift.yaml").write_text(specs["shift.yaml"])
+    (schemas / "scale.yaml").write_text(spec + "fake: like(x)\n")
+    check = run_opgen("check", "--namespace", "keys", schemas)
     assert check.returncode == 1 and "error[E0828]" in check.stderr, check.stderr
-    (project / "schemas" / "scale.yaml").write_text(spec)
-    check = run_opgen("check", "--namespace", "keys", project / "schemas")
+    (schemas / "scale.yaml").write_text(spec)
+    check = run_opgen("check", "--namespace", "keys", schemas)
     assert check.returncode == 0, check.stderr
-    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
-project(keys CXX)
-include({SOURCE_DIR}/cmake/Opgen.cmake)
-opgen_add_library(keys_ops NAMESPACE keys SCHEMAS schemas KERNELS csrc/kernels.cpp)
-target_include_directories(keys_ops PRIVATE csrc)
-""")
-    build = tmp_path / "build"
-    _, env = build_with_opgen(project, build)
+    build, env = build_keys_project(tmp_path, META_OPS_H, META_KERNELS, specs)
     ops = next(build.rglob("keys/_ops.py")).read_text()
     assert "register_fake" not in ops and "No fake: its Meta kernel is its fake" in ops, ops
     assert "No fake: a Meta kernel registered outside the spec is its fake" in ops, ops
-    loaded = subprocess.run([sys.executable, "-c", META_CHECK], env=env, capture_output=True, text=True,
-                            cwd=tmp_path, timeout=300)
+    loaded = run_in(env, tmp_path, "-c", META_CHECK)
     assert loaded.returncode == 0 and "ok" in loaded.stdout, (loaded.stdout[-2000:], loaded.stderr[-4000:])
     suite = next(build.rglob("test_keys_ops.py"))
-    run = subprocess.run([sys.executable, "-m", "pytest", "-v", "-rs", "-p", "no:cacheprovider", suite], env=env,
-                         capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    run = run_in(env, tmp_path, "-m", "pytest", "-v", "-rs", "-p", "no:cacheprovider", suite, timeout=600)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     assert len(re.findall(r"test_fake_matches_real\[[^]]*\] PASSED", run.stdout)) == 2, run.stdout[-4000:]
