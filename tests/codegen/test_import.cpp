@@ -126,8 +126,16 @@ torch.library.define("pyns::c", "(Tensor x) -> Tensor")
 @torch.library.register_fake("pyns::c")
 def _(x, *, n=SCALE):
     return x.new_empty(x.shape[0] * n)
+
+def rows(x):
+    return x.shape[0]
+torch.library.define("pyns::d", "(Tensor x) -> Tensor")
+
+@torch.library.register_fake("pyns::d")
+def _(x):
+    return x.new_empty(rows(x))
 )py"}});
-  ASSERT_EQ(found.ops.size(), 3u);
+  ASSERT_EQ(found.ops.size(), 4u);
   EXPECT_EQ(found.ops[0].ns, "pyns");
   EXPECT_EQ(found.ops[0].schema, "a(Tensor x) -> Tensor");
   EXPECT_EQ(found.ops[0].python_fake, "pkg.ops:a_fake");
@@ -137,10 +145,13 @@ def _(x, *, n=SCALE):
   EXPECT_TRUE(found.ops[1].needs.empty());
   EXPECT_EQ(found.ops[1].python_fake_source, "def {name}(x):\n    return x\n");
   EXPECT_EQ(found.ops[1].python_fake_imports, std::vector<std::string>{"import torch\n"});
+  // ... with the values of the module's constants it reads (a default repeated from its op) ...
+  EXPECT_TRUE(found.ops[2].needs.empty());
+  EXPECT_EQ(found.ops[2].python_fake_source, "def {name}(x, *, n=2):\n    return x.new_empty(x.shape[0] * n)\n");
   // ... unless it reads something else of its module, which would not come along.
-  ASSERT_EQ(found.ops[2].needs.size(), 1u);
-  EXPECT_NE(found.ops[2].needs[0].find("the fake is '_' and reads SCALE of its module"), std::string::npos)
-      << found.ops[2].needs[0];
+  ASSERT_EQ(found.ops[3].needs.size(), 1u);
+  EXPECT_NE(found.ops[3].needs[0].find("the fake is '_' and reads rows of its module"), std::string::npos)
+      << found.ops[3].needs[0];
 }
 
 // What moves into _fakes.py must compile there: a string that ends the block

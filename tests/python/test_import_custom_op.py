@@ -10,7 +10,9 @@ torch.compile(fullgraph=True) pass on the opgen side.
 Needs the built tool: run through CTest.
 """
 
+import json
 import re
+import shutil
 
 from cli_helpers import SOURCE_DIR, assert_bit_identical, requires_opgen, run_opgen, run_saving_results
 
@@ -20,6 +22,16 @@ OPS = '''\
 from typing import Optional, Sequence
 
 import torch
+import torch.nn.functional as F
+
+# Defaults spelled with module constants: import reads their values as PyTorch fixes them
+# (the conditional's branches agree), and moves the `_` fake with the values it repeats.
+_DEFAULT_SHIFT = (
+    int(F.ScalingType.RowWise) if hasattr(F, "ScalingType") else 1
+)
+BLOCK: int = 4
+SCALE = 0.25
+STEP = SCALE
 
 
 @torch.library.custom_op("mylib::scaled_add", mutates_args=(), device_types="cpu")
@@ -48,6 +60,16 @@ def row_stats(x: torch.Tensor, keep: bool = False) -> tuple[torch.Tensor, torch.
 def _row_stats_fake(x, keep=False):
     shape = (*x.shape[:-1], 1) if keep else x.shape[:-1]
     return x.new_empty(shape), x.new_empty(shape)
+
+
+@torch.library.custom_op("mylib::shifted", mutates_args=())
+def shifted(x: torch.Tensor, shift: int = _DEFAULT_SHIFT, block: int = BLOCK, step: float = STEP) -> torch.Tensor:
+    return x * step + shift * block
+
+
+@shifted.register_fake
+def _(x, shift=_DEFAULT_SHIFT, block=BLOCK, step=STEP):
+    return torch.empty_like(x)
 '''
 
 # Every op on the same seeded inputs; the results saved for the other process to compare.
@@ -64,6 +86,7 @@ for shape in [(4, 8), (3, 1), (0, 5), (2, 3, 4)]:
     torch.ops.mylib.accumulate_(acc, [x, y], 3)
     results.append(acc)
     results += list(torch.ops.mylib.row_stats(x)) + list(torch.ops.mylib.row_stats(x, True))
+    results += [torch.ops.mylib.shifted(x), torch.ops.mylib.shifted(x, 3, 2, 0.5)]
 torch.save(results, sys.argv[1])
 {checks}
 print("ok")
@@ -75,10 +98,11 @@ x, y = torch.randn(4, 8), torch.randn(4, 8)
 opcheck(torch.ops.mylib.scaled_add.default, (x, y, 0.5, torch.randn(8)))
 opcheck(torch.ops.mylib.accumulate_.default, (torch.randn(4, 8), [x, y], 3))
 opcheck(torch.ops.mylib.row_stats.default, (x, True))
+opcheck(torch.ops.mylib.shifted.default, (x,))
 def step(x, y):
     acc = torch.zeros_like(x)
     torch.ops.mylib.accumulate_(acc, [x, y], 2)
-    mean, top = torch.ops.mylib.row_stats(torch.ops.mylib.scaled_add(acc, y, 0.5))
+    mean, top = torch.ops.mylib.row_stats(torch.ops.mylib.scaled_add(torch.ops.mylib.shifted(acc), y, 0.5))
     return mean + top
 compiled = torch.compile(step, fullgraph=True, backend="aot_eager")
 torch.testing.assert_close(compiled(x, y), step(x, y), rtol=0, atol=0)
@@ -99,24 +123,124 @@ def test_a_custom_op_project_switches_and_gives_the_same_results(tmp_path):
     # Before: the project as it is.
     run(project, RUN.format(setup="import mylib.ops", checks=""), tmp_path / "before.pt", str(project))
 
-    imported = run_opgen("import", "mylib/ops.py", cwd=project)
+    imported = run_opgen("import", "--python-package", "mylib_ops", "mylib/ops.py", cwd=project)
     assert imported.returncode == 0, imported.stdout + imported.stderr
-    assert "3 ops imported" in imported.stdout and "need a person" not in imported.stdout, imported.stdout
-    assert "take the custom_op decorators off the 3 functions" in imported.stdout, imported.stdout
+    assert "4 ops imported" in imported.stdout and "need a person" not in imported.stdout, imported.stdout
+    assert "take the custom_op decorators off the 4 functions" in imported.stdout, imported.stdout
     spec = (project / "schemas" / "scaled_add.yaml").read_text()
     assert 'schema: "scaled_add(Tensor x, Tensor y, float alpha=1.0, Tensor? bias=None) -> Tensor"' in spec, spec
     assert 'CPU: {python: "mylib.ops:scaled_add"}' in spec and 'fake: {python: "mylib.ops:_scaled_add_fake"}' in spec
     accumulate = (project / "schemas" / "accumulate_.yaml").read_text()
     assert "accumulate_(Tensor(a0!) acc, Tensor[] xs, SymInt scale=2) -> ()" in accumulate, accumulate
     assert "CompositeExplicitAutograd: {python:" in accumulate, accumulate  # custom_op without device_types
+    shifted = (project / "schemas" / "shifted.yaml").read_text()
+    assert 'schema: "shifted(Tensor x, SymInt shift=1, SymInt block=4, float step=0.25) -> Tensor"' in shifted, shifted
+    fakes = (project / "python" / "_fakes.py").read_text()
+    assert "def shifted(x, shift=1, block=4, step=0.25):" in fakes, fakes
 
     # The person's step the report names: the decorators come off, the functions stay.
     ops.write_text(re.sub(r"^@.*\n", "", OPS, flags=re.M))
     generated = run_opgen("generate", "--namespace", "mylib", "--fragment", "--python-package", "mylib_ops", "-o",
                           tmp_path / "gen", project / "schemas")
     assert generated.returncode == 0, generated.stderr
+    shutil.copy(project / "python" / "_fakes.py", tmp_path / "gen" / "python" / "mylib_ops")  # as the report says
 
     # After: the package opgen generated, over the same functions.
     run(project, RUN.format(setup="import mylib_ops", checks=CHECKS), tmp_path / "after.pt",
         f"{tmp_path / 'gen' / 'python'}:{project}:{SOURCE_DIR / 'python'}")
-    assert_bit_identical(tmp_path / "before.pt", tmp_path / "after.pt", 28)
+    assert_bit_identical(tmp_path / "before.pt", tmp_path / "after.pt", 36)
+
+
+RUN_TIME_DEFAULTS = '''\
+import torch
+import torch.nn.functional as F
+from .config import e4m3_dtype
+
+LIMIT = 1 if torch.cuda.is_available() else 2
+TWICE = 1
+TWICE = 2
+GROWN = 1
+GROWN += 1
+LOOP = LOOP_BACK
+LOOP_BACK = LOOP
+try:
+    BLOCKED = 1
+finally:
+    pass
+
+
+@torch.library.custom_op("later::branches", mutates_args=())
+def branches(x: torch.Tensor, n: int = LIMIT) -> torch.Tensor:
+    return x.clone()
+
+
+@torch.library.custom_op("later::elsewhere", mutates_args=())
+def elsewhere(x: torch.Tensor, dtype: torch.dtype = e4m3_dtype) -> torch.Tensor:
+    return x.clone()
+
+
+@torch.library.custom_op("later::rebound", mutates_args=())
+def rebound(x: torch.Tensor, a: int = TWICE) -> torch.Tensor:
+    return x.clone()
+
+
+@torch.library.custom_op("later::blocked", mutates_args=())
+def blocked(x: torch.Tensor, b: int = BLOCKED) -> torch.Tensor:
+    return x.clone()
+
+
+@torch.library.custom_op("later::grown", mutates_args=())
+def grown(x: torch.Tensor, b: int = GROWN) -> torch.Tensor:
+    return x.clone()
+
+
+@torch.library.custom_op("later::member", mutates_args=())
+def member(x: torch.Tensor, scaling: int = F.ScalingType.TensorWise) -> torch.Tensor:
+    return x.clone()
+
+
+@torch.library.custom_op("later::cycle", mutates_args=())
+def cycle(x: torch.Tensor, n: int = LOOP) -> torch.Tensor:
+    return x.clone()
+'''
+
+
+def test_a_default_known_only_when_its_module_runs_needs_a_person_with_the_reason(tmp_path):
+    """A default import cannot fix from the source alone (branches that differ, a value from a module it
+    does not run, a name bound twice, an enum member custom_op cannot write, names that only lead to each
+    other) is not guessed: the op needs a person, told why."""
+    (tmp_path / "later").mkdir()
+    (tmp_path / "later" / "ops.py").write_text(RUN_TIME_DEFAULTS)
+    proc = run_opgen("import", "later/ops.py", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "7 ops need a person" in proc.stdout and "0 ops imported" in proc.stdout, proc.stdout
+    for reason in ("(LIMIT (line 5): it is 1 or 2, as `torch.cuda.is_available()` decides when the module runs)",
+                   "(e4m3_dtype is imported from a module import does not run)",
+                   "(TWICE is assigned more than once, or inside a block, in its module)",
+                   "(GROWN is assigned more than once, or inside a block, in its module)",
+                   "(BLOCKED is assigned more than once, or inside a block, in its module)",
+                   "(F.ScalingType.TensorWise is an enum member, which custom_op writes as no default: "
+                   "int(F.ScalingType.TensorWise) is one)",
+                   "(LOOP (line 10): LOOP_BACK (line 11): LOOP refers back to itself)"):
+        assert reason in proc.stdout, (reason, proc.stdout)
+
+
+def test_pytorchs_enums_are_read_with_the_values_torch_gives_them(tmp_path):
+    """`int(F.ScalingType.X)` as a default: the value import writes for every member PyTorch's enums have
+    is the one torch.library.infer_schema writes (the table in python_values.cpp, checked against torch)."""
+    import torch
+    import torch.nn.functional as F
+
+    members = [(enum, member) for enum in ("ScalingType", "SwizzleType")
+               for member in getattr(F, enum).__members__]
+    params = ", ".join(f"p{i}: int = int(F.{enum}.{member})" for i, (enum, member) in enumerate(members))
+    source = (f"import torch\nimport torch.nn.functional as F\n\n\n@torch.library.custom_op(\"enums::all\", "
+              f"mutates_args=())\ndef all_members(x: torch.Tensor, {params}) -> torch.Tensor:\n    return x\n")
+    (tmp_path / "enums.py").write_text(source)
+    proc = run_opgen("import", "enums.py", cwd=tmp_path)
+    assert proc.returncode == 0 and "1 ops imported" in proc.stdout, proc.stdout + proc.stderr
+    written = json.loads(re.search(r'^schema: (".*")$', (tmp_path / "schemas" / "all.yaml").read_text(), re.M)[1])
+    scope = {}
+    exec(compile(source.replace("enums::all", "opgen_test_enums::all"), "enums.py", "exec"), scope)
+    expected = str(torch.ops.opgen_test_enums.all.default._schema).split("::", 1)[1]
+    assert torch._C.parse_schema(f"ns::{written}") == torch._C.parse_schema(f"ns::{expected}"), (written, expected)

@@ -71,6 +71,13 @@ PYTHON_CASES = {
     # custom_op's schema from a def of 100,000 hinted arguments.
     "a custom_op of many arguments": "import torch\n@torch.library.custom_op('lim::scale', mutates_args=())\n"
     "def scale(" + ", ".join(f"a{i}: torch.Tensor" for i in range(100_000)) + ") -> torch.Tensor:\n    return a0\n",
+    # Defaults read through module constants (python_values.cpp): 100,000 constants that each lead to the next
+    # twice (2^100,000 paths unless each is evaluated once), one of 300,000 brackets, 20,000 annotations whose
+    # brackets never close, and 20,000 defaults that use them.
+    "defaults through constants": "".join(f"C{i} = C{i + 1} if x else C{i + 1}\n" for i in range(100_000))
+    + "D = " + "(" * 300_000 + "1" + ")" * 300_000 + "\n" + "A: List[\n" * 20_000
+    + "import torch\n@torch.library.custom_op('lim::scale', mutates_args=())\ndef scale(x: torch.Tensor, "
+    + ", ".join(f"a{i}: int = C{i % 7} if D else D" for i in range(20_000)) + ") -> torch.Tensor:\n    return x\n",
 }
 
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <optional>
 
 namespace opgen::import {
@@ -23,26 +24,6 @@ const std::set<std::string, std::less<>>& known_names() {
       "AssertionError", "Exception", "IndexError", "KeyError", "NotImplementedError", "RuntimeError", "TypeError",
       "ValueError"};
   return names;
-}
-
-size_t indent_of(const std::vector<std::string_view>& lines, int line) {
-  if (line < 1 || static_cast<size_t>(line) > lines.size()) return 0;
-  const auto text = lines[line - 1];
-  const size_t first = text.find_first_not_of(" \t");
-  return first == std::string_view::npos ? 0 : first;
-}
-
-bool starts_line(const Tokens& tokens, size_t i) { return i == 0 || tokens[i - 1].line != tokens[i].line; }
-
-// An `=` that assigns or names a keyword argument: not part of `==`, `<=`,
-// `>=`, `!=` or an augmented assignment (the scanner splits those).
-bool plain_equals(const Tokens& tokens, size_t k) {
-  if (!is(tokens[k], "=")) return false;
-  if (k + 1 < tokens.size() && is(tokens[k + 1], "=") && tokens[k + 1].line == tokens[k].line) return false;
-  if (k == 0) return true;
-  const Token& before = tokens[k - 1];
-  return !(before.kind == Token::Kind::Punct && before.text.size() == 1 &&
-           std::string_view("=<>!+-*/%&|^@~").find(before.text[0]) != std::string_view::npos);
 }
 
 std::string lines_text(const std::vector<std::string_view>& lines, int first, int last, size_t dedent) {
@@ -154,8 +135,44 @@ ModuleImports module_imports(const Tokens& tokens, const std::vector<std::string
   return out;
 }
 
+namespace {
+
+// `source` (its first line is `first`) with each name in `constants` replaced
+// by its value where the tokens of [def, end) read it; nullopt when a line
+// also spells a name in a string or a comment, which must stay as written.
+std::optional<std::string> with_constants(const std::string& source, int first, const Tokens& tokens, size_t def,
+                                          size_t end, const std::map<std::string, std::string>& constants) {
+  std::map<std::pair<int, std::string>, size_t> reads;  // (line, name) -> tokens that read it
+  for (size_t k = def; k < end; ++k)
+    if (tokens[k].kind == Token::Kind::Identifier && constants.count(tokens[k].text) &&
+        !(k > 0 && is(tokens[k - 1], ".")))
+      ++reads[{tokens[k].line, tokens[k].text}];
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::string out;
+  int line = first;
+  for (size_t at = 0; at < source.size(); ++line) {
+    const size_t nl = source.find('\n', at);
+    std::string text = source.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
+    at = nl == std::string::npos ? source.size() : nl + 1;
+    for (const auto& [name, value] : constants) {
+      std::vector<size_t> spelled;  // where the name stands as a whole word
+      for (size_t p = text.find(name); p != std::string::npos; p = text.find(name, p + name.size()))
+        if ((p == 0 || !word_char(text[p - 1])) &&
+            (p + name.size() == text.size() || !word_char(text[p + name.size()])))
+          spelled.push_back(p);
+      auto count = reads.find({line, name});
+      if (spelled.size() != (count == reads.end() ? 0 : count->second)) return std::nullopt;
+      for (auto p = spelled.rbegin(); p != spelled.rend(); ++p) text.replace(*p, name.size(), value);
+    }
+    out += text + (nl == std::string::npos ? "" : "\n");
+  }
+  return out;
+}
+
+}  // namespace
+
 MovedFake move_fake(const Tokens& tokens, size_t def, size_t end, const std::vector<std::string_view>& lines,
-                    const ModuleImports& imports) {
+                    const ModuleImports& imports, const ModuleValues& values) {
   MovedFake out;
   if (def + 2 >= tokens.size() || !is(tokens[def + 2], "(")) {
     out.unresolved.push_back("(its def could not be read)");
@@ -217,6 +234,21 @@ MovedFake move_fake(const Tokens& tokens, size_t def, size_t end, const std::vec
     if (known_names().count(t.text) || bound.count(t.text) || imports.names.count(t.text)) continue;
     unresolved.insert(t.text);
   }
+  // A module constant whose value the source fixes to a number, a boolean or
+  // None (a default the fake repeats from its op) moves as that value.
+  std::map<std::string, std::string> constants;
+  for (auto it = unresolved.begin(); it != unresolved.end();) {
+    const std::string value = values.constant(*it).text;
+    const bool python_literal = value == "None" || value == "True" || value == "False" ||
+                                (!value.empty() && value.find('"') == std::string::npos &&
+                                 !std::isalpha(static_cast<unsigned char>(value[0])));
+    if (python_literal) {
+      constants[*it] = value;
+      it = unresolved.erase(it);
+    } else {
+      ++it;
+    }
+  }
   out.unresolved.assign(unresolved.begin(), unresolved.end());
   // Only a block whose brackets close is copied: what is copied must compile in _fakes.py.
   int brackets = 0;
@@ -228,7 +260,15 @@ MovedFake move_fake(const Tokens& tokens, size_t def, size_t end, const std::vec
   // To the line before the next statement, so a string that ends the block is copied whole.
   const int last = end < tokens.size() ? tokens[end].line - 1 : static_cast<int>(lines.size());
   const size_t dedent = indent_of(lines, tokens[def].line);
-  std::string source = lines_text(lines, tokens[def].line, std::max(last, tokens[end - 1].line), dedent);
+  const int first = tokens[def].line;
+  std::string source = lines_text(lines, first, std::max(last, tokens[end - 1].line), dedent);
+  if (!constants.empty()) {
+    auto replaced = with_constants(source, first, tokens, def, end, constants);
+    if (!replaced)
+      for (const auto& constant : constants) out.unresolved.push_back(constant.first);
+    else
+      source = std::move(*replaced);
+  }
   while (source.size() >= 2 && source.ends_with("\n\n")) source.pop_back();  // the blank lines before it
   // `def _(` -> `def {name}(`: the first `_` after `def` on its line.
   if (const size_t at = source.find(tokens[def + 1].text, source.find("def") + 3); at != std::string::npos)

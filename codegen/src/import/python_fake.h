@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "import/python_values.h"
 #include "import/tokens.h"
 
 namespace opgen::import {
@@ -34,7 +35,9 @@ struct MovedFake {
 };
 
 // The fake whose `def` is at token `def`, its block ending before token `end`.
+// The module's constants it reads whose `values` are numbers, booleans or
+// None move as those values (the defaults a fake repeats from its op).
 MovedFake move_fake(const Tokens& tokens, size_t def, size_t end, const std::vector<std::string_view>& lines,
-                    const ModuleImports& imports);
+                    const ModuleImports& imports, const ModuleValues& values);
 
 }  // namespace opgen::import

@@ -1,7 +1,6 @@
 #include "import/python_schema.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 
 #include <fmt/format.h>
@@ -146,37 +145,11 @@ std::optional<std::string> return_type(const std::string& hint) {
   return std::nullopt;
 }
 
-// A default as infer_schema writes it: None, numbers, booleans, strings
-// quoted, dtypes without `torch.`.
-std::optional<std::string> default_text(const Tokens& tokens, TokenRange range) {
-  auto [begin, end] = range;
-  if (end - begin == 1) {
-    const Token& t = tokens[begin];
-    if (is(t, "None") || is(t, "True") || is(t, "False") || t.kind == Token::Kind::Number) return t.text;
-    if (t.kind == Token::Kind::String && !t.formatted) return fmt::format("\"{}\"", t.text);
-  }
-  // A number, which the scanner may split at an exponent's sign (`1e-6`: `1e`, `-`, `6`).
-  std::string number;
-  bool numeric = true;
-  for (size_t i = begin; i < end && numeric; ++i) {
-    numeric = tokens[i].kind == Token::Kind::Number || is(tokens[i], "-") || is(tokens[i], "+");
-    number += tokens[i].text;
-  }
-  if (numeric && !number.empty()) {
-    char* stop = nullptr;
-    std::strtod(number.c_str(), &stop);
-    if (stop == number.c_str() + number.size() && number.find_first_of("xXnN_") == std::string::npos) return number;
-  }
-  if (end - begin == 3 && is(tokens[begin], "torch") && is(tokens[begin + 1], ".") &&
-      tokens[begin + 2].kind == Token::Kind::Identifier)
-    return tokens[begin + 2].text;  // torch.float32 -> float32
-  return std::nullopt;
-}
-
 }  // namespace
 
 InferredPythonSchema infer_python_schema(const Tokens& tokens, size_t def,
-                                         const std::optional<std::vector<std::string>>& mutates) {
+                                         const std::optional<std::vector<std::string>>& mutates,
+                                         const ModuleValues& values) {
   InferredPythonSchema out;
   if (def + 2 >= tokens.size() || !is(tokens[def + 2], "(")) {
     out.problem = "its def could not be read";
@@ -228,13 +201,13 @@ InferredPythonSchema infer_python_schema(const Tokens& tokens, size_t def,
     }
     std::string entry = fmt::format("{} {}", *type, name);
     if (equals < end) {
-      const auto value = default_text(tokens, {equals + 1, end});
-      if (!value) {
-        out.problem = fmt::format("argument '{}' of {} has a default custom_op cannot write ({})", name, function,
-                                  text_of(tokens, {equals + 1, end}));
+      const PythonValue value = values.value({equals + 1, end});
+      if (value.text.empty()) {
+        out.problem = fmt::format("argument '{}' of {} has a default known only when its module runs ({})", name,
+                                  function, value.reason);
         return out;
       }
-      entry += "=" + *value;
+      entry += "=" + value.text;
     }
     written.push_back(entry);
     seen.push_back(name);

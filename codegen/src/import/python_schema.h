@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "import/python_values.h"
 #include "import/tokens.h"
 
 namespace opgen::import {
@@ -20,7 +21,9 @@ struct InferredPythonSchema {
 
 // `def` is the index of the `def` token. `mutates`: the names custom_op's
 // mutates_args lists; nullopt for "unknown" (every tensor argument).
+// `values`: the module's, which defaults are read with.
 InferredPythonSchema infer_python_schema(const Tokens& tokens, size_t def,
-                                         const std::optional<std::vector<std::string>>& mutates);
+                                         const std::optional<std::vector<std::string>>& mutates,
+                                         const ModuleValues& values);
 
 }  // namespace opgen::import

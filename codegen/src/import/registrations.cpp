@@ -503,18 +503,8 @@ class Collector {
                                                             "register_kernel", "impl"};
     // The indentation of a line (1-based), and the token range of the block a
     // `def` at token i opens: up to the first later line indented no deeper.
-    std::vector<std::string_view> lines;
-    for (size_t at = 0; at <= file.text.size();) {
-      const size_t nl = file.text.find('\n', at);
-      lines.push_back(std::string_view(file.text).substr(at, (nl == std::string::npos ? file.text.size() : nl) - at));
-      if (nl == std::string::npos) break;
-      at = nl + 1;
-    }
-    auto indent = [&](int line) -> size_t {
-      if (line < 1 || static_cast<size_t>(line) > lines.size()) return 0;
-      const auto text = lines[line - 1];
-      return text.find_first_not_of(" \t") == std::string_view::npos ? 0 : text.find_first_not_of(" \t");
-    };
+    const std::vector<std::string_view> lines = source_lines(file.text);
+    auto indent = [&](int line) { return indent_of(lines, line); };
     // A top-level def, class or decorator starts a statement no bracket of
     // an earlier one can reach: every scan below stops there, so a bracket
     // that never closes costs one block, not the rest of the file.
@@ -558,10 +548,11 @@ class Collector {
                                 : module.find('.') == std::string::npos ? std::string()
                                                                         : module.substr(0, module.rfind('.'));
     const ModuleImports imports = module_imports(tokens, lines, package);
+    const ModuleValues values(tokens, lines);
     // A fake named `_` (the `def` at token `def`, registered at token `at`) has no
     // name to name it by: it moves into python/_fakes.py, if nothing else of its module comes along.
     auto move_underscore_fake = [&](ImportedOp& o, size_t def, size_t at) {
-      const MovedFake moved = move_fake(tokens, def, block_end(def), lines, imports);
+      const MovedFake moved = move_fake(tokens, def, block_end(def), lines, imports, values);
       if (moved.unresolved.empty()) {
         o.python_fake_source = moved.source;
         o.python_fake_imports = imports.statements;
@@ -761,7 +752,7 @@ class Collector {
             o.needs.push_back(fmt::format("{}: custom_op decorates {}, whose signature does not close", where(i),
                                           function));
           else
-            custom_op(o, tokens, args, end, function, module, where(i));
+            custom_op(o, tokens, args, end, function, module, where(i), values);
           if (o.needs.empty()) custom_ops[function] = {ns, name};
         } else {
           // A kernel the project registers in Python (register_kernel, torch.library.impl) stays
@@ -809,7 +800,8 @@ class Collector {
   // the function's type hints (or the one given), and the function is its
   // kernel for each device type (every device: CompositeExplicitAutograd).
   void custom_op(ImportedOp& o, const Tokens& tokens, const std::vector<TokenRange>& args, size_t end,
-                 const std::string& function, const std::string& module, const std::string& where) {
+                 const std::string& function, const std::string& module, const std::string& where,
+                 const ModuleValues& values) {
     auto need = [&](const std::string& why) {
       o.needs.push_back(fmt::format("{}: custom_op {}: write the spec's 'schema' (torch.library.infer_schema prints "
                                     "it)", where, why));
@@ -846,7 +838,7 @@ class Collector {
       }
     }
     if (!schema) {
-      const InferredPythonSchema inferred = infer_python_schema(tokens, end, mutates);
+      const InferredPythonSchema inferred = infer_python_schema(tokens, end, mutates, values);
       if (inferred.schema.empty()) return need(inferred.problem);
       schema = inferred.schema;
       o.schema_from_type_hints = true;

@@ -79,4 +79,33 @@ std::optional<std::string> string_argument(const Tokens& tokens, std::pair<size_
   return joined;
 }
 
+std::vector<std::string_view> source_lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  for (size_t at = 0; at <= text.size();) {
+    const size_t nl = text.find('\n', at);
+    lines.push_back(text.substr(at, (nl == std::string_view::npos ? text.size() : nl) - at));
+    if (nl == std::string_view::npos) break;
+    at = nl + 1;
+  }
+  return lines;
+}
+
+size_t indent_of(const std::vector<std::string_view>& lines, int line) {
+  if (line < 1 || static_cast<size_t>(line) > lines.size()) return 0;
+  const auto text = lines[line - 1];
+  const size_t first = text.find_first_not_of(" \t");
+  return first == std::string_view::npos ? 0 : first;
+}
+
+bool starts_line(const Tokens& tokens, size_t i) { return i == 0 || tokens[i - 1].line != tokens[i].line; }
+
+bool plain_equals(const Tokens& tokens, size_t k) {
+  if (!is(tokens[k], "=")) return false;
+  if (k + 1 < tokens.size() && is(tokens[k + 1], "=") && tokens[k + 1].line == tokens[k].line) return false;
+  if (k == 0) return true;
+  const Token& before = tokens[k - 1];
+  return !(before.kind == Token::Kind::Punct && before.text.size() == 1 &&
+           std::string_view("=<>!+-*/%&|^@~").find(before.text[0]) != std::string_view::npos);
+}
+
 }  // namespace opgen::import

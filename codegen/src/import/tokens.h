@@ -34,4 +34,15 @@ std::optional<std::pair<std::string, size_t>> namespace_opened(const Tokens& tok
 // macro that builds the string, an f-string).
 std::optional<std::string> string_argument(const Tokens& tokens, TokenRange range);
 
+// Python's lines, which its statements are read by (indentation).
+// A source's lines, without their newlines (1-based line N is lines[N - 1]).
+std::vector<std::string_view> source_lines(std::string_view text);
+// The indentation of 1-based `line`; 0 past the end or on a blank line.
+size_t indent_of(const std::vector<std::string_view>& lines, int line);
+// Whether token i is the first on its line.
+bool starts_line(const Tokens& tokens, size_t i);
+// An `=` that assigns or names a keyword argument: not part of `==`, `<=`,
+// `>=`, `!=` or an augmented assignment (the scanner splits those).
+bool plain_equals(const Tokens& tokens, size_t k);
+
 }  // namespace opgen::import
