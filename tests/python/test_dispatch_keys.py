@@ -326,6 +326,7 @@ def test_an_op_whose_fake_is_its_meta_kernel_builds_loads_and_passes_its_suite(t
     ops = next(build.rglob("keys/_ops.py")).read_text()
     assert "register_fake" not in ops and "No fake: its Meta kernel is its fake" in ops, ops
     assert "No fake: a Meta kernel registered outside the spec is its fake" in ops, ops
+    assert '_opgen.require_meta_kernel("keys::shift", ' in ops, ops  # checked once the library is loaded
     loaded = run_in(env, tmp_path, "-c", META_CHECK)
     assert loaded.returncode == 0 and "ok" in loaded.stdout, (loaded.stdout[-2000:], loaded.stderr[-4000:])
     suite = next(build.rglob("test_keys_ops.py"))

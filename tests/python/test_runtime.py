@@ -40,6 +40,17 @@ def test_a_handwritten_function_that_cannot_be_imported_names_who_named_it():
         runtime.import_handwritten("no_such_module:f", "ns::op's fake (a.yaml)")
 
 
+def test_a_meta_kernel_a_spec_names_as_its_fake_must_be_registered():
+    lib = torch.library.Library("opgen_rt_meta", "DEF")
+    lib.define("with_meta(Tensor x) -> Tensor")
+    lib.define("without_meta(Tensor x) -> Tensor")
+    lib.impl("with_meta", lambda x: x.new_empty(x.shape), "Meta")
+    runtime.require_meta_kernel("opgen_rt_meta::with_meta", "w.yaml: fake: {meta: k.cpp}")
+    with pytest.raises(ImportError, match=r"w.yaml: fake: \{meta: k.cpp\}: no Meta kernel of opgen_rt_meta::"
+                                          r"without_meta is registered; build the source"):
+        runtime.require_meta_kernel("opgen_rt_meta::without_meta", "w.yaml: fake: {meta: k.cpp}")
+
+
 def test_host_fields_names_the_op_the_argument_and_the_class_it_wanted():
     classes = {"Pair": ("pkg.Pair", "a, b", lambda obj: (obj.a, obj.b))}
 

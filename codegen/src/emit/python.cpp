@@ -766,6 +766,9 @@ std::string python_module(const model::Library& lib) {
       p.line("# No fake: the op decomposes (its CompositeImplicitAutograd kernel runs on fake tensors too).");
     } else if (op.fake_meta && !op.wraps_flat_op()) {
       p.line("# No fake: a Meta kernel registered outside the spec is its fake (fake: {meta: ...}).");
+      p.line(fmt::format("_opgen.require_meta_kernel({}, {})", python_string_literal(qualified_name(lib, op)),
+                         python_string_literal(fmt::format("{}: fake: {{meta: {}}}", op.display_path,
+                                                           op.fake_meta->value))));
     } else if (op.has_meta_kernel() && !op.wraps_flat_op()) {
       p.line("# No fake: its Meta kernel is its fake (fake tensors and torch.compile run it).");
     } else {
