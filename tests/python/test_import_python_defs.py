@@ -87,6 +87,9 @@ def test_a_python_defined_project_switches_with_its_fakes_moved_and_its_kernels_
     report = imported.stdout
     assert "1 ops imported" in report and "need a person" not in report, report
     assert "1 of them with their fake moved into python/_fakes.py" in report, report
+    fake_line = OPS.splitlines().index('@register_fake("proj::row_scale")') + 1
+    assert f"next: take out the project's registrations of the 1 fakes the specs take (the package registers them: " \
+           f"torch 2.11 refuses a second, later releases let it replace the first): proj/ops.py:{fake_line}" in report
     assert "row_scale: cpu (proj/ops.py:17, register_kernel of _ in Python)" in report, report
     assert ("next: generate the package, nothing to build (no C++ kernel): opgen generate --namespace proj "
             "--fragment --python-package proj_ops -o <dir> schemas, then copy python/_fakes.py into the package") \
@@ -108,3 +111,78 @@ def test_a_python_defined_project_switches_with_its_fakes_moved_and_its_kernels_
     run_saving_results(RUN.format(setup="import proj_ops\nimport proj.ops", checks=CHECKS), tmp_path / "after.pt",
                        project, env)
     assert_bit_identical(tmp_path / "before.pt", tmp_path / "after.pt", 12)
+
+
+NAMED_FAKE = '''\
+import torch
+
+torch.library.define("named::twice", "(Tensor x) -> Tensor")
+
+
+@torch.library.register_fake("named::twice")
+def twice_fake(x):
+    return torch.empty_like(x)
+
+
+@torch.library.register_kernel("named::twice", "cpu")
+def twice_cpu(x):
+    return x * 2
+'''
+
+
+def second_fake_refused():
+    """Whether this torch refuses a second register_fake of one op (2.11 does; 2.14 replaces the first)."""
+    import torch
+
+    torch.library.define("opgen_probe::f", "(Tensor x) -> Tensor")
+    torch.library.register_fake("opgen_probe::f", lambda x: x)
+    try:
+        torch.library.register_fake("opgen_probe::f", lambda x: x)
+    except RuntimeError:
+        return True
+    return False
+
+
+def test_a_fake_the_spec_takes_is_registered_once_when_the_report_is_followed(tmp_path):
+    """The spec names the project's own fake (`fake: {python: "named.ops:twice_fake"}`), which the package
+    registers. The project's registration must go, as the report says where: torch 2.11 refuses a second one
+    when the package imports the module."""
+    import os
+    import subprocess
+    import sys
+
+    project = tmp_path / "project"
+    (project / "named").mkdir(parents=True)
+    (project / "named" / "__init__.py").write_text("")
+    ops = project / "named" / "ops.py"
+    ops.write_text(NAMED_FAKE)
+    imported = run_opgen("import", "--python-package", "named_ops", "named/ops.py", cwd=project)
+    assert imported.returncode == 0, imported.stdout + imported.stderr
+    assert "registrations of the 1 fakes the specs take (the package registers them: torch 2.11 refuses a second, " \
+           "later releases let it replace the first): named/ops.py:6" in imported.stdout, imported.stdout
+    spec = (project / "schemas" / "twice.yaml").read_text()
+    assert 'fake: {python: "named.ops:twice_fake"}' in spec, spec
+    gen = tmp_path / "gen"
+    generated = run_opgen("generate", "--namespace", "named", "--fragment", "--python-package", "named_ops", "-o", gen,
+                          project / "schemas")
+    assert generated.returncode == 0, generated.stderr
+    env = {"PYTHONPATH": os.pathsep.join([str(gen / "python"), str(project), str(SOURCE_DIR / "python")]),
+           "PATH": "/usr/bin:/bin"}
+    check = ("import torch, named_ops, named.ops\n"
+             "from torch._subclasses.fake_tensor import FakeTensorMode\n"
+             "x = torch.randn(3)\n"
+             "assert torch.equal(torch.ops.named.twice(x), x * 2)\n"
+             "with FakeTensorMode() as mode:\n"
+             "    assert torch.ops.named.twice(mode.from_tensor(x)).shape == (3,)\n"
+             "print('ok')\n")
+    run = lambda: subprocess.run([sys.executable, "-c", check], env=env, cwd=tmp_path, capture_output=True, text=True)
+    # The def moved to the spec; the fake's registration (line 6) not yet: torch 2.11 refuses the second one
+    # (later releases let it replace the first, and which fake runs is then the order of imports).
+    ops.write_text(NAMED_FAKE.replace('torch.library.define("named::twice", "(Tensor x) -> Tensor")\n', ""))
+    before = run()
+    if second_fake_refused():
+        assert before.returncode != 0 and "already has an fake impl" in before.stderr, before.stderr[-2000:]
+    # The report's step: that registration taken out, the function kept (the spec names it).
+    ops.write_text(ops.read_text().replace('@torch.library.register_fake("named::twice")\n', ""))
+    after = run()
+    assert after.returncode == 0 and "ok" in after.stdout, after.stderr[-2000:]

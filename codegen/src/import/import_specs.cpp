@@ -54,6 +54,7 @@ struct Draft {
   bool fake_stub = false;   // its fake in python/_fakes.py raises until written
   bool fake_moved = false;  // its fake (a `_`) moved into python/_fakes.py
   bool no_impl_given = false;  // the schema alone: no impl of it in the sources given
+  std::string fake_registered_at;  // file:line of the project's registration of the fake the spec takes
   std::string text;
   std::string display;  // the spec's path, as diagnostics name it
 };
@@ -157,12 +158,14 @@ std::string spec_text(const ImportedOp& op, const std::string& package,
                                                                "{} (a Meta kernel): the package registers it instead.",
                                                                op.fake_via)));
       out += fmt::format("fake: {{python: {}}}\n", yaml_double_quoted(op.python_fake));
+      draft.fake_registered_at = op.python_fake_at;
     } else if (!op.python_fake_source.empty()) {
       out += fmt::format("fake: {{python: {}}}  # {}\n",
                          yaml_double_quoted(fmt::format("{}._fakes:{}", package, python_identifier(op.name))),
                          yaml_comment(fmt::format("the fake registered at {} (named '_'), moved there",
                                                   op.python_fake_moved_from)));
       draft.fake_moved = true;
+      draft.fake_registered_at = op.python_fake_moved_from;
     } else {
       out += fmt::format("fake: {{python: {}}}  # {}\n",
                          yaml_double_quoted(fmt::format("{}._fakes:{}", package, python_identifier(op.name))),
@@ -312,6 +315,15 @@ namespace {
 
 // The specs of namespace `ns` (moved: the sources' one namespace imported as
 // another), into `schemas_dir` and `python_dir`.
+// A fake the sources register for an op none of them defines, and nothing
+// else of it: its def is in another build or file (vLLM's _custom_ops.py
+// holds the fakes of every extension, each under `if hasattr(...)`). It stays
+// in the project, named in a note, rather than becoming an op to write.
+bool fake_alone(const ImportedOp& op) {
+  return op.schema.empty() && op.needs.empty() && op.kernels.empty() && op.kept_impls.empty() &&
+         op.impls_in_other_configurations.empty() && (!op.python_fake.empty() || !op.python_fake_source.empty());
+}
+
 // several: one of several namespaces imported in one run, where the other
 // namespaces' ops (and those of no named namespace) are accounted elsewhere.
 ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& options, const std::string& ns,
@@ -347,9 +359,14 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
 
   std::vector<Draft> drafts;
   std::vector<std::string> skipped;
+  std::vector<std::string> fakes_alone;
   std::set<std::string> stems;
   for (const auto& op : found.ops) {
     if (several && op.ns != ns) continue;
+    if (fake_alone(op) && (op.ns.empty() || op.ns == ns)) {
+      fakes_alone.push_back(fmt::format("{} ({})", op.name, op.where));
+      continue;
+    }
     if (!op.ns.empty() && op.ns != ns && !moved) {
       skipped.push_back(fmt::format("{}::{} ({}): another namespace", op.ns, op.name, op.where));
       continue;
@@ -385,6 +402,9 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   bool internal_linkage = false;  // one of those is kept because its kernel cannot be called
   std::vector<std::string> schema_alone;  // written ops whose impls are all in other configurations
   std::vector<std::string> no_impl_given;  // written ops of which the sources given register the def alone
+  // The project's registrations of the fakes the specs take: the package registers those fakes, and torch
+  // refuses a second registration (a custom_op's are named with its decorator).
+  std::vector<std::string> fake_registrations;
   std::string stub_text;
   // Ops that need a person for the same reasons are reported together.
   std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> todo_groups;  // needs, ops
@@ -417,6 +437,9 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
       with_cpp_kernels += std::any_of(d.op->kernels.begin(), d.op->kernels.end(),
                                       [](const ImportedKernel& k) { return !k.python; });
       internal_linkage = internal_linkage || d.op->kept_for_internal_linkage;
+      const bool custom_op = !d.op->kernels.empty() && std::all_of(d.op->kernels.begin(), d.op->kernels.end(),
+                                                                  [](const ImportedKernel& k) { return k.python; });
+      if (!d.fake_registered_at.empty() && !custom_op) fake_registrations.push_back(d.fake_registered_at);
       if (!d.op->kept_impls.empty())
         kept.push_back(fmt::format("{}: {}", d.op->name, fmt::join(d.op->kept_impls, ", ")));
       else if (d.op->kernels.empty() && !d.op->impls_in_other_configurations.empty())
@@ -497,6 +520,10 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     r += fmt::format("  {} not imported:\n", skipped.size());
     for (const auto& s : skipped) r += "    " + s + "\n";
   }
+  if (!fakes_alone.empty())
+    r += fmt::format("  note: {} fakes of ops no source given defines stay in the project (their defs are in another "
+                     "build or file: give it to import them): {}\n",
+                     fakes_alone.size(), fmt::join(fakes_alone, ", "));
   for (const auto& note : found.notes) r += "  note: " + note + "\n";
   for (const auto* header : declarations_headers)
     r += fmt::format("  note: {} declares {} of the kernels it registers itself, in no header: their declarations "
@@ -518,6 +545,10 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     } else {
       r += "  next: drop the sources' own registrations of these ops from the build (they would register them twice)\n";
     }
+    if (!fake_registrations.empty())
+      r += fmt::format("  next: take out the project's registrations of the {} fakes the specs take (the package "
+                       "registers them: torch 2.11 refuses a second, later releases let it replace the first): {}\n",
+                       fake_registrations.size(), fmt::join(fake_registrations, ", "));
     if (python_only)
       r += fmt::format("  next: take the custom_op decorators off the {} functions the specs name under 'kernels:' "
                        "(and their register_fake calls): the package defines those ops and registers the functions "
@@ -568,9 +599,12 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
 }  // namespace
 
 ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) {
-  std::set<std::string> namespaces;
+  // The namespaces to import: those with an op of theirs, not only fakes of ops defined elsewhere.
+  std::set<std::string> namespaces, fakes_only;
   for (const auto& op : found.ops)
-    if (!op.ns.empty()) namespaces.insert(op.ns);
+    if (!op.ns.empty()) (fake_alone(op) ? fakes_only : namespaces).insert(op.ns);
+  if (namespaces.empty()) namespaces = fakes_only;  // nothing else: they are what the sources hold
+  for (const std::string& ns : namespaces) fakes_only.erase(ns);
   if (!options.ns.empty()) {
     // One namespace in the sources and another one asked for: the ops move.
     const bool moved = namespaces.size() == 1 && *namespaces.begin() != options.ns;
@@ -605,6 +639,15 @@ ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) 
     all.ok = all.ok || plan.ok;
     all.report += "\n" + plan.report;
     for (auto& file : plan.files) all.files.push_back(std::move(file));
+  }
+  if (!fakes_only.empty()) {
+    std::vector<std::string> fakes;
+    for (const auto& op : found.ops)
+      if (fakes_only.count(op.ns)) fakes.push_back(fmt::format("{}::{} ({})", op.ns, op.name, op.where));
+    all.report += fmt::format("\nopgen import: the sources register fakes alone in {} ({} ops no source given "
+                              "defines): they stay in the project; give the sources that define them to import them:"
+                              "\n  {}\n",
+                              fmt::join(fakes_only, ", "), fakes.size(), fmt::join(fakes, "\n  "));
   }
   std::vector<std::string> unnamed;
   for (const auto& op : found.ops)

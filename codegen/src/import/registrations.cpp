@@ -643,6 +643,7 @@ class Collector {
                 where(i), tokens[end + 1].text, t.text));
           else
             o.python_fake = module + ":" + tokens[end + 1].text;
+          o.python_fake_at = where(i);
           o.fake_via = t.text;
         } else {
           result.notes.push_back(fmt::format("{}: {}(...) registers a fake that import cannot name: not imported",
@@ -747,6 +748,7 @@ class Collector {
                                           "name it in 'fake: {{python: ...}}'", where(i), function));
           else
             o.python_fake = module + ":" + function;
+          o.python_fake_at = where(i);
         } else if (t.text == "custom_op") {
           if (!function.empty() && is(tokens[end], "def") && !signature_closes(end, block_end(end)))
             o.needs.push_back(fmt::format("{}: custom_op decorates {}, whose signature does not close", where(i),
@@ -781,6 +783,7 @@ class Collector {
                              tokens[i + 4].kind == Token::Kind::Identifier;
       if (method == "register_fake" && decorates && tokens[i + 4].text != "_") {
         o.python_fake = module + ":" + tokens[i + 4].text;
+        o.python_fake_at = where(i);
       } else if (method == "register_fake" && decorates && !makes_meta_tensors(i + 3) &&
                  signature_closes(i + 3, block_end(i + 3))) {
         move_underscore_fake(o, i + 3, i);  // `@fn.register_fake` on `def _` (torchao's)

@@ -45,6 +45,7 @@ struct ImportedOp {
   std::vector<std::string> includes;  // the quoted includes of the file that registers the kernels
   std::string includes_from;          // that file (its display path)
   std::string python_fake;            // "module:function"
+  std::string python_fake_at;         // file:line of its registration, which the package's then replaces
   // A fake named `_` (no name to name it by): its def, the name replaced by
   // "{name}", to write into python/_fakes.py with its module's imports.
   std::string python_fake_source;
