@@ -757,10 +757,15 @@ class OpChecker {
     }
     if (op_.fake.size() != needed) {
       SourceLoc at = op_.fake.empty() ? op_.schema_text.loc : op_.fake_loc;
-      error(Code::FakeRuleCount, at,
-            fmt::format("the op has {} output{} but {} 'fake' rule{}", needed, needed == 1 ? "" : "s", op_.fake.size(),
-                        op_.fake.size() == 1 ? "" : "s"))
-          .notes.push_back({"give one rule per output, in order, e.g. 'like(input)'"});
+      auto& e = error(Code::FakeRuleCount, at,
+                      fmt::format("the op has {} output{} but {} 'fake' rule{}", needed, needed == 1 ? "" : "s",
+                                  op_.fake.size(), op_.fake.size() == 1 ? "" : "s"));
+      if (op_.fake_meta && op_.wraps_flat_op())
+        e.notes.push_back({fmt::format("a Meta kernel would be the fake of the flat op the kernels register ({}), "
+                                       "not of the op the package defines around it, which takes the host objects "
+                                       "whole: that one needs 'fake' rules in place of 'fake: {{meta: ...}}'",
+                                       op_.cpp_op_name())});
+      e.notes.push_back({"give one rule per output, in order, e.g. 'like(input)'"});
       return;
     }
     size_t rule = 0;
