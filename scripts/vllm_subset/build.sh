@@ -7,7 +7,7 @@
 # Then each side is loaded in its own process and what it registers compared (registered.py): here, on a
 # machine without a GPU. On a GPU (the device, torch 2.11), each side calls the ops on seeded inputs and the
 # results are compared bit for bit; carry build-vllm/{keep.txt,build-project/_C_stable_libtorch.so,
-# build-imported/python} and run, from the repository root:
+# build-imported/python} (17 MB each) and run, from the repository root:
 #   for s in project imported; do python scripts/vllm_subset/run_ops.py $s build-vllm /tmp/$s.pt; done
 #   python scripts/vllm_subset/compare.py /tmp/project.pt /tmp/imported.pt
 #
@@ -16,7 +16,8 @@
 # its whole csrc/libtorch_stable, as docs/import.md's table does (CUTLASS's include/ and tools/util/include/,
 # e.g. the nvidia-cutlass wheel's cutlass_library/source, for the ops' headers); only the kernels listed
 # below are built. Writes trim.py's file csrc/libtorch_stable/torch_bindings_subset.cpp
-# into the tree, nothing else. Takes about 2.5 minutes on 2 cores (nvcc, sm_90).
+# into the tree, nothing else. Takes about 7 minutes on 2 cores (nvcc, sm_90: each kernel source is compiled
+# once to read what it defines, then by each side's build).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -26,13 +27,12 @@ OUT=$(mkdir -p "${3:-$root/build-vllm}" && cd "${3:-$root/build-vllm}" && pwd)
 OPGEN=${OPGEN:-$root/build/codegen/opgen}
 VENV=${VENV:-$HOME/.cache/opgen/venv-torch-2.11.0}
 PY=$VENV/bin/python
-# The kernel sources that build without CUTLASS and without vLLM's generated sources, and the namespace of
-# the ops they hold.
-C_KERNELS="activation_kernels cuda_view layernorm_kernels minimax_reduce_rms_kernel permute_cols pos_encoding_kernels
+# The kernel sources that build without CUTLASS and without vLLM's generated sources.
+KERNELS="activation_kernels cache_kernels cache_kernels_fused cuda_utils_kernels cuda_view custom_all_reduce
   fused_deepseek_v4_qnorm_rope_kv_insert_kernel fused_minimax_m3_qknorm_rope_kv_insert_kernel fused_qknorm_rope_kernel
-  sampler topk"
-sources() { for k in "$@"; do echo -n " $V/csrc/libtorch_stable/$k.cu"; done; }
-ALL="$(sources $C_KERNELS cuda_utils_kernels custom_all_reduce)"
+  layernorm_kernels layernorm_quant_kernels minimax_reduce_rms_kernel permute_cols pos_encoding_kernels sampler topk"
+sources() { for k in "$@"; do echo -n " $V/csrc/libtorch_stable/${k%.cu}.cu"; done; }
+ALL="$(sources $KERNELS)"
 # vLLM's nvcc flags: get_torch_gpu_compiler_flags (torch's COMMON_NVCC_FLAGS without the __CUDA_NO_HALF* ones
 # for CUDA >= 12, -DENABLE_FP8) and --expt-extended-lambda; the same on both sides.
 COMMON="set(CMAKE_CUDA_ARCHITECTURES 90)
@@ -51,11 +51,11 @@ grep -E "ops imported|need a person" "$OUT/import.log"
 mkdir -p "$OUT/objects"
 TORCH_INCLUDE=$("$PY" -c 'import torch.utils.cpp_extension as e; print(e.include_paths()[0])')
 export V OUT TORCH_INCLUDE
-echo $ALL | tr ' ' '\n' | xargs -P2 -I{} sh -c '[ -f "$OUT/objects/$(basename {}).o" ] || nvcc -c -std=c++17 -O3 \
+echo $ALL | tr ' ' '\n' | xargs -P2 -I{} sh -c '[ -f "$OUT/objects/$(basename {} .cu).o" ] || nvcc -c -std=c++17 -O3 \
   -gencode arch=compute_90,code=sm_90 --expt-relaxed-constexpr --expt-extended-lambda -DENABLE_FP8 -Xcompiler -fPIC \
   -DUSE_CUDA -DTORCH_TARGET_VERSION=0x020B000000000000ULL -I "$V/csrc" -isystem "$TORCH_INCLUDE" {} \
-  -o "$OUT/objects/$(basename {}).o"'
-"$PY" "$here/keep.py" "$OUT/objects" "$OUT/imported/schemas" > "$OUT/keep.txt"
+  -o "$OUT/objects/$(basename {} .cu).o" >> "$OUT/objects.log" 2>&1'
+"$PY" "$here/keep.py" "$OUT/objects" "$OUT/imported/schemas" "$OUT/keep.txt" "$OUT/sources.txt"
 echo "kept: $(wc -l < "$OUT/keep.txt") ops"
 
 # 3. The project's side.
@@ -79,23 +79,21 @@ mkdir -p "$OUT/imported/kept"
 while read -r ns op; do
   mkdir -p "$OUT/imported/kept/$ns"; cp "$OUT/imported/schemas/$ns/$op.yaml" "$OUT/imported/kept/$ns/"
 done < "$OUT/keep.txt"
-lib() {  # namespace, kernel sources: the report's lines
-  local ns=$1; shift
+lib() {  # namespace: the report's lines, its kernel sources filled in
+  local ns=$1
   local fakes=""; [ -f "$OUT/imported/python/$ns/_fakes.py" ] && fakes="PYTHON_SOURCES python/$ns/_fakes.py"
   echo "file(GLOB ${ns}_specs kept/$ns/*.yaml)
-opgen_add_library(${ns}_ops NAMESPACE $ns FRAGMENT TORCH_TARGET_VERSION 2.11 $fakes SCHEMAS \${${ns}_specs} KERNELS $(sources "$@"))
+opgen_add_library(${ns}_ops NAMESPACE $ns FRAGMENT TORCH_TARGET_VERSION 2.11 $fakes SCHEMAS \${${ns}_specs} KERNELS $(sources $(awk -v ns=$ns '$1 == ns {print $2}' "$OUT/sources.txt")))
 target_include_directories(${ns}_ops PRIVATE $V/csrc $V/csrc/libtorch_stable schemas/$ns)
-target_compile_definitions(${ns}_ops PRIVATE TORCH_EXTENSION_NAME=_C_stable_libtorch USE_CUDA)"
+target_compile_definitions(${ns}_ops PRIVATE TORCH_EXTENSION_NAME=_C_stable_libtorch USE_CUDA)
+target_link_libraries(${ns}_ops PRIVATE CUDA::cuda_driver)  # custom_all_reduce.cu calls the driver, as vLLM links it"
 }
-cat > "$OUT/imported/CMakeLists.txt" <<CM
-cmake_minimum_required(VERSION 3.25)
+{
+  echo "cmake_minimum_required(VERSION 3.25)
 project(vllm_imported CXX CUDA)
-$COMMON
-$(lib _C $C_KERNELS)
-$(lib _C_cuda_utils cuda_utils_kernels)
-$(lib _C_custom_ar custom_all_reduce)
-target_link_libraries(_C_custom_ar_ops PRIVATE CUDA::cuda_driver)  # custom_all_reduce.cu calls the driver
-CM
+$COMMON"
+  for ns in $(cut -d' ' -f1 "$OUT/keep.txt" | sort -u); do lib "$ns"; done
+} > "$OUT/imported/CMakeLists.txt"
 for side in project imported; do
   cmake -S "$OUT/$side" -B "$OUT/build-$side" -G Ninja -DPython3_EXECUTABLE="$PY" -DOPGEN_REQUIRE_CUDA=ON \
     -DOPGEN_EXECUTABLE="$OPGEN" > "$OUT/$side.configure.log" 2>&1 || { tail -20 "$OUT/$side.configure.log"; exit 1; }

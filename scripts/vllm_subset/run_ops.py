@@ -1,58 +1,109 @@
 """Calls vLLM's ops on seeded inputs on one side (its own extension, or the packages opgen generated from
-the same kernels) and saves every output; run once per side, in separate processes, then compare bit for
-bit. Needs a CUDA device.
+the same kernels) and saves every output; run once per side, in separate processes, then compare.py the two
+files bit for bit. Needs a CUDA device. An op that raises is saved as its error, so one wrong call costs
+its case, not the run.
   run_ops.py project|imported <OUT of build.sh> <results.pt>"""
+import importlib
 import sys
+import traceback
+import zlib
+
 import torch
 
-side, build, out = sys.argv[1], sys.argv[2], sys.argv[3]
+side, out_dir, out = sys.argv[1], sys.argv[2], sys.argv[3]
 if side == "project":
-    torch.ops.load_library(f"{build}/build-project/_C_stable_libtorch.so")
+    torch.ops.load_library(f"{out_dir}/build-project/_C_stable_libtorch.so")
 else:
-    sys.path.insert(0, f"{build}/build-imported/python")
-    import importlib
-    for package in ("_C", "_C_cuda_utils", "_C_custom_ar"):  # the packages as the report names them
+    sys.path.insert(0, f"{out_dir}/build-imported/python")
+    for package in sorted({line.split()[0] for line in open(f"{out_dir}/keep.txt")}):  # as the report names them
         importlib.import_module(package)
 C = torch.ops._C
-torch.manual_seed(0)
 dev = "cuda"
 results = {}
+
+
+def case(name, run):
+    """`run()`'s outputs (tensors, moved to the CPU) under `name`, or the error it raised."""
+    torch.manual_seed(zlib.crc32(name.encode()))  # the same inputs in both processes (str hash is salted)
+    try:
+        value = run()
+        torch.cuda.synchronize()
+        results[name] = tuple(t.cpu() for t in (value if isinstance(value, tuple) else (value,)))
+    except Exception as error:  # noqa: BLE001 - recorded, both sides compared
+        results[name] = f"raised {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+        traceback.print_exc(limit=1)
+
+
+def into(op, shape, dtype, *inputs):
+    """`op(out, *inputs)` into a new `out`; returns it."""
+    o = torch.empty(shape, device=dev, dtype=dtype)
+    op(o, *inputs)
+    return o
+
+
 for dtype in (torch.float32, torch.float16, torch.bfloat16):
     for n, d in ((1, 128), (7, 1024), (64, 4096)):
         tag = f"{dtype}-{n}x{d}"
-        x2 = torch.randn(n, 2 * d, device=dev, dtype=dtype)
-        x = torch.randn(n, d, device=dev, dtype=dtype)
+        x2 = lambda: torch.randn(n, 2 * d, device=dev, dtype=dtype)  # noqa: E731
+        x = lambda: torch.randn(n, d, device=dev, dtype=dtype)  # noqa: E731
         for op in ("silu_and_mul", "mul_and_silu", "gelu_and_mul", "gelu_tanh_and_mul"):
-            o = torch.empty(n, d, device=dev, dtype=dtype)
-            getattr(C, op)(o, x2)
-            results[f"{op}/{tag}"] = o
-        o = torch.empty(n, d, device=dev, dtype=dtype); C.fatrelu_and_mul(o, x2, 0.1); results[f"fatrelu/{tag}"] = o
-        o = torch.empty(n, d, device=dev, dtype=dtype); C.swigluoai_and_mul(o, x2); results[f"swigluoai/{tag}"] = o
-        o = torch.empty(n, d, device=dev, dtype=dtype); C.silu_and_mul_with_clamp(o, x2, 3.0); results[f"clamp/{tag}"] = o
+            case(f"{op}/{tag}", lambda: into(getattr(C, op), (n, d), dtype, x2()))
+        case(f"fatrelu_and_mul/{tag}", lambda: into(C.fatrelu_and_mul, (n, d), dtype, x2(), 0.1))
+        case(f"swigluoai_and_mul/{tag}", lambda: into(C.swigluoai_and_mul, (n, d), dtype, x2()))
+        case(f"silu_and_mul_with_clamp/{tag}", lambda: into(C.silu_and_mul_with_clamp, (n, d), dtype, x2(), 3.0))
         for op in ("gelu_new", "gelu_fast", "gelu_quick"):
-            o = torch.empty_like(x); getattr(C, op)(o, x); results[f"{op}/{tag}"] = o
-        w = torch.randn(d, device=dev, dtype=dtype)
-        o = torch.empty_like(x); C.rms_norm(o, x, w, 1e-6); results[f"rms_norm/{tag}"] = o
-        inp, res = x.clone(), torch.randn_like(x)
-        C.fused_add_rms_norm(inp, res, w, 1e-6); results[f"fused_add_rms_norm/{tag}"] = (inp, res)
-    # rotary_embedding: neox and not, 8 query heads, 2 key heads of 128
+            case(f"{op}/{tag}", lambda: into(getattr(C, op), (n, d), dtype, x()))
+        w = lambda: torch.randn(d, device=dev, dtype=dtype)  # noqa: E731
+        case(f"rms_norm/{tag}", lambda: into(C.rms_norm, (n, d), dtype, x(), w(), 1e-6))
+
+        def fused_add():
+            inp, res = x(), x()
+            C.fused_add_rms_norm(inp, res, w(), 1e-6)
+            return inp, res
+
+        case(f"fused_add_rms_norm/{tag}", fused_add)
     heads, kv_heads, size, positions = 8, 2, 128, 37
-    cache = torch.randn(4096, size, device=dev, dtype=dtype)
     for neox in (True, False):
-        pos = torch.randint(0, 4096, (positions,), device=dev)
-        q = torch.randn(positions, heads * size, device=dev, dtype=dtype)
-        k = torch.randn(positions, kv_heads * size, device=dev, dtype=dtype)
-        C.rotary_embedding(pos, q, k, size, cache, neox)
-        results[f"rotary/{dtype}-{neox}"] = (q, k)
-    logits = torch.randn(5, 32000, device=dev, dtype=dtype)
-    prompt, output = torch.rand(5, 32000, device=dev) < 0.1, torch.rand(5, 32000, device=dev) < 0.1
-    C.apply_repetition_penalties_(logits, prompt, output, torch.rand(5, device=dev, dtype=dtype) + 1)
-    results[f"repetition_penalties/{dtype}"] = logits
-for dtype in (torch.float16, torch.bfloat16):
-    a = torch.randn(64, 256, device=dev, dtype=dtype)
-    results[f"permute_cols/{dtype}"] = C.permute_cols(a, torch.randperm(256, device=dev, dtype=torch.int32))
-results["get_device_attribute"] = torch.tensor(
-    [torch.ops._C_cuda_utils.get_device_attribute(attribute, 0) for attribute in (1, 16, 75)])
-torch.cuda.synchronize()
-torch.save({k: v.cpu() if torch.is_tensor(v) else tuple(t.cpu() for t in v) for k, v in results.items()}, out)
-print(side, len(results), "results")
+
+        def rotary():
+            cache = torch.randn(4096, size, device=dev, dtype=dtype)
+            pos = torch.randint(0, 4096, (positions,), device=dev)
+            q = torch.randn(positions, heads * size, device=dev, dtype=dtype)
+            k = torch.randn(positions, kv_heads * size, device=dev, dtype=dtype)
+            C.rotary_embedding(pos, q, k, size, cache, neox)
+            return q, k
+
+        case(f"rotary_embedding/{dtype}-{neox}", rotary)
+
+    def penalties():
+        logits = torch.randn(5, 32000, device=dev, dtype=dtype)
+        prompt, output = torch.rand(5, 32000, device=dev) < 0.1, torch.rand(5, 32000, device=dev) < 0.1
+        C.apply_repetition_penalties_(logits, prompt, output, torch.rand(5, device=dev, dtype=dtype) + 1)
+        return logits
+
+    case(f"apply_repetition_penalties_/{dtype}", penalties)
+    if dtype != torch.float32:
+        case(f"permute_cols/{dtype}", lambda: C.permute_cols(torch.randn(64, 256, device=dev, dtype=dtype),
+                                                             torch.randperm(256, device=dev, dtype=torch.int32)))
+        for block in (16, 32):
+
+            def reshape_and_cache():
+                # key/value [tokens, heads, size] into a paged cache [blocks, block, heads, size], "auto" dtype
+                tokens, blocks = 45, 8
+                key = torch.randn(tokens, kv_heads, size, device=dev, dtype=dtype)
+                value = torch.randn(tokens, kv_heads, size, device=dev, dtype=dtype)
+                key_cache = torch.zeros(blocks, block, kv_heads, size, device=dev, dtype=dtype)
+                value_cache = torch.zeros_like(key_cache)
+                slots = torch.randperm(blocks * block, device=dev)[:tokens]
+                scale = torch.ones((), device=dev, dtype=torch.float32)
+                torch.ops._C_cache_ops.reshape_and_cache_flash(key, value, key_cache, value_cache, slots, "auto",
+                                                               scale, scale)
+                return key_cache, value_cache
+
+            case(f"reshape_and_cache_flash/{dtype}-{block}", reshape_and_cache)
+if torch.cuda.is_available():  # its kernel exits the process on a CUDA error, which no case can record
+    case("get_device_attribute", lambda: torch.tensor(
+        [torch.ops._C_cuda_utils.get_device_attribute(attribute, 0) for attribute in (1, 16, 75)]))
+torch.save(results, out)
+raised = [name for name, value in results.items() if isinstance(value, str)]
+print(f"{side}: {len(results)} cases, {len(raised)} raised", *raised[:5])
