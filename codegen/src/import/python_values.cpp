@@ -14,7 +14,7 @@ namespace {
 
 // PyTorch's Python enums a default may convert with int(): their members'
 // values, as torch/nn/functional.py binds them (torch._C._nn._ScalingType and
-// _SwizzleType). tests/python/test_import.py checks each against torch.
+// _SwizzleType). tests/python/test_import_custom_op.py checks each against torch.
 const std::map<std::string, long long, std::less<>>& torch_enum_values() {
   static const std::map<std::string, long long, std::less<>> table = {
       {"torch.nn.functional.ScalingType.TensorWise", 0},
