@@ -174,16 +174,13 @@ ModuleValues::ModuleValues(const Tokens& tokens, const std::vector<std::string_v
   }
 }
 
-PythonValue ModuleValues::value(TokenRange range) const {
-  Evaluated e = evaluate(range, 0);
+PythonValue ModuleValues::value(TokenRange range) const { return as_default(evaluate(range, 0)); }
+
+PythonValue ModuleValues::constant(const std::string& name) const { return as_default(this->name(name, 0)); }
+
+PythonValue ModuleValues::as_default(const Evaluated& e) {
   if (e.enum_value)
     return {"", fmt::format("{} is an enum member, which custom_op writes as no default: int({}) is one", e.text, e.text)};
-  return {e.text, e.reason};
-}
-
-PythonValue ModuleValues::constant(const std::string& name) const {
-  Evaluated e = this->name(name, 0);
-  if (e.enum_value) return {"", fmt::format("{} is an enum member", name)};
   return {e.text, e.reason};
 }
 

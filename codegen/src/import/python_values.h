@@ -37,6 +37,7 @@ class ModuleValues {
     std::optional<long long> enum_value;  // a member of one of PyTorch's enums (text: its dotted name)
     std::string reason;
   };
+  static PythonValue as_default(const Evaluated& e);  // an enum member is none: custom_op writes no such default
   Evaluated evaluate(TokenRange range, int depth) const;
   Evaluated name(const std::string& dotted, int depth) const;      // an imported name or a constant
   Evaluated assigned(const std::string& dotted, int depth) const;  // a constant of the module
