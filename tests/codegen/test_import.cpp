@@ -181,6 +181,32 @@ def _(x):
   EXPECT_NE(found.ops[1].needs[0].find("its brackets do not close"), std::string::npos) << found.ops[1].needs[0];
 }
 
+// The comments after a moved fake, at its def's depth, speak of what follows
+// (bitsandbytes': "# Higher level op: ..." above the next define): they stay.
+// One inside the body, deeper, moves with it. A define() that is a statement
+// of its own is named by its lines, for the person to take out.
+TEST(ImportFind, AMovedFakeLeavesTheCommentsAfterItAndADefIsNamedByItsLines) {
+  const auto found = find_registrations({{"pkg/ops.py", R"py(import torch
+torch.library.define(
+    "pyns::a",
+    "(Tensor x) -> Tensor",
+)
+@torch.library.register_fake("pyns::a")
+def _(x):
+    return x
+    # the body's last words
+
+# About b, which follows.
+torch.library.define("pyns::b", "(Tensor x) -> Tensor")
+_ = torch.library.define("pyns::c", "(Tensor x) -> Tensor")
+)py"}});
+  ASSERT_EQ(found.ops.size(), 3u);
+  EXPECT_EQ(found.ops[0].python_fake_source, "def {name}(x):\n    return x\n    # the body's last words\n");
+  EXPECT_EQ(found.ops[0].python_def_at, "pkg/ops.py:2-5");
+  EXPECT_EQ(found.ops[1].python_def_at, "pkg/ops.py:12");
+  EXPECT_EQ(found.ops[2].python_def_at, "pkg/ops.py:13");  // part of a statement: its line alone
+}
+
 TEST(ImportCondition, EvaluatesAsThePreprocessor) {
   const std::map<std::string, std::string> d = {{"CUDA_KERNEL", "1"}, {"VERSION", "0x020B"}, {"EMPTY", ""},
                                                 {"ALIAS", "VERSION >= 0x0200"}, {"SELF", "SELF + 1"}};

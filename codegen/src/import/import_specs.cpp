@@ -143,15 +143,16 @@ std::string spec_text(const ImportedOp& op, const std::string& package,
       std::any_of(op.kernels.begin(), op.kernels.end(), [](const ImportedKernel& k) { return k.dispatch_key == "Meta"; });
   const auto kept_meta = std::find_if(op.kept_impls.begin(), op.kept_impls.end(),
                                       [](const std::string& kept) { return kept.starts_with("Meta ("); });
-  if (needs_fake(op.schema) && !decomposes && !meta_kernel && kept_meta != op.kept_impls.end() &&
-      op.python_fake.empty() && op.python_fake_source.empty()) {
+  // The project's own fake is the spec's, even for an op opgen would write one for (no result of its own:
+  // `-> ()`, an out= overload): its checks stay, and the package registers one fake, not a second beside it.
+  const bool project_fake = !op.python_fake.empty() || !op.python_fake_source.empty();
+  if (needs_fake(op.schema) && !decomposes && !meta_kernel && kept_meta != op.kept_impls.end() && !project_fake) {
     const std::string where = kept_meta->substr(6, kept_meta->find(';') == std::string::npos
                                                         ? kept_meta->size() - 7
                                                         : kept_meta->find(';') - 6);
     out += fmt::format("fake: {{meta: {}}}  # {}\n", yaml_double_quoted(where),
                        yaml_comment("its Meta impl, kept in the project's build, is its fake"));
-  } else if (needs_fake(op.schema) &&
-      ((!decomposes && !meta_kernel) || !op.python_fake.empty() || !op.python_fake_source.empty())) {
+  } else if (project_fake || (needs_fake(op.schema) && !decomposes && !meta_kernel)) {
     if (!op.python_fake.empty()) {
       if (!op.fake_via.empty())
         out += fmt::format("# {}\n", yaml_comment(fmt::format("The fake the project registers through its decorator "
@@ -405,6 +406,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   // The project's registrations of the fakes the specs take: the package registers those fakes, and torch
   // refuses a second registration (a custom_op's are named with its decorator).
   std::vector<std::string> fake_registrations;
+  std::vector<std::string> python_defs;  // the project's define() calls of the ops the specs now define
   std::string stub_text;
   // Ops that need a person for the same reasons are reported together.
   std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> todo_groups;  // needs, ops
@@ -440,6 +442,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
       const bool custom_op = !d.op->kernels.empty() && std::all_of(d.op->kernels.begin(), d.op->kernels.end(),
                                                                   [](const ImportedKernel& k) { return k.python; });
       if (!d.fake_registered_at.empty() && !custom_op) fake_registrations.push_back(d.fake_registered_at);
+      if (!d.op->python_def_at.empty() && !custom_op) python_defs.push_back(d.op->python_def_at);
       if (!d.op->kept_impls.empty())
         kept.push_back(fmt::format("{}: {}", d.op->name, fmt::join(d.op->kept_impls, ", ")));
       else if (d.op->kernels.empty() && !d.op->impls_in_other_configurations.empty())
@@ -542,9 +545,13 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
         r += fmt::format("    drop {} (nothing in {} but those registrations)\n", fmt::join(dropped_files, " "),
                          dropped_files.size() == 1 ? "it" : "them");
       for (const auto& [file, line] : drop_lines) r += "    " + line + " (the rest of the file stays in the build)\n";
-    } else {
-      r += "  next: drop the sources' own registrations of these ops from the build (they would register them twice)\n";
     }
+    if (!python_defs.empty())
+      r += fmt::format("  next: take out the project's defs of the {} ops the specs define (the package defines "
+                       "them: a second def raises): {}\n",
+                       python_defs.size(), fmt::join(python_defs, ", "));
+    if (drop_lines.empty() && dropped_files.empty() && python_defs.empty())
+      r += "  next: drop the sources' own registrations of these ops from the build (they would register them twice)\n";
     if (!fake_registrations.empty())
       r += fmt::format("  next: take out the project's registrations of the {} fakes the specs take (the package "
                        "registers them: torch 2.11 refuses a second, later releases let it replace the first): {}\n",

@@ -257,9 +257,19 @@ MovedFake move_fake(const Tokens& tokens, size_t def, size_t end, const std::vec
     if (is(tokens[k], ")") || is(tokens[k], "]") || is(tokens[k], "}")) --brackets;
   }
   if (brackets != 0) out.unresolved.push_back("(its brackets do not close)");
-  // To the line before the next statement, so a string that ends the block is copied whole.
-  const int last = end < tokens.size() ? tokens[end].line - 1 : static_cast<int>(lines.size());
+  // To the line before the next statement, so a string that ends the block is copied whole, but not the
+  // comments after the block at its def's depth or shallower: they speak of what follows.
+  int last = end < tokens.size() ? tokens[end].line - 1 : static_cast<int>(lines.size());
   const size_t dedent = indent_of(lines, tokens[def].line);
+  // (A block that ends in a string keeps them: where the string ends, its token does not say.)
+  const Token& final_token = tokens[end - 1];
+  for (; final_token.kind != Token::Kind::String && last > final_token.line && last >= 1 &&
+         static_cast<size_t>(last) <= lines.size();
+       --last) {
+    const std::string_view line = lines[last - 1];
+    const size_t text = line.find_first_not_of(" \t");
+    if (text != std::string_view::npos && !(line[text] == '#' && indent_of(lines, last) <= dedent)) break;
+  }
   const int first = tokens[def].line;
   std::string source = lines_text(lines, first, std::max(last, tokens[end - 1].line), dedent);
   if (!constants.empty()) {

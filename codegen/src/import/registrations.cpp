@@ -686,6 +686,15 @@ class Collector {
         ImportedOp& o = op(ns, name, where(i));
         o.where = where(i);
         o.schema = *schema;
+        // The call's lines, where it is a statement of its own (`torch.library.define(...)`, `lib.define(...)`):
+        // the report names them for the person to take out.
+        size_t start = i;
+        while (start >= 2 && is(tokens[start - 1], ".") && tokens[start - 2].kind == Token::Kind::Identifier) start -= 2;
+        const int last = tokens[end - 1].line;
+        o.python_def_at = starts_line(tokens, start) && (end == tokens.size() || starts_line(tokens, end)) &&
+                                  last > tokens[start].line
+                              ? fmt::format("{}-{}", where(start), last)
+                              : where(start);
         for (size_t a = 1; a < args.size(); ++a)
           for (size_t x = args[a].first; x + 2 < args[a].second; ++x)
             if (is(tokens[x], "Tag") && is(tokens[x + 1], ".")) o.tags.push_back(tokens[x + 2].text);

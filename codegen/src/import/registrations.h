@@ -53,6 +53,7 @@ struct ImportedOp {
   std::string python_fake_moved_from;  // file:line of its registration
   std::string fake_via;               // the project's decorator that registered it, if not torch.library's
   std::string where;                  // file:line of the def
+  std::string python_def_at;          // file:line or file:first-last of a Python define() statement
   std::string guard;                  // the #if conditions around the def
   std::vector<std::string> needs;     // what a person must do, and why
   bool defined = false;               // a def was read (a second one is compared with it)
