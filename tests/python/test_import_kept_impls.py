@@ -410,3 +410,29 @@ TORCH_LIBRARY_IMPL(metas, Meta, m) {
     kept = (tmp_path / "schemas" / "kept.yaml").read_text()
     assert ('fake: {meta: "csrc/ext.cpp:16"}  # its Meta impl, kept in the project\'s build, is its fake\n') in kept, kept
     assert "need their fake written" not in proc.stdout, proc.stdout
+
+
+CLASS_FILE = """#include <torch/custom_class.h>
+#include <torch/library.h>
+struct Counter : torch::CustomClassHolder {
+  int64_t n = 0;
+  int64_t next() { return n++; }
+};
+TORCH_LIBRARY_FRAGMENT(mylib, m) {
+  m.class_<Counter>("Counter").def(torch::init<>()).def("next", &Counter::next);
+}
+"""
+
+
+def test_a_block_that_registers_no_op_keeps_its_file_in_the_build(tmp_path):
+    """A project's custom class (pyg-lib's HashMap) is registered in a block of the namespace with no op in it:
+    the report names the block, and the CMake it prints keeps compiling its file, or the class would be lost."""
+    project = write_project(tmp_path, OPS_H, BINDING, KERNELS)
+    (project / "csrc" / "counter.cpp").write_text(CLASS_FILE)
+    proc = run_opgen("import", "-I", "csrc", "csrc", cwd=project)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert ("note: csrc/counter.cpp:7-9: the block TORCH_LIBRARY_FRAGMENT(mylib,m) registers no op (a custom class, "
+            "or what import does not read): it stays the project's, and its file stays in the build") in proc.stdout
+    cmake = next(line for line in proc.stdout.splitlines() if "opgen_add_library(" in line)
+    assert "csrc/counter.cpp" in cmake.split(" KERNELS ")[1], cmake
+    assert "next" not in {p.stem for p in (project / "schemas").glob("*.yaml")}

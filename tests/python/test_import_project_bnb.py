@@ -104,8 +104,8 @@ def imported(tmp_path_factory):
     left = (project / "bitsandbytes" / "_ops.py").read_text()
     assert "torch.library.define" not in left and "@register_fake" not in left, left
     # ...then the package, generated as the report says, nothing to build.
-    step = re.search(r"^  next: generate the package, nothing to build \(no C\+\+ kernel\): opgen (generate .*) -o <dir> "
-                     r"schemas, then copy python/_fakes.py into the package$", report, re.M)
+    step = re.search(r"^  next: generate the package, nothing to build \(no C\+\+ kernel\): opgen (generate .*) "
+                     r"-o <dir> schemas, then copy python/_fakes.py into the package$", report, re.M)
     assert step, report
     gen = tmp_path / "gen"
     generated = run_opgen(*step[1].split(), "-o", gen, project / "schemas")

@@ -217,6 +217,9 @@ struct BuildSteps {
   std::vector<std::pair<std::string, std::string>> drop_lines;  // file, what to delete in it
   std::vector<std::string> dropped_files;
   std::vector<std::string> kept_files;
+  // "file:first-last: the block ...": blocks of the namespace in which import read no op registration (a custom
+  // class's, pyg-lib's HashMap): what they register stays the project's, so their files stay in the build.
+  std::vector<std::string> unread_blocks;
 };
 
 BuildSteps build_steps(const ImportResult& found, const std::set<std::string>& written_ops, const std::string& ns,
@@ -252,6 +255,11 @@ BuildSteps build_steps(const ImportResult& found, const std::set<std::string>& w
     const bool whole = !owned_ops.empty() && staying.empty();
     file.every_block_owned = file.every_block_owned && whole;
     file.stays = file.stays || keeps || (!owned_ops.empty() && (!whole || block.file_has_other_code));
+    if (block.registrations.empty() && (block.ns == ns || moved)) {
+      file.stays = true;
+      steps.unread_blocks.push_back(
+          fmt::format("{}:{}-{}: the block {}", block.file, block.first_line, block.last_line, block.head));
+    }
     if (owned_ops.empty()) continue;
     // An op whose def (or some impls) goes while an impl of it stays: each list says which part.
     for (std::string& op : staying)
@@ -537,7 +545,11 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   for (const Draft& d : drafts)
     if (d.needs.empty()) written_ops.insert(d.op->name);
   const BuildSteps steps = build_steps(found, written_ops, ns, moved);
-  const auto& [drop_lines, dropped_files, kept_files] = steps;
+  const auto& [drop_lines, dropped_files, kept_files, unread_blocks] = steps;
+  if (written)
+    for (const auto& block : unread_blocks)
+      r += fmt::format("  note: {} registers no op (a custom class, or what import does not read): it stays the "
+                       "project's, and its file stays in the build\n", block);
   if (written) {
     if (!drop_lines.empty() || !dropped_files.empty()) {
       r += "  next: take out of the build what the specs now register (it would be registered twice):\n";

@@ -296,7 +296,8 @@ class Collector {
         else if (key.empty())
           o.kept_impls.push_back(unbound_key_impl(written, where(i)));
         result.blocks.push_back({file.display, t.line, tokens[call_end - 1].line, text_of(tokens, {i, call_end}),
-                                 {{o.ns, o.name, where(i), false, o.kept_impls.size() > kept_before}}});
+                                 {{o.ns, o.name, where(i), false, o.kept_impls.size() > kept_before}}, false,
+                                 o.ns});
         outside_blocks.emplace_back(next_outside, i);
         next_outside = call_end;
         i = call_end - 1;
@@ -328,7 +329,7 @@ class Collector {
       const size_t body_end = matching(tokens, head_end);
       const size_t block_index = result.blocks.size();
       result.blocks.push_back({file.display, tokens[i].line, tokens[std::min(body_end, tokens.size()) - 1].line,
-                               text_of(tokens, {i, head_end}), {}});
+                               text_of(tokens, {i, head_end}), {}, false, ns});
       // What a registration call became: kept when it added a kept impl.
       auto record = [&](const ImportedOp* o, size_t kept_before, size_t k, bool def = false) {
         result.blocks[block_index].registrations.push_back(

@@ -103,6 +103,7 @@ struct RegistrationBlock {
   };
   std::vector<Registration> registrations;
   bool file_has_other_code = false;  // besides its blocks (and namespaces): the build keeps compiling the file
+  std::string ns;                    // its namespace; "" where a macro names it
 };
 
 struct ImportResult {
