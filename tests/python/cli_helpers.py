@@ -157,6 +157,12 @@ def split_diagnostics(stderr):
     return diagnostics, summary
 
 
+def run_check(script, env, cwd):
+    """Runs a check script (Python that prints "ok") against a built library in a process of its own."""
+    run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, cwd=cwd, timeout=600)
+    assert run.returncode == 0 and "ok" in run.stdout, (run.stdout[-3000:], run.stderr[-6000:])
+
+
 def run_saving_results(code, results, cwd, env):
     """Runs `code` (Python that saves its results to sys.argv[1] and prints "ok") in a process of its own."""
     proc = subprocess.run([sys.executable, "-c", code, str(results)], cwd=cwd, capture_output=True, text=True,

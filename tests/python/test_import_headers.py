@@ -23,8 +23,7 @@ import sysconfig
 
 import torch
 
-from cli_helpers import SOURCE_DIR, build_with_opgen, requires_opgen, run_opgen
-from test_import_kept_impls import run_check
+from cli_helpers import SOURCE_DIR, build_with_opgen, requires_opgen, run_check, run_opgen
 
 pytestmark = requires_opgen
 

@@ -17,7 +17,8 @@ import json
 import subprocess
 import sys
 
-from cli_helpers import SOURCE_DIR, build_projects_own_library, build_with_opgen, requires_opgen, run_opgen
+from cli_helpers import (SOURCE_DIR, build_projects_own_library, build_with_opgen, requires_opgen, run_check,
+                         run_opgen)
 
 pytestmark = requires_opgen
 
@@ -41,10 +42,6 @@ target_include_directories(mylib_ops PRIVATE csrc)
 """)
 
 
-def run_check(script, env, cwd):
-    """Runs a check script against the built library in a process of its own; it prints ok."""
-    run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, cwd=cwd, timeout=300)
-    assert run.returncode == 0 and "ok" in run.stdout, (run.stdout[-2000:], run.stderr[-4000:])
 
 OPS_H = """#pragma once
 #include <ATen/core/Tensor.h>
