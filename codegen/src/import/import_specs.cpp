@@ -145,7 +145,7 @@ std::string spec_text(const ImportedOp& op, const std::string& package,
                                       [](const std::string& kept) { return kept.starts_with("Meta ("); });
   // The project's own fake is the spec's, even for an op opgen would write one for (no result of its own:
   // `-> ()`, an out= overload): its checks stay, and the package registers one fake, not a second beside it.
-  const bool project_fake = !op.python_fake.empty() || !op.python_fake_source.empty();
+  const bool project_fake = op.has_project_fake();
   if (needs_fake(op.schema) && !decomposes && !meta_kernel && kept_meta != op.kept_impls.end() && !project_fake) {
     const std::string where = kept_meta->substr(6, kept_meta->find(';') == std::string::npos
                                                         ? kept_meta->size() - 7
@@ -330,7 +330,7 @@ namespace {
 // in the project, named in a note, rather than becoming an op to write.
 bool fake_alone(const ImportedOp& op) {
   return op.schema.empty() && op.needs.empty() && op.kernels.empty() && op.kept_impls.empty() &&
-         op.impls_in_other_configurations.empty() && (!op.python_fake.empty() || !op.python_fake_source.empty());
+         op.impls_in_other_configurations.empty() && op.has_project_fake();
 }
 
 // several: one of several namespaces imported in one run, where the other
@@ -546,11 +546,10 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     if (d.needs.empty()) written_ops.insert(d.op->name);
   const BuildSteps steps = build_steps(found, written_ops, ns, moved);
   const auto& [drop_lines, dropped_files, kept_files, unread_blocks] = steps;
-  if (written)
+  if (written) {
     for (const auto& block : unread_blocks)
       r += fmt::format("  note: {} registers no op (a custom class, or what import does not read): it stays the "
                        "project's, and its file stays in the build\n", block);
-  if (written) {
     if (!drop_lines.empty() || !dropped_files.empty()) {
       r += "  next: take out of the build what the specs now register (it would be registered twice):\n";
       if (!dropped_files.empty())

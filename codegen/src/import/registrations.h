@@ -80,6 +80,9 @@ struct ImportedOp {
   // ImportResult::declarations_headers their declarations are copied into.
   std::string declarations_header;
   bool schema_from_type_hints = false;  // inferred as torch.library.custom_op infers it (python_schema.h)
+
+  // The project registers a fake of its own: named, or as `_` (moved).
+  bool has_project_fake() const { return !python_fake.empty() || !python_fake_source.empty(); }
 };
 
 // `ns::fn<T, 2>` -> `fn`: the name a kernel's declaration spells.

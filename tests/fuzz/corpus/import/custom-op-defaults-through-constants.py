@@ -1,4 +1,4 @@
-import torch
+import torch
 import torch.nn.functional as F
 from torch.nn.functional import SwizzleType
 from .config import e4m3_dtype
