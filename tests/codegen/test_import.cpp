@@ -207,6 +207,67 @@ _ = torch.library.define("pyns::c", "(Tensor x) -> Tensor")
   EXPECT_EQ(found.ops[2].python_def_at, "pkg/ops.py:13");  // part of a statement: its line alone
 }
 
+// FBGEMM's sparse_ops.py registers its fakes by calls, through a helper of its
+// own named impl_abstract: `impl_abstract("fbgemm::op", fn)`. The function is
+// named where it is a function of the module's top level.
+TEST(ImportFind, AFakeRegisteredByACallIsTheFunctionItNames) {
+  const auto found = find_registrations({{"pkg/ops.py", R"py(import torch
+torch.library.define("pyns::a", "(Tensor x) -> Tensor")
+torch.library.define("pyns::b", "(Tensor x) -> Tensor")
+torch.library.define("pyns::c", "(Tensor x) -> Tensor")
+torch.library.define("pyns::d", "(Tensor x) -> Tensor")
+
+def a_fake(x):
+    return torch.empty_like(x)
+
+def on_meta(x):
+    return torch.empty(x.shape, device="meta")
+
+def _setup():
+    def impl_abstract(op_name, fn):
+        torch.library.register_fake(op_name, fn)
+    impl_abstract("pyns::a", a_fake)
+    impl_abstract("pyns::b", on_meta)
+    torch.library.register_fake("pyns::c", func=a_fake)
+    impl_abstract("pyns::d", imported_elsewhere)
+_setup()
+)py"}});
+  ASSERT_EQ(found.ops.size(), 4u);
+  EXPECT_EQ(found.ops[0].python_fake, "pkg.ops:a_fake");
+  EXPECT_TRUE(found.ops[0].needs.empty());
+  ASSERT_EQ(found.ops[1].needs.size(), 1u);
+  EXPECT_NE(found.ops[1].needs[0].find("its fake on_meta makes tensors on the meta device"), std::string::npos);
+  EXPECT_EQ(found.ops[2].python_fake, "pkg.ops:a_fake");
+  ASSERT_EQ(found.ops[3].needs.size(), 1u);
+  EXPECT_NE(found.ops[3].needs[0].find("its fake imported_elsewhere is not a function defined at the top of its "
+                                       "module"),
+            std::string::npos);
+}
+
+// FBGEMM's DISPATCH_TO_<KEY>(name, fn) macros register at the keys its ops_utils.h spells:
+// QUANTIZED_CPU is QuantizedCPU, ALL the catch-all (CompositeImplicitAutograd).
+TEST(ImportFind, FbgemmDispatchMacrosRegisterAtTheKeysTheyExpandTo) {
+  const auto found = find_registrations({{"q.cpp", R"cc(#include "k.h"
+TORCH_LIBRARY_FRAGMENT(fbgemm, m) {
+  m.def("Front(Tensor input) -> Tensor");
+  m.def("Any(Tensor input) -> Tensor");
+}
+TORCH_LIBRARY_IMPL(fbgemm, QuantizedCPU, m) {
+  DISPATCH_TO_QUANTIZED_CPU("Front", fbgemm_gpu::front_cpu);
+  DISPATCH_TO_ALL("Any", fbgemm_gpu::any);
+  DISPATCH_TO_AUTOGRAD_META("Any", fbgemm_gpu::any_autograd);
+}
+)cc"}});
+  ASSERT_EQ(found.ops.size(), 2u);
+  ASSERT_EQ(found.ops[0].kernels.size(), 1u);
+  EXPECT_EQ(found.ops[0].kernels[0].dispatch_key, "QuantizedCPU");
+  ASSERT_EQ(found.ops[1].kernels.size(), 1u);
+  EXPECT_EQ(found.ops[1].kernels[0].dispatch_key, "CompositeImplicitAutograd");
+  // AUTOGRAD_META expands to c10::DispatchKey::AutogradMETA, which c10 does not define: kept, and said.
+  ASSERT_EQ(found.ops[1].kept_impls.size(), 1u);
+  EXPECT_NE(found.ops[1].kept_impls[0].find("AutogradMETA"), std::string::npos) << found.ops[1].kept_impls[0];
+}
+
 TEST(ImportCondition, EvaluatesAsThePreprocessor) {
   const std::map<std::string, std::string> d = {{"CUDA_KERNEL", "1"}, {"VERSION", "0x020B"}, {"EMPTY", ""},
                                                 {"ALIAS", "VERSION >= 0x0200"}, {"SELF", "SELF + 1"}};

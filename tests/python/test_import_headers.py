@@ -217,7 +217,7 @@ def test_a_kernel_declared_in_its_source_alone_is_copied_kept_or_named_as_a_need
 #include "ops.h"
 namespace proj {
 namespace { const bool called_in_an_initializer = declared(at::Tensor()).defined(); }  // declares nothing
-using Local = at::Tensor;
+typedef at::Tensor Local;  // a `typedef` import does not read: a type of the source's own
 at::Tensor declared(const at::Tensor& x) { return x; }
 Local local_only(const at::Tensor& x) { return x; }
 at::Tensor copied(const at::Tensor& x, int64_t n = 2);
@@ -258,6 +258,48 @@ TORCH_LIBRARY_IMPL(nohdr, CPU, m) {
             "those of local_only (the rest") in proc.stdout, proc.stdout
 
 
+def test_a_meta_kernel_file_as_fbgemm_writes_it_has_its_declarations_copied(tmp_path):
+    """FBGEMM's quantize_ops_meta.cpp: Meta kernels defined in the source alone, after `using Tensor =
+    at::Tensor;`, one with a parameter `bool forward [[maybe_unused]]`, in a file that includes a header of
+    PyTorch's in quotes ("c10/core/ScalarType.h"). That header, not beside it, declares none of the project's
+    kernels: the declarations are copied (the alias spelled in full, the attribute left out), and bound."""
+    (tmp_path / "csrc").mkdir()
+    (tmp_path / "csrc" / "ops.h").write_text("#pragma once\n#include <ATen/core/Tensor.h>\n"
+                                             "namespace proj { at::Tensor scale_cpu(const at::Tensor& x, bool f); }\n")
+    (tmp_path / "csrc" / "ops.cpp").write_text("""#include <torch/library.h>
+#include "ops.h"
+TORCH_LIBRARY(fbmeta, m) { m.def("scale(Tensor x, bool forward) -> Tensor"); }
+TORCH_LIBRARY_IMPL(fbmeta, CPU, m) { m.impl("scale", TORCH_FN(proj::scale_cpu)); }
+""")
+    (tmp_path / "csrc" / "ops_meta.cpp").write_text("""#include <ATen/ATen.h>
+#include <torch/library.h>
+
+#include "c10/core/ScalarType.h"
+#include "ops.h"
+
+using Tensor = at::Tensor;
+
+namespace proj {
+Tensor scale_meta(
+    const Tensor& x,
+    bool forward [[maybe_unused]]) {
+  return at::empty_like(x);
+}
+}  // namespace proj
+
+TORCH_LIBRARY_IMPL(fbmeta, Meta, m) { m.impl("scale", TORCH_FN(proj::scale_meta)); }
+""")
+    proc = run_opgen("import", "csrc", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 ops imported as schemas/<op>.yaml, 1 of them with their kernels as they are" in proc.stdout, proc.stdout
+    spec = (tmp_path / "schemas" / "scale.yaml").read_text()
+    assert 'dispatch: [CPU, Meta]' in spec and 'Meta: "proj::scale_meta"' in spec, spec
+    assert '"ops_meta_kernels.h"' in spec, spec
+    header = (tmp_path / "schemas" / "ops_meta_kernels.h").read_text()
+    assert header.endswith("namespace proj {\nat::Tensor scale_meta(const at::Tensor& x, bool forward);\n"
+                           "}  // namespace proj\n"), header
+
+
 def test_a_binding_file_that_includes_no_header_of_its_own_gets_its_kernels_declarations_copied(tmp_path):
     """torchao's mxfp8_extension.cpp defines its kernels in the file and includes only <...> headers: no header
     of the project's declares them. Their declarations are copied into a header the specs include, after the
@@ -267,7 +309,7 @@ def test_a_binding_file_that_includes_no_header_of_its_own_gets_its_kernels_decl
     (tmp_path / "csrc" / "ext.cpp").write_text("""#include <torch/library.h>
 using torch::stable::Tensor;  // a library's name, brought in: the copy spells it in full
 namespace mx {
-using Local = at::Tensor;
+typedef at::Tensor Local;  // (`using Local = at::Tensor;` is spelled in full, as a library's name)
 at::Tensor quantize(const at::Tensor& x) { return x; }
 Local scale(const Local& x) { return x; }
 Tensor pad(const Tensor& x, int64_t to);

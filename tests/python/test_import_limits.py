@@ -181,7 +181,7 @@ def test_twenty_thousand_impl_blocks_and_kernels_in_the_source_alone_within_boun
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert f"{n} ops imported as schemas/<op>.yaml, {n // 2} of them with their kernels as they are" in proc.stdout
     assert f"csrc/b.cpp:{n + 5}-{2 * n + 6}: delete the block TORCH_LIBRARY(h,m)" in proc.stdout  # by its lines
-    assert "KERNELS csrc/b.cpp <the kernels' sources>)" in proc.stdout
+    assert "KERNELS csrc/b.cpp)" in proc.stdout  # the bound kernels, e0 e2..., are defined in the file that stays
     spec = (tmp_path / "schemas" / "op1.yaml").read_text()
     assert "its kernel k1 has internal linkage: an anonymous namespace, csrc/b.cpp:4)" in spec, spec
     spec = (tmp_path / "schemas" / "op0.yaml").read_text()

@@ -406,6 +406,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   check_drafts(drafts, settings);
 
   size_t written = 0, as_is = 0, stubs = 0, moved_fakes = 0, python_only = 0, with_cpp_kernels = 0;
+  std::set<std::string> kernel_definitions;  // the files the written specs' C++ kernels are defined in
   std::vector<std::string> fake_imports;  // the moved fakes' modules' imports, each once
   std::vector<std::string> kept;  // "op: impls" of the written ops whose impls for other keys stay
   bool internal_linkage = false;  // one of those is kept because its kernel cannot be called
@@ -446,6 +447,8 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
                                                            [](const ImportedKernel& k) { return k.python; });
       with_cpp_kernels += std::any_of(d.op->kernels.begin(), d.op->kernels.end(),
                                       [](const ImportedKernel& k) { return !k.python; });
+      for (const ImportedKernel& k : d.op->kernels)
+        if (!k.python) kernel_definitions.insert(k.defined_in);  // "" for one defined elsewhere, or unseen
       internal_linkage = internal_linkage || d.op->kept_for_internal_linkage;
       const bool custom_op = !d.op->kernels.empty() && std::all_of(d.op->kernels.begin(), d.op->kernels.end(),
                                                                   [](const ImportedKernel& k) { return k.python; });
@@ -591,7 +594,11 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
       if (named_package) package_args += " PYTHON_PACKAGE " + package;
       if (stubs || moved_fakes) package_args += " PYTHON_SOURCES " + (options.python_dir / "_fakes.py").generic_string();
       std::vector<std::string> sources = kept_files;
-      if (with_cpp_kernels) sources.push_back("<the kernels' sources>");
+      // The kernels' sources, but where every bound kernel is defined in a file that stays.
+      if (std::any_of(kernel_definitions.begin(), kernel_definitions.end(), [&](const std::string& file) {
+            return std::find(sources.begin(), sources.end(), file) == sources.end();  // sources: the kept files
+          }))
+        sources.push_back("<the kernels' sources>");
       r += fmt::format("  next: build them (docs/cmake.md), with the kernels' sources as they are and the files "
                        "above that stay{}:\n"
                        "    opgen_add_library({} NAMESPACE {}{}{} SCHEMAS {} KERNELS {})\n",

@@ -51,12 +51,17 @@ bool cuda_source(const std::string& path) {
   return extension == ".cu" || extension == ".cuh";
 }
 
+// A header of PyTorch's (`c10/core/ScalarType.h`, without its delimiters): on the include path torch gives every
+// build, and declaring none of a project's kernels.
+bool pytorch_header(std::string_view name) {
+  return name.starts_with("torch/") || name.starts_with("ATen/") || name.starts_with("c10/");
+}
+
 // Of a CUDA source's #includes, those a C++ file can include too: PyTorch's and the standard library's.
 bool cpp_library_header(const std::string& include) {
   if (!include.starts_with("<")) return false;
   const std::string name = include.substr(1, include.size() - 2);
-  return name.starts_with("torch/") || name.starts_with("ATen/") || name.starts_with("c10/") ||
-         name.find('.') == std::string::npos;
+  return pytorch_header(name) || name.find('.') == std::string::npos;
 }
 
 // An #include (with its delimiters) of Python's C API, or of what needs it: an opgen library is built without it.
@@ -246,6 +251,19 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
   std::map<std::string, Choice> chosen;  // by registering file, for one note each
   // Where each op's chosen includes are, by op: what the library's include path must reach.
   std::vector<std::vector<std::optional<fs::path>>> include_at(found.ops.size());
+  // Where the source that registers a kernel also defines it (pyg-lib's samplers, FBGEMM's quantize kernels), a
+  // build that keeps that file compiles the kernel: the report's CMake then needs no other source for it.
+  for (ImportedOp& op : found.ops)
+    for (ImportedKernel& k : op.kernels) {
+      const size_t colon = k.where.rfind(':');
+      const IncludeGraph::Source* registering = k.python || colon == std::string::npos ? nullptr
+                                                                                  : graph.source(k.where.substr(0, colon));
+      if (!registering || !registering->declarations) continue;
+      const auto declared = registering->declarations->of(k.function);
+      if (const auto* ds = std::get_if<std::vector<SourceDeclaration>>(&declared))
+        if (std::any_of(ds->begin(), ds->end(), [](const SourceDeclaration& d) { return d.defined; }))
+          k.defined_in = k.where.substr(0, colon);
+    }
   for (size_t op_index = 0; op_index < found.ops.size(); ++op_index) {
     ImportedOp& op = found.ops[op_index];
     if (op.includes_from.empty() || op.kernels.empty()) continue;
@@ -253,8 +271,11 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
     auto record_includes = [&] {
       for (const std::string& include : op.includes) include_at[op_index].push_back(graph.find(dir, include));
     };
-    const bool all_found = std::all_of(op.includes.begin(), op.includes.end(),
-                                       [&](const std::string& include) { return graph.find(dir, include).has_value(); });
+    // PyTorch's headers, included as "c10/core/ScalarType.h" (FBGEMM's quantize_ops_meta.cpp), count as read:
+    // they declare no kernel of the project's.
+    const bool all_found = std::all_of(op.includes.begin(), op.includes.end(), [&](const std::string& include) {
+      return graph.find(dir, include).has_value() || pytorch_header(include);
+    });
     if (all_found) {
       // Every header the file includes is here (or it includes none of its own) and none declares this
       // kernel: it is declared in the source alone, and the generated bindings (another file) could not name it. An impl stays in

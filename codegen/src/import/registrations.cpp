@@ -40,6 +40,18 @@ std::string dispatch_key(const std::string& written) {
   return std::string(model::registered_key(*key));  // Undefined: CompositeImplicitAutograd
 }
 
+// The key each of FBGEMM's DISPATCH_TO_<SUFFIX>(name, fn) macros registers at, as its
+// fbgemm_gpu/utils/ops_utils.h spells it (AUTOGRAD_META's `AutogradMETA` is no key of
+// c10's: such an impl is reported as one); a suffix it does not define is read as a key.
+std::string fbgemm_dispatch_to_key(const std::string& suffix) {
+  static const std::map<std::string, std::string, std::less<>> keys = {
+      {"CUDA", "CUDA"},         {"CPU", "CPU"},           {"QUANTIZED_CPU", "QuantizedCPU"},
+      {"META", "Meta"},         {"ALL", "CatchAll"},      {"AUTOGRAD", "Autograd"},
+      {"AUTOGRAD_CPU", "AutogradCPU"}, {"AUTOGRAD_CUDA", "AutogradCUDA"}, {"AUTOGRAD_META", "AutogradMETA"}};
+  const auto it = keys.find(suffix);
+  return it == keys.end() ? suffix : it->second;
+}
+
 // A kept impl whose key is none a kernel is registered for, as the report names it.
 std::string unbound_key_impl(const std::string& written, const std::string& where) {
   const model::DispatchKey* key = model::find_dispatch_key(written);
@@ -342,8 +354,8 @@ class Collector {
           ++result.registrations;
           size_t call_end = 0;
           const auto args = call_arguments(tokens, k + 1, &call_end);
-          const std::string written = tokens[k].text.substr(12);
-          const std::string key = dispatch_key(written == "META" ? "Meta" : written);
+          const std::string written = fbgemm_dispatch_to_key(tokens[k].text.substr(12));
+          const std::string key = dispatch_key(written);
           const auto name = args.size() == 2 ? string_argument(tokens, args[0]) : std::nullopt;
           if (name) {
             auto [qualified_ns, op_name] = split_qualified(*name);
@@ -615,6 +627,11 @@ class Collector {
           return true;
       return false;
     };
+    // The module's top-level functions, by name: the token of their `def`.
+    std::map<std::string, size_t> module_functions;
+    for (size_t i = 0; i + 1 < tokens.size(); ++i)
+      if (is(tokens[i], "def") && tokens[i + 1].kind == Token::Kind::Identifier && indent(tokens[i].line) == 0)
+        module_functions.emplace(tokens[i + 1].text, i);
     std::map<std::string, std::string> alias;
     for (size_t i = 0; i + 5 < tokens.size(); ++i) {
       if (tokens[i].kind == Token::Kind::Identifier && is(tokens[i + 1], "=") && is(tokens[i + 2], "torch") &&
@@ -745,7 +762,30 @@ class Collector {
         // A Meta kernel is the op's fake (as register_fake registers it), checked alike.
         const auto key = args.size() > key_at ? string_argument(tokens, args[key_at]) : std::nullopt;
         const bool meta_kernel = t.text == "impl" && key && (*key == "Meta" || *key == "meta");
-        if (t.text == "register_fake" || t.text == "impl_abstract" || meta_kernel) {
+        // The call form, `register_fake("ns::op", fn)` (or `func=fn`): FBGEMM's
+        // sparse_ops.py registers its fakes so, through its own impl_abstract.
+        std::optional<size_t> called_def;
+        if ((t.text == "register_fake" || t.text == "impl_abstract") && function.empty() && args.size() >= 2) {
+          auto [begin, stop] = args[1];
+          if (stop == begin + 3 && is(tokens[begin], "func") && is(tokens[begin + 1], "=")) begin += 2;
+          if (stop == begin + 1 && tokens[begin].kind == Token::Kind::Identifier) {
+            function = tokens[begin].text;
+            if (auto def = module_functions.find(function); def != module_functions.end()) called_def = def->second;
+          }
+        }
+        if (called_def || (!function.empty() && function != "_" && !is(tokens[end], "def") &&
+                           (t.text == "register_fake" || t.text == "impl_abstract"))) {
+          if (!called_def)
+            o.needs.push_back(fmt::format("{}: its fake {} is not a function defined at the top of its module: name "
+                                          "one that is in 'fake: {{python: ...}}'", where(i), function));
+          else if (makes_meta_tensors(*called_def))
+            o.needs.push_back(fmt::format("{}: its fake {} makes tensors on the meta device: a fake returns tensors on "
+                                          "its inputs' device (new_empty, empty_like, device=x.device); fix it, then "
+                                          "name it in 'fake: {{python: ...}}'", where(i), function));
+          else
+            o.python_fake = module + ":" + function;
+          o.python_fake_at = where(i);
+        } else if (t.text == "register_fake" || t.text == "impl_abstract" || meta_kernel) {
           if (function == "_" && is(tokens[end], "def") && !makes_meta_tensors(end) &&
               signature_closes(end, block_end(end))) {
             move_underscore_fake(o, end, i);

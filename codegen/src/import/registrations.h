@@ -33,6 +33,9 @@ struct ImportedKernel {
   std::string guard;         // the #if conditions around the impl
   bool python = false;       // `function` is a Python "module:function" (a custom_op's own function)
   bool stable = false;       // registered in a STABLE_TORCH_LIBRARY block: a stable-ABI kernel
+  // The source that registers it, where it also defines it (kernel_headers.h): a build that keeps
+  // that file compiles the kernel; "" where import saw no definition of it.
+  std::string defined_in = {};
 };
 
 struct ImportedOp {

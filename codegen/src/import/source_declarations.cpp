@@ -94,18 +94,20 @@ void project_names(const Tokens& tokens, size_t begin, size_t end, std::optional
   }
 }
 
-// At a `using a::b::Name;` that starts a declaration (`i` at `using`), of a name of a library namespace: the name
-// and its full spelling.
+// At a `using a::b::Name;` that starts a declaration (`i` at `using`), of a name of a library namespace, or an
+// alias of one, `using Tensor = at::Tensor;` (FBGEMM's sources open with it): the name and its full spelling.
 std::optional<std::pair<std::string, std::string>> using_declaration(const Tokens& tokens, size_t i) {
-  if (!is(tokens[i], "using") || i + 1 >= tokens.size() || !kLibraryNamespaces.count(tokens[i + 1].text))
-    return std::nullopt;
+  if (!is(tokens[i], "using") || i + 1 >= tokens.size()) return std::nullopt;
+  const bool alias = i + 3 < tokens.size() && tokens[i + 1].kind == Token::Kind::Identifier && is(tokens[i + 2], "=");
+  const size_t first = alias ? i + 3 : i + 1;
+  if (!kLibraryNamespaces.count(tokens[first].text)) return std::nullopt;
   std::string full;
-  size_t j = i + 1;
+  size_t j = first;
   for (; j < tokens.size() && (tokens[j].kind == Token::Kind::Identifier || is(tokens[j], "::")); ++j)
     full += tokens[j].text;
   if (j >= tokens.size() || !is(tokens[j], ";") || is(tokens[j - 1], "::") || full.find("::") == std::string::npos)
     return std::nullopt;
-  return std::pair{tokens[j - 1].text, full};
+  return std::pair{alias ? tokens[i + 1].text : tokens[j - 1].text, full};
 }
 
 }  // namespace
@@ -224,22 +226,36 @@ std::variant<std::vector<SourceDeclaration>, std::string> SourceDeclarations::of
     project_names(tokens, start, i, std::nullopt, qualified, d.project_names);
     std::vector<std::string> written;
     bool copied = true;
-    for (auto [begin, end] : params) {
-      for (size_t k = begin; k < end; ++k)
-        if (is(tokens[k], "=")) {  // a default argument: the generated bindings pass every argument
+    for (auto [first, last] : params) {
+      // The parameter without its attributes (FBGEMM's `bool forward [[maybe_unused]]`): a declaration needs none.
+      Tokens param;
+      for (size_t k = first; k < last; ++k) {
+        if (is(tokens[k], "[") && k + 1 < last && is(tokens[k + 1], "[")) {
+          size_t close = k + 2;
+          while (close + 1 < last && !(is(tokens[close], "]") && is(tokens[close + 1], "]"))) ++close;
+          if (close + 1 < last) {
+            k = close + 1;
+            continue;
+          }
+        }
+        param.push_back(tokens[k]);
+      }
+      size_t end = param.size();
+      for (size_t k = 0; k < end; ++k)
+        if (is(param[k], "=")) {  // a default argument: the generated bindings pass every argument
           end = k;
           break;
         }
-      if (std::any_of(tokens.begin() + static_cast<std::ptrdiff_t>(begin),
-                      tokens.begin() + static_cast<std::ptrdiff_t>(end), [](const Token& p) { return !copyable(p); }) ||
-          !balanced(tokens, begin, end))
+      if (std::any_of(param.begin(), param.begin() + static_cast<std::ptrdiff_t>(end),
+                      [](const Token& p) { return !copyable(p); }) ||
+          !balanced(param, 0, end))
         copied = false;
       std::optional<size_t> name_at;
-      if (end - begin >= 2 && tokens[end - 1].kind == Token::Kind::Identifier && !is(tokens[end - 2], "::") &&
-          !is(tokens[end - 2], "<") && !is(tokens[end - 2], ","))
+      if (end >= 2 && param[end - 1].kind == Token::Kind::Identifier && !is(param[end - 2], "::") &&
+          !is(param[end - 2], "<") && !is(param[end - 2], ","))
         name_at = end - 1;
-      project_names(tokens, begin, end, name_at, qualified, d.project_names);
-      written.push_back(spaced(tokens, begin, end, qualified, name_at));
+      project_names(param, 0, end, name_at, qualified, d.project_names);
+      written.push_back(spaced(param, 0, end, qualified, name_at));
     }
     if (!copied) {
       why = fmt::format("its declaration at line {} has a parameter in a form import does not copy (an array, a "
@@ -249,8 +265,12 @@ std::variant<std::vector<SourceDeclaration>, std::string> SourceDeclarations::of
     }
     d.text = fmt::format("{} {}({});", spaced(tokens, start, i, qualified, std::nullopt), name,
                          fmt::join(written, ", "));
-    if (std::none_of(found.begin(), found.end(), [&](const SourceDeclaration& f) { return f.text == d.text; }))
+    d.defined = is(tokens[after], "{");
+    const auto same = std::find_if(found.begin(), found.end(), [&](const SourceDeclaration& f) { return f.text == d.text; });
+    if (same == found.end())
       found.push_back(std::move(d));
+    else
+      same->defined = same->defined || d.defined;
   }
   if (!found.empty()) return found;
   return why.empty() ? fmt::format("the source declares no {} at the scope its registration names it from", function)

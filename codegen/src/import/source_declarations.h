@@ -22,6 +22,7 @@ struct SourceDeclaration {
   // library's namespaces (std, at, c10, torch) give: the headers the source
   // includes must declare them (a project's type, a project namespace).
   std::set<std::string> project_names;
+  bool defined = false;  // a definition: its body follows (in this source)
 };
 
 // The functions a source declares (or defines) at namespace scope, indexed
