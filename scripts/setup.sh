@@ -6,9 +6,10 @@ cd "$(dirname "$0")/.."
 
 # clang and libclang-rt-14-dev (libFuzzer, ASan, UBSan) build the fuzz targets of tests/fuzz/;
 # ccache caches every compile of the builds and the tests (scripts/cache-env.sh);
-# libxxhash-dev hashes the inputs of `opgen generate` (header-only: no run-time dependency).
+# libxxhash-dev hashes the inputs of `opgen generate` (header-only: no run-time dependency);
+# libcpuinfo-dev is what FBGEMM's library, built by test_import_project_fbgemm, asks the CPU's features.
 APT_PACKAGES=(cmake ninja-build ccache g++ clang libclang-rt-14-dev libyaml-cpp-dev libfmt-dev libgtest-dev libcli11-dev
-              libxxhash-dev python3-pip)
+              libxxhash-dev libcpuinfo-dev python3-pip)
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
