@@ -178,3 +178,28 @@ def assert_bit_identical(before, after, count):
     assert len(before) == len(after) == count
     for a, b in zip(before, after):
         assert a.dtype == b.dtype and a.shape == b.shape and a.numpy().tobytes() == b.numpy().tobytes()
+
+
+def compare_saved_results(own, mine, schemas):
+    """What two processes saved (a project's own build and the imported one, the same calls on the same
+    inputs), loaded: the first `schemas` entries are the ops' schemas as registered, and must be equal; then
+    tensors, equal in dtype, shape and bytes (a quantized one by its integer representation), and other values
+    (an exception's type name where a call was refused), equal. Returns (tensors compared, the other values)."""
+    import torch
+
+    assert len(own) == len(mine)
+    assert own[:schemas] == mine[:schemas]
+    tensors, others = 0, []
+    for i, (a, b) in enumerate(zip(own[schemas:], mine[schemas:]), schemas):
+        assert type(a) is type(b), (i, a, b)
+        if isinstance(a, torch.Tensor):
+            assert a.dtype == b.dtype and a.shape == b.shape, (i, a, b)
+            if a.is_quantized:
+                a, b = a.int_repr(), b.int_repr()
+            assert torch.equal(a.reshape(-1).view(torch.uint8), b.reshape(-1).view(torch.uint8)), (i, a, b)
+            tensors += 1
+        else:
+            assert a == b, (i, a, b)
+            others.append(a)
+    return tensors, others
+

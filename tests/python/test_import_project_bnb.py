@@ -34,7 +34,7 @@ import sys
 
 import pytest
 
-from cli_helpers import SOURCE_DIR, requires_opgen, run_check, run_opgen, run_saving_results
+from cli_helpers import SOURCE_DIR, compare_saved_results, requires_opgen, run_check, run_opgen, run_saving_results
 
 pytestmark = requires_opgen
 
@@ -219,20 +219,9 @@ def test_every_op_gives_the_projects_own_results_bit_for_bit(imported, tmp_path)
                        {**os.environ, "PYTHONPATH": str(own), **eager})
     run_saving_results(RUN_OPS.format(setup="import bnb_ops, bitsandbytes"), tmp_path / "imported.pt", project,
                        {**env, **eager})
-    before, after = torch.load(tmp_path / "own.pt"), torch.load(tmp_path / "imported.pt")
-    assert len(before) == len(after)
-    schemas = NAMESPACE_OPS
-    assert before[:schemas] == after[:schemas]  # as torch holds them
-    compared = refused = 0
-    for i, (a, b) in enumerate(zip(before[schemas:], after[schemas:]), schemas):
-        assert type(a) is type(b), (i, a, b)
-        if isinstance(a, torch.Tensor):
-            assert a.dtype == b.dtype and a.shape == b.shape, (i, a, b)
-            assert torch.equal(a.reshape(-1).view(torch.uint8), b.reshape(-1).view(torch.uint8)), (i, a, b)
-            compared += 1
-        else:
-            assert a == b, (i, a, b)
-            refused += a == "NotImplementedError"
+    compared, others = compare_saved_results(torch.load(tmp_path / "own.pt"), torch.load(tmp_path / "imported.pt"),
+                                             NAMESPACE_OPS)  # the schemas, as torch holds them
+    refused = others.count("NotImplementedError")
     assert compared == 588, compared
     # The ops whose kernels are in bitsandbytes' CUDA and native CPU backends: int8_double_quant, the .out
     # overloads of dequantize_4bit, dequantize_blockwise and gemv_4bit, optimizer_update_8bit_blockwise.

@@ -38,8 +38,8 @@ import sys
 
 import pytest
 
-from cli_helpers import (SOURCE_DIR, build_projects_own_library, build_with_opgen, requires_opgen, run_check,
-                         run_opgen, run_saving_results)
+from cli_helpers import (SOURCE_DIR, build_projects_own_library, build_with_opgen, compare_saved_results,
+                         requires_opgen, run_check, run_opgen, run_saving_results)
 
 pytestmark = requires_opgen
 
@@ -562,24 +562,14 @@ def test_every_op_gives_the_projects_own_results_and_gradients_bit_for_bit(impor
                        tmp_path / "own.pt", project, env)
     run_saving_results(code.replace("sys.argv[1:4]", "['imported', '', sys.argv[1]]"), tmp_path / "imported.pt",
                        project, env)
-    own, mine = torch.load(tmp_path / "own.pt"), torch.load(tmp_path / "imported.pt")
-    assert len(own) == len(mine)
-    assert own[:len(OPS)] == mine[:len(OPS)]  # the schemas, as registered
-    computed = 0
-    for i, (a, b) in enumerate(zip(own, mine)):
-        assert type(a) is type(b), (i, a, b)
-        if isinstance(a, torch.Tensor):
-            assert a.dtype == b.dtype and a.shape == b.shape, (i, a, b)
-            assert torch.equal(a.reshape(-1).view(torch.uint8), b.reshape(-1).view(torch.uint8)), (i, a, b)
-            computed += 1
-        else:
-            assert a == b, (i, a, b)
+    computed, others = compare_saved_results(torch.load(tmp_path / "own.pt"), torch.load(tmp_path / "imported.pt"),
+                                             len(OPS))
     # Every case in three dtypes, values and gradients, but those refused alike: softmax's bfloat16 (its CPU
     # kernel dispatches float and double), each of its 3 cases x 3 results, 9 refusals of each kind; nearest's
     # bfloat16 (NotImplementedError), knn's cosine distance on a CPU (RuntimeError), twice in each dtype; metis,
     # which a build without METIS refuses (RuntimeError). The samplers' lists and dicts are compared as values.
     assert computed == 1535, computed
-    refused = [x for x in mine[len(OPS):] if isinstance(x, str)]
+    refused = [x for x in others if isinstance(x, str)]  # the samplers' other values are ("key", k), ("value", v)
     assert sorted(refused) == ["NotImplementedError"] * 11 + ["RuntimeError"] * 16, refused
 
 

@@ -764,35 +764,32 @@ class Collector {
         const bool meta_kernel = t.text == "impl" && key && (*key == "Meta" || *key == "meta");
         // The call form, `register_fake("ns::op", fn)` (or `func=fn`): FBGEMM's
         // sparse_ops.py registers its fakes so, through its own impl_abstract.
-        std::optional<size_t> called_def;
+        bool called = false;
         if ((t.text == "register_fake" || t.text == "impl_abstract") && function.empty() && args.size() >= 2) {
           auto [begin, stop] = args[1];
           if (stop == begin + 3 && is(tokens[begin], "func") && is(tokens[begin + 1], "=")) begin += 2;
           if (stop == begin + 1 && tokens[begin].kind == Token::Kind::Identifier) {
             function = tokens[begin].text;
-            if (auto def = module_functions.find(function); def != module_functions.end()) called_def = def->second;
+            called = true;
           }
         }
-        if (called_def || (!function.empty() && function != "_" && !is(tokens[end], "def") &&
-                           (t.text == "register_fake" || t.text == "impl_abstract"))) {
-          if (!called_def)
-            o.needs.push_back(fmt::format("{}: its fake {} is not a function defined at the top of its module: name "
-                                          "one that is in 'fake: {{python: ...}}'", where(i), function));
-          else if (makes_meta_tensors(*called_def))
-            o.needs.push_back(fmt::format("{}: its fake {} makes tensors on the meta device: a fake returns tensors on "
-                                          "its inputs' device (new_empty, empty_like, device=x.device); fix it, then "
-                                          "name it in 'fake: {{python: ...}}'", where(i), function));
-          else
-            o.python_fake = module + ":" + function;
-          o.python_fake_at = where(i);
-        } else if (t.text == "register_fake" || t.text == "impl_abstract" || meta_kernel) {
+        if (t.text == "register_fake" || t.text == "impl_abstract" || meta_kernel) {
+          // The fake's def: the one decorated, or the module's function a call names.
+          std::optional<size_t> fake_def;
+          if (is(tokens[end], "def"))
+            fake_def = end;
+          else if (auto def = module_functions.find(function); called && def != module_functions.end())
+            fake_def = def->second;
           if (function == "_" && is(tokens[end], "def") && !makes_meta_tensors(end) &&
               signature_closes(end, block_end(end))) {
             move_underscore_fake(o, end, i);
           } else if (function.empty() || function == "_")
             o.needs.push_back(fmt::format("{}: the fake is {}: give it a name of its own to name it in 'fake: "
                                           "{{python: ...}}'", where(i), function.empty() ? "not a named function" : "'_'"));
-          else if (is(tokens[end], "def") && makes_meta_tensors(end))
+          else if (called && !fake_def)
+            o.needs.push_back(fmt::format("{}: its fake {} is not a function defined at the top of its module: name "
+                                          "one that is in 'fake: {{python: ...}}'", where(i), function));
+          else if (fake_def && makes_meta_tensors(*fake_def))
             o.needs.push_back(fmt::format("{}: its fake {} makes tensors on the meta device: a fake returns tensors on "
                                           "its inputs' device (new_empty, empty_like, device=x.device); fix it, then "
                                           "name it in 'fake: {{python: ...}}'", where(i), function));
