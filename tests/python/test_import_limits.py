@@ -47,6 +47,11 @@ CASES = {
     "declarations to copy": ("#include <torch/library.h>\nint a = " + "f(1) + " * 200_000 + "0;\n"
                              + "using std::string;\n" * 100_000 + "at::Tensor f(const at::Tensor& x);\n" * 20_000
                              + 'TORCH_LIBRARY(lim, m) {\n  m.def("scale(Tensor x) -> Tensor", &f);\n}\n', []),
+    # A kernel the file declares itself with a parameter of 200,000 attribute openers `[[` that never close: each
+    # looked for its `]]` to the parameter's end (over 2 minutes at half this size).
+    "attributes that never close": ("#include <torch/library.h>\nat::Tensor f(const at::Tensor& x " + "[[ " * 200_000
+                                    + ");\n" + plain(close='}\nTORCH_LIBRARY_IMPL(lim, CPU, m) {\n  m.impl("scale", &f);\n'),
+                                    []),
     # A raw string whose delimiter is 1.5 million characters (C++ caps it at 16).
     "raw string delimiter": (plain(before='const char* s = R"' + "d" * 1_500_000 + '(x)' + "d" * 1_500_000 + '";\n'), []),
 }

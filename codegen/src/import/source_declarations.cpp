@@ -228,15 +228,18 @@ std::variant<std::vector<SourceDeclaration>, std::string> SourceDeclarations::of
     bool copied = true;
     for (auto [first, last] : params) {
       // The parameter without its attributes (FBGEMM's `bool forward [[maybe_unused]]`): a declaration needs none.
+      // Linear in the parameter's tokens: once a `[[` finds no `]]` after it, none after it will.
       Tokens param;
+      bool unclosed = false;
       for (size_t k = first; k < last; ++k) {
-        if (is(tokens[k], "[") && k + 1 < last && is(tokens[k + 1], "[")) {
+        if (!unclosed && is(tokens[k], "[") && k + 1 < last && is(tokens[k + 1], "[")) {
           size_t close = k + 2;
           while (close + 1 < last && !(is(tokens[close], "]") && is(tokens[close + 1], "]"))) ++close;
           if (close + 1 < last) {
             k = close + 1;
             continue;
           }
+          unclosed = true;
         }
         param.push_back(tokens[k]);
       }
