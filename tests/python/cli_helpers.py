@@ -31,11 +31,13 @@ requires_opgen = pytest.mark.skipif(not OPGEN_BIN, reason="set OPGEN_BIN to the 
 def build_with_opgen(project, build, *cmake_options):
     """Configures (Ninja, Release, CPU only unless an option says otherwise)
     and builds a CMake project that includes cmake/Opgen.cmake, with this
-    tree's tool. Returns the build's output and an environment in which
-    Python imports the project's package and opgen.testing."""
+    tree's tool, against the torch of the Python running the test (another
+    torch's library would not load in it). Returns the build's output and an
+    environment in which Python imports the project's package and opgen.testing."""
     configure = subprocess.run(
         ["cmake", "-S", project, "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release", "-DOPGEN_ENABLE_CUDA=OFF",
-         f"-DOPGEN_EXECUTABLE={OPGEN_BIN}", "-DBUILD_TESTING=ON", *cmake_options], capture_output=True, text=True)
+         f"-DOPGEN_EXECUTABLE={OPGEN_BIN}", f"-DPython3_EXECUTABLE={sys.executable}", "-DBUILD_TESTING=ON",
+         *cmake_options], capture_output=True, text=True)
     assert configure.returncode == 0, configure.stdout[-3000:] + configure.stderr[-3000:]
     result = subprocess.run(["cmake", "--build", build], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-3000:]
