@@ -392,7 +392,7 @@ def test_kernels_registered_inside_namespaces_are_named_as_the_bindings_must_cal
     # block whole; the file stays for its kept impls.
     assert "csrc/bindings.cpp:5-10: delete the block TORCH_LIBRARY(mylib,m) (the rest" in proc.stdout, proc.stdout
     assert ("csrc/bindings.cpp:15-18: in the block TORCH_LIBRARY_FRAGMENT(mylib,m), delete the registrations of "
-            "hidden but not its kept impls (the rest") in proc.stdout
+            "hidden but not its kept impls: line 16 (the rest") in proc.stdout
     assert "csrc/bindings.cpp:25-28: delete the block TORCH_LIBRARY_IMPL" not in proc.stdout
     assert "csrc/bindings.cpp:29-32: delete the block TORCH_LIBRARY_FRAGMENT(mylib,m)" in proc.stdout
     assert "KERNELS csrc/bindings.cpp <the kernels' sources>)" in proc.stdout

@@ -253,9 +253,9 @@ TORCH_LIBRARY_IMPL(nohdr, CPU, m) {
     assert ("note: csrc/binding.cpp declares 1 of the kernels it registers itself, in no header: their declarations "
             "are copied into schemas/binding_kernels.h, which their specs include") in proc.stdout, proc.stdout
     assert "    target_include_directories(nohdr_ops PRIVATE csrc schemas)\n" in proc.stdout, proc.stdout
-    # The impl block keeps local_only's impl: only declared's and copied's go.
+    # The impl block keeps local_only's impl: only declared's and copied's go, at the lines the report names.
     assert ("csrc/binding.cpp:15-19: in the block TORCH_LIBRARY_IMPL(nohdr,CPU,m), delete every registration but "
-            "those of local_only (the rest") in proc.stdout, proc.stdout
+            "those of local_only: lines 16, 18 (the rest") in proc.stdout, proc.stdout
 
 
 def test_a_meta_kernel_file_as_fbgemm_writes_it_has_its_declarations_copied(tmp_path):

@@ -17,6 +17,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from cli_helpers import (SOURCE_DIR, build_projects_own_library, build_with_opgen, requires_opgen, run_check,
                          run_opgen)
 
@@ -433,3 +435,26 @@ def test_a_block_that_registers_no_op_keeps_its_file_in_the_build(tmp_path):
     cmake = next(line for line in proc.stdout.splitlines() if "opgen_add_library(" in line)
     assert "csrc/counter.cpp" in cmake.split(" KERNELS ")[1], cmake
     assert "next" not in {p.stem for p in (project / "schemas").glob("*.yaml")}
+
+
+@pytest.mark.parametrize("runs", [7, 8])
+def test_the_lines_of_the_registrations_that_go_are_listed_where_a_person_can_apply_them(tmp_path, runs):
+    """In a block some of whose registrations stay (an impl whose kernel has internal linkage), the report lists
+    the lines of those that go: at most 8 runs of lines (a comment between two sets them apart), and none where
+    a line holds one that stays as well."""
+    (tmp_path / "csrc").mkdir()
+    (tmp_path / "csrc" / "b.cpp").write_text(
+        '#include <torch/library.h>\nnamespace { at::Tensor hidden(const at::Tensor& x) { return x; } }\n'
+        'TORCH_LIBRARY(runs, m) {\n  m.impl("kept", torch::kCPU, &hidden);\n  m.def("kept(Tensor x) -> Tensor");\n'
+        + "".join(f'  // op {i}\n  m.def("op{i}(Tensor x) -> Tensor");\n' for i in range(runs)) + "}\n"
+        'TORCH_LIBRARY(shared, m) {\n  m.def("a(Tensor x) -> Tensor"); m.impl("a", torch::kCPU, &hidden);\n'
+        '  m.def("b(Tensor x) -> Tensor");\n}\n')
+    proc = run_opgen("import", "csrc/b.cpp", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    # kept's def (line 5) and each op's: 1 + runs runs of lines, listed up to 8.
+    block = "in the block TORCH_LIBRARY(runs,m), delete every registration but those of the kept impls of kept"
+    listed = ": lines 5, " + ", ".join(str(7 + 2 * i) for i in range(runs))
+    assert f"{block}{listed if runs == 7 else ''} (the rest" in proc.stdout, proc.stdout
+    # `a`'s def shares its line with its kept impl: no lines, the ops named alone.
+    assert ("in the block TORCH_LIBRARY(shared,m), delete every registration but those of the kept impls of a (the "
+            "rest") in proc.stdout, proc.stdout

@@ -198,25 +198,30 @@ def imported(tmp_path_factory):
     # The person's steps, as the report words them: delete the blocks it names...
     cpu = f"{QUANTIZE_OPS}/quantize_ops_cpu.cpp"
     steps = re.findall(r"^    (\S+):(\d+)-(\d+): (delete the block|in the block) (TORCH_LIBRARY_\w+)\(fbgemm,(\w*),?m\)"
-                       r"(?:, delete every registration but those of (\w+))? \(the rest of the file stays in the build\)$",
-                       report, re.M)
-    assert [(path, verb, head, key, kept) for path, _, _, verb, head, key, kept in steps] == [
-        (cpu, "delete the block", "TORCH_LIBRARY_FRAGMENT", "", ""),
-        (cpu, "delete the block", "TORCH_LIBRARY_IMPL", "QuantizedCPU", ""),
-        (cpu, "in the block", "TORCH_LIBRARY_IMPL", "CPU", "FloatOrHalfToFusedNBitRowwiseQuantizedSBHalfWithRowwiseMinMax"),
-        (f"{QUANTIZE_OPS}/quantize_ops_meta.cpp", "delete the block", "TORCH_LIBRARY_IMPL", "Meta", ""),
+                       r"(?:, delete every registration but those of (\w+): lines ([\d, -]+))? "
+                       r"\(the rest of the file stays in the build\)$", report, re.M)
+    minmax = "FloatOrHalfToFusedNBitRowwiseQuantizedSBHalfWithRowwiseMinMax"
+    assert [(path, verb, head, key, kept, lines) for path, _, _, verb, head, key, kept, lines in steps] == [
+        (cpu, "delete the block", "TORCH_LIBRARY_FRAGMENT", "", "", ""),
+        (cpu, "delete the block", "TORCH_LIBRARY_IMPL", "QuantizedCPU", "", ""),
+        (cpu, "in the block", "TORCH_LIBRARY_IMPL", "CPU", minmax, "693-732, 736-746"),
+        (f"{QUANTIZE_OPS}/quantize_ops_meta.cpp", "delete the block", "TORCH_LIBRARY_IMPL", "Meta", "", ""),
     ], report
-    for path, first, last, verb, head, _, kept in sorted(steps, key=lambda s: -int(s[1])):  # the last first
+    # Each at its lines, the last first (the lines before stay put): a block, or the registrations the report lists.
+    cuts = [(path, int(first), int(last), head) for path, first, last, verb, head, *_ in steps
+            if verb == "delete the block"]
+    cuts += [(path, int(r.split("-")[0]), int(r.split("-")[-1]), None) for path, *_, lines in steps if lines
+             for r in lines.split(", ")]
+    for path, first, last, head in sorted(cuts, key=lambda cut: -cut[1]):
         lines = (project / path).read_text().splitlines(keepends=True)
-        first, last = int(first), int(last)
-        assert lines[first - 1].startswith(head + "(fbgemm, ") and lines[last - 1] == "}\n", (path, first)
-        if verb == "delete the block":
-            body = []
-        else:  # ...and the registrations it names: FBGEMM's DISPATCH_TO_CPU statements, but the kept one's
-            statements = re.findall(r"[ \t]*DISPATCH_TO_CPU\([^;]*\);\n", "".join(lines[first:last - 1]))
-            assert len(statements) == 20 and sum(f'"{kept}"' in s for s in statements) == 1, statements
-            body = [lines[first - 1], *(s for s in statements if f'"{kept}"' in s), lines[last - 1]]
-        (project / path).write_text("".join(lines[:first - 1] + body + lines[last:]))
+        if head:
+            assert lines[first - 1].startswith(head + "(fbgemm, ") and lines[last - 1] == "}\n", (path, first)
+        else:
+            assert all(line.startswith(("  DISPATCH_TO_CPU(", "      ")) for line in lines[first - 1:last]), (first, last)
+        (project / path).write_text("".join(lines[:first - 1] + lines[last:]))
+    cpu_block = (project / cpu).read_text().split("TORCH_LIBRARY_IMPL(fbgemm, CPU, m) {\n")[1].split("}\n")[0]
+    assert cpu_block == (f'  DISPATCH_TO_CPU(\n      "{minmax}",\n'
+                         "      fbgemm_gpu::float_or_half_to_fusednbitrowwise_cpu_with_rowwise_min_max);\n"), cpu_block
     # ...write the fakes...
     (project / "python" / "_fakes.py").write_text(FAKES)
     # ...and build with the CMake it prints, linking FBGEMM's library as the project's build does.

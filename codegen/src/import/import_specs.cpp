@@ -1,6 +1,7 @@
 #include "import/import_specs.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <set>
 #include <sstream>
@@ -19,6 +20,14 @@
 namespace opgen::import {
 
 namespace {
+
+// The line of a "file:line" place, as the registrations record them (0 where none).
+int line_of(const std::string& where) {
+  const size_t colon = where.rfind(':');
+  int line = 0;
+  if (colon != std::string::npos) std::from_chars(where.data() + colon + 1, where.data() + where.size(), line);
+  return line;
+}
 
 std::string python_identifier(const std::string& op) {
   std::string id = op;
@@ -267,15 +276,43 @@ BuildSteps build_steps(const ImportResult& found, const std::set<std::string>& w
     for (std::string& op : owned_ops)
       if (seen_staying.count(op)) op += " but not its kept impls";
     const std::string where = fmt::format("{}:{}-{}", block.file, block.first_line, block.last_line);
-    if (whole)
+    if (whole) {
       steps.drop_lines.emplace_back(block.file, fmt::format("{}: delete the block {}", where, block.head));
-    else if (staying.size() < owned_ops.size())  // the shorter list: what stays
+      continue;
+    }
+    // The lines of the registrations that go (FBGEMM's CPU block: 19 of 20), adjacent ones joined; none where a
+    // line holds one that stays as well, or where they would be a list of more than kMostRanges to apply by hand
+    // (sglang's, its registrations set apart by blank lines and comments). Both lists are in source order: one
+    // walk finds an overlap.
+    constexpr size_t kMostRanges = 8;
+    std::vector<std::pair<int, int>> going, kept;
+    for (const auto& reg : block.registrations) {
+      const int first = line_of(reg.where);
+      auto& into = owned(reg) ? going : kept;
+      if (!into.empty() && into.back().second + 1 >= first)
+        into.back().second = std::max(into.back().second, reg.last_line);
+      else
+        into.emplace_back(first, reg.last_line);
+    }
+    bool overlap = false;
+    for (size_t g = 0, k = 0; g < going.size() && k < kept.size() && !overlap;) {
+      overlap = going[g].first <= kept[k].second && kept[k].first <= going[g].second;
+      (going[g].second < kept[k].second ? g : k) += 1;
+    }
+    std::string lines;
+    for (const auto& [first, last] : going)
+      if (!overlap && going.size() <= kMostRanges)
+        lines += (!lines.empty()                                          ? ", "
+                  : going.size() == 1 && going[0].first == going[0].second ? ": line "
+                                                                           : ": lines ") +
+                 (first == last ? std::to_string(first) : fmt::format("{}-{}", first, last));
+    if (staying.size() < owned_ops.size())  // the shorter list: what stays
       steps.drop_lines.emplace_back(
-          block.file, fmt::format("{}: in the block {}, delete every registration but those of {}", where, block.head,
-                                  fmt::join(staying, ", ")));
+          block.file, fmt::format("{}: in the block {}, delete every registration but those of {}{}", where,
+                                  block.head, fmt::join(staying, ", "), lines));
     else
-      steps.drop_lines.emplace_back(block.file, fmt::format("{}: in the block {}, delete the registrations of {}",
-                                                            where, block.head, fmt::join(owned_ops, ", ")));
+      steps.drop_lines.emplace_back(block.file, fmt::format("{}: in the block {}, delete the registrations of {}{}",
+                                                            where, block.head, fmt::join(owned_ops, ", "), lines));
   }
   for (const std::string& file : files) {
     if (fate[file].stays) steps.kept_files.push_back(file);

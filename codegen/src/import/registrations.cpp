@@ -308,7 +308,9 @@ class Collector {
         else if (key.empty())
           o.kept_impls.push_back(unbound_key_impl(written, where(i)));
         result.blocks.push_back({file.display, t.line, tokens[call_end - 1].line, text_of(tokens, {i, call_end}),
-                                 {{o.ns, o.name, where(i), false, o.kept_impls.size() > kept_before}}, false,
+                                 {{o.ns, o.name, where(i), tokens[call_end - 1].line, false,
+                                   o.kept_impls.size() > kept_before}},
+                                 false,
                                  o.ns});
         outside_blocks.emplace_back(next_outside, i);
         next_outside = call_end;
@@ -343,9 +345,10 @@ class Collector {
       result.blocks.push_back({file.display, tokens[i].line, tokens[std::min(body_end, tokens.size()) - 1].line,
                                text_of(tokens, {i, head_end}), {}, false, ns});
       // What a registration call became: kept when it added a kept impl.
-      auto record = [&](const ImportedOp* o, size_t kept_before, size_t k, bool def = false) {
+      auto record = [&](const ImportedOp* o, size_t kept_before, size_t k, size_t call_end, bool def = false) {
+        const int last_line = tokens[std::min(call_end, tokens.size()) - 1].line;
         result.blocks[block_index].registrations.push_back(
-            {o ? o->ns : ns, o ? o->name : "", where(k), def, !o || o->kept_impls.size() > kept_before});
+            {o ? o->ns : ns, o ? o->name : "", where(k), last_line, def, !o || o->kept_impls.size() > kept_before});
       };
       for (size_t k = head_end + 1; k + 3 < body_end; ++k) {
         // FBGEMM's DISPATCH_TO_CPU("name", fn): m.impl(name, torch::dispatch(CPU, TORCH_FN(fn))).
@@ -367,9 +370,9 @@ class Collector {
             } else if (key.empty()) {
               o.kept_impls.push_back(unbound_key_impl(written, where(k)));
             }
-            record(&o, kept_before, k);
+            record(&o, kept_before, k, call_end);
           } else {
-            record(nullptr, 0, k);
+            record(nullptr, 0, k, call_end);
           }
           k = call_end - 1;
           continue;
@@ -385,7 +388,7 @@ class Collector {
         if (!first) {
           result.notes.push_back(fmt::format("{}: {}.{}({}...) builds its string from a macro or code: not imported",
                                              where(k), var, method, text_of(tokens, args[0]).substr(0, 60)));
-          record(nullptr, 0, k);
+          record(nullptr, 0, k, call_end);
           continue;
         }
         auto [qualified_ns, name] = split_qualified(*first);
@@ -473,7 +476,7 @@ class Collector {
           }
         };
         read_call();
-        record(&o, kept_before, k, method == "def");
+        record(&o, kept_before, k, call_end, method == "def");
         k = call_end - 1;
       }
       outside_blocks.emplace_back(next_outside, i);

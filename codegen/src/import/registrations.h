@@ -104,6 +104,7 @@ struct RegistrationBlock {
     std::string ns;
     std::string op;     // "" where import could not read which op (a name built by a macro)
     std::string where;  // file:line of the call
+    int last_line = 0;  // the line its call ends on
     bool def = false;   // a def (with its kernel, if it names one), not an impl
     bool kept = false;  // an impl that stays in the project's build
   };
