@@ -778,12 +778,14 @@ class Collector {
         }
         if (t.text == "register_fake" || t.text == "impl_abstract" || meta_kernel) {
           // The fake's def: the one decorated, or the module's function a call names.
+          // (A call may end the file: `end` is then past the last token.)
+          const bool def_follows = end < tokens.size() && is(tokens[end], "def");
           std::optional<size_t> fake_def;
-          if (is(tokens[end], "def"))
+          if (def_follows)
             fake_def = end;
           else if (auto def = module_functions.find(function); called && def != module_functions.end())
             fake_def = def->second;
-          if (function == "_" && is(tokens[end], "def") && !makes_meta_tensors(end) &&
+          if (function == "_" && def_follows && !makes_meta_tensors(end) &&
               signature_closes(end, block_end(end))) {
             move_underscore_fake(o, end, i);
           } else if (function.empty() || function == "_")
