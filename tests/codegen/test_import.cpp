@@ -292,6 +292,16 @@ TEST(ImportCondition, EvaluatesAsThePreprocessor) {
   EXPECT_EQ(evaluate_condition("1 ? 2 : 3", d), std::nullopt);
 }
 
+TEST(ImportCondition, KnowsTheMacrosTheCompilerDefinesFromItsFlags) {
+  for (const char* name : {"__AVX2__", "__AVX512BF16__", "__AMX_TILE__", "__F16C__", "__ARM_FEATURE_SVE", "__riscv_v",
+                           "__aarch64__", "__x86_64__", "__CUDACC__", "__CUDA_ARCH__", "_WIN32"})
+    EXPECT_TRUE(predefined_by_compiler(name)) << name;
+  // What a build defines itself, reserved spellings among them.
+  for (const char* name : {"NDEBUG", "USE_ROCM", "TORCH_EXTENSION_NAME", "_GLIBCXX_USE_CXX11_ABI",
+                           "__CUDA_NO_HALF_OPERATORS__", "AVX2", "__AV"})
+    EXPECT_FALSE(predefined_by_compiler(name)) << name;
+}
+
 // The activation kernel's pattern (kernels-community): one op set defined
 // for the stable ABI under #if CUDA_KERNEL and for the unstable one under
 // #else, with per-backend impls nested in the second.

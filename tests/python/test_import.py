@@ -221,6 +221,22 @@ def test_a_define_that_is_not_a_macro_name_is_refused(tmp_path, define):
     assert not (tmp_path / "schemas").exists()
 
 
+def test_the_compilers_own_macros_are_read_but_not_printed_as_definitions(tmp_path):
+    """vLLM's x86 CPU build registers its oneDNN ops under `#if defined(__AVX2__)`: `--define __AVX2__` reads
+    that build, and the CMake the report prints leaves the macro to the flags that set it (defined by hand
+    without -mavx2, the kernels' intrinsics would not compile)."""
+    (tmp_path / "binding.cpp").write_text(
+        '#include "ops.h"\nTORCH_LIBRARY(ns, m) {\n  m.def("op(Tensor x) -> Tensor");\n'
+        '  m.impl("op", torch::kCPU, &op_cpu);\n#if defined(__AVX2__)\n  m.def("avx2_op(Tensor x) -> Tensor");\n'
+        '  m.impl("avx2_op", torch::kCPU, &avx2_op_cpu);\n#endif\n}\n')
+    proc = subprocess.run([os.environ["OPGEN_BIN"], "import", "-D", "__AVX2__", "-D", "NDEBUG", "-D", "__F16C__=1",
+                           "binding.cpp"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "2 ops imported" in proc.stdout and (tmp_path / "schemas" / "avx2_op.yaml").exists(), proc.stdout
+    assert "    target_compile_definitions(ns_ops PRIVATE NDEBUG)\n" in proc.stdout, proc.stdout
+    assert "    # __AVX2__, __F16C__=1: the compiler defines them from its target flags" in proc.stdout, proc.stdout
+
+
 def test_headers_that_are_not_files_are_not_read(tmp_path):
     """A kernel header beside the binding that is a FIFO (reading it would
     hang) or a link to a device is passed over: the include is kept as written."""

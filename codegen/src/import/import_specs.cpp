@@ -11,6 +11,7 @@
 
 #include "check/checker.h"
 #include "check/names.h"
+#include "import/pp_condition.h"
 #include "load/spec_loader.h"
 #include "model/dispatch_keys.h"
 #include "model/schema.h"
@@ -648,8 +649,17 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     if (!declarations_headers.empty()) include_dirs.push_back(options.schemas_dir.generic_string());
     if (!include_dirs.empty())
       r += fmt::format("    target_include_directories({} PRIVATE {})\n", target, fmt::join(include_dirs, " "));
-    if (!options.defines.empty())
-      r += fmt::format("    target_compile_definitions({} PRIVATE {})\n", target, fmt::join(options.defines, " "));
+    // The configuration's macros, but those the compiler defines from its flags: defined by hand, they
+    // would select code for an instruction set the target is not compiled for.
+    std::vector<std::string> definitions, compilers;
+    for (const std::string& define : options.defines)
+      (predefined_by_compiler(define.substr(0, define.find('='))) ? compilers : definitions).push_back(define);
+    if (!definitions.empty())
+      r += fmt::format("    target_compile_definitions({} PRIVATE {})\n", target, fmt::join(definitions, " "));
+    if (!compilers.empty())
+      r += fmt::format("    # {}: the compiler defines {} from its target flags: give {} the flags that do, as the "
+                       "project's build does (target_compile_options), not a definition\n",
+                       fmt::join(compilers, ", "), compilers.size() == 1 ? "it" : "them", target);
   }
   if (drafts.empty()) {
     plan.ok = false;

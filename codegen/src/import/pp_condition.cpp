@@ -1,5 +1,7 @@
 #include "import/pp_condition.h"
 
+#include <algorithm>
+
 #include <cctype>
 #include <cstdint>
 #include <vector>
@@ -232,6 +234,20 @@ std::optional<bool> evaluate_condition(std::string_view condition, const std::ma
   auto value = Evaluator(std::move(*tokens), defines, 0, limits).whole();
   if (!value) return std::nullopt;
   return *value != 0;
+}
+
+bool predefined_by_compiler(std::string_view name) {
+  // The instruction-set families whose every macro the target flags set (-mavx512bf16, -march=armv8.2-a+bf16...).
+  static constexpr std::string_view families[] = {"__AVX", "__AMX", "__SSE", "__FMA", "__F16C", "__BMI",
+                                                  "__ARM_FEATURE_", "__ARM_NEON", "__riscv", "__POWER"};
+  // The target's architecture and system, and the compilers themselves.
+  static constexpr std::string_view names[] = {
+      "__x86_64__", "__i386__", "__aarch64__", "__arm__", "__powerpc64__", "__PPC64__", "__VSX__", "__ALTIVEC__",
+      "__s390x__", "__linux__", "__APPLE__", "_WIN32", "_WIN64", "__GNUC__", "__clang__", "_MSC_VER", "__NVCC__",
+      "__CUDACC__", "__CUDA_ARCH__", "__HIPCC__", "__HIP__", "__HIP_DEVICE_COMPILE__"};
+  return std::any_of(std::begin(families), std::end(families),
+                     [&](std::string_view family) { return name.starts_with(family); }) ||
+         std::find(std::begin(names), std::end(names), name) != std::end(names);
 }
 
 }  // namespace opgen::import

@@ -17,4 +17,11 @@ namespace opgen::import {
 
 std::optional<bool> evaluate_condition(std::string_view condition, const std::map<std::string, std::string>& defines);
 
+// Whether the compiler defines `name` itself, from its target and flags
+// (`__AVX2__` from -mavx2, `__aarch64__`, `__CUDACC__`...): a configuration
+// may name it (`--define __AVX2__` reads the AVX2 build's branches), but a
+// build that defines it by hand, without the flags, gets code for an ISA
+// it does not compile for.
+bool predefined_by_compiler(std::string_view name);
+
 }  // namespace opgen::import
