@@ -128,8 +128,23 @@ TEST(Checker, InplaceTagNeedsTheFirstArgumentMutated) {
                "must mutate exactly its first argument and return it");
 }
 
-TEST(Checker, ViewsAreRejected) {
-  expect_error("foo", "schema: \"foo(Tensor(a) x) -> Tensor\"\nfake: [like(x)]\n", "without '!'");
+// vLLM's CPU extension registers shm_send_tensor_list(int handle, Tensor(a)[] tensor_list, int dst) -> () and
+// shm_recv_tensor_list(int handle, int src) -> Tensor[](a): PyTorch takes both and calls them eagerly.
+TEST(Checker, AliasSetsNoOtherSideSharesAreEagerOnly) {
+  auto send = load_and_check("schemas/send.yaml", "schema: \"send(int handle, Tensor(a)[] ts, int dst) -> ()\"\n"
+                                                  "samples: []\n");
+  EXPECT_TRUE(send.ok) << send.diagnostics;
+  EXPECT_NE(send.diagnostics.find("warning[W0405]: argument 'ts' is annotated as an alias (a) without '!'"),
+            std::string::npos) << send.diagnostics;
+  auto recv = load_and_check("schemas/recv.yaml", "schema: \"recv(Tensor buf, int src) -> Tensor(a)\"\n"
+                                                  "fake: [like(buf)]\nsamples: []\n");
+  EXPECT_TRUE(recv.ok) << recv.diagnostics;
+  EXPECT_NE(recv.diagnostics.find("warning[W0404]: a result (Tensor(a)) is in an alias set no argument has"),
+            std::string::npos) << recv.diagnostics;
+  // Its result is a new tensor to the fake, which a rule describes.
+  expect_error("recv", "schema: \"recv(Tensor buf, int src) -> Tensor(a)\"\nsamples: []\n", "1 output but 0");
+  // A result in a set an argument has otherwise is none of PyTorch's conventions: still E0404.
+  expect_error("foo_", "schema: \"foo_(Tensor(a!) x) -> Tensor(a)\"\nsamples: []\n", "error[E0404]");
 }
 
 TEST(Checker, SymmMemNeedsGroupName) {

@@ -23,16 +23,15 @@ pytestmark = [requires_opgen, pytest.mark.skipif(not os.path.exists(CORPUS), rea
 
 # The rules a torch-valid schema may be rejected by, each documented
 # (`opgen explain`): types no kernel can take (Any, Dict, classes, nested
-# lists, tuples as arguments; Scalar on the stable ABI), views (an alias
-# without `!`, or a result aliasing what the op does not write), argument
-# names the generated code cannot use, results an ABI cannot return.
+# lists, tuples as arguments; Scalar on the stable ABI), a result in the
+# alias set of an argument it is neither written through nor a view of,
+# argument names the generated code cannot use, results an ABI cannot return.
 PRINCIPLED = {
     "E0306": "duplicate argument name",
     "E0307": "an argument name reserved in C++, Python or the generated code",
     "E0308": "a type opgen does not carry",
     "E0309": "a result type the ABI cannot return",
     "E0310": "a type the stable ABI does not carry",
-    "E0401": "an alias without '!' (a view)",
     "E0404": "a result that is a view of an input",
 }
 # Loadable share of the torch-valid corpus, per ABI (issue 10's targets).

@@ -363,6 +363,21 @@ fake: like(x)
 samples: []
 """
 
+# vLLM's CPU shared-memory ops: an argument in an alias set no result shares (shm_send_tensor_list, W0405), a
+# result in a set no argument has (shm_recv_tensor_list, W0404). PyTorch takes both, eagerly; the test below
+# calls them.
+HELD_SEND_SPEC = """schema: "{op}(int handle, Tensor(a)[] ts, int dst) -> ()"
+abi: {abi}
+dispatch: [CPU]
+samples: []
+"""
+HELD_RECV_SPEC = """schema: "{op}(Tensor buf, int src) -> Tensor[](a)"
+abi: {abi}
+dispatch: [CPU]
+fake: {{python: "constructs_fakes:held_recv"}}
+samples: []
+"""
+
 # Two positional arguments of one name (DeepSpeed's offload_tensor): the second is id_2 in the kernel and the
 # Python; the registered schema keeps both `id`. Eager only (W0307); the test below calls it.
 TWO_IDS_SPEC = """schema: "{op}(Tensor a, int id, int id) -> Tensor"
@@ -455,6 +470,10 @@ def pairs(x, lo, hi=None):
 
 def strs(x, n):
     return [f"s{i}" for i in range(n)]
+
+
+def held_recv(buf, src):
+    return [torch.empty_like(buf) for _ in range(src)]
 
 
 def dtypes(x, dtypes, more=None):
@@ -658,6 +677,15 @@ KERNEL_BODIES = {
              "  return out;"),
     "two_ids": ("return torch::stable::new_zeros(a, {id, id_2});", "return at::zeros({id, id_2}, a.options());"),
     "view": ("(void)graph_id;\n  return x;", "(void)graph_id;\n  return x.view(x.sizes());"),
+    # Refuses a list of another length than dst; src tensors shaped as buf, each filled with its index.
+    "held_send": ("(void)handle;\n  STD_TORCH_CHECK(static_cast<int64_t>(ts.size()) == dst, \"held_send: \", ts.size());",
+                  "(void)handle;\n  TORCH_CHECK(static_cast<int64_t>(ts.size()) == dst, \"held_send: \", ts.size());"),
+    "held_recv": ("std::vector<torch::stable::Tensor> out;\n  for (int64_t i = 0; i < src; ++i) {\n"
+                  "    out.push_back(torch::stable::new_zeros(buf, buf.sizes()));\n"
+                  "    torch::stable::fill_(out.back(), static_cast<double>(i));\n  }\n  return out;",
+                  "std::vector<at::Tensor> out;\n"
+                  "  for (int64_t i = 0; i < src; ++i) out.push_back(at::full_like(buf, static_cast<double>(i)));\n"
+                  "  return out;"),
     "mutating": ("torch::stable::Tensor out = x;\n  torch::stable::zero_(out);", "x.zero_();"),
     # The outs given are returned (zeroed), new ones where not; no weights, no second result.
     "optional_out": ("torch::stable::Tensor v = values_out.has_value() ? *values_out : "
@@ -712,6 +740,10 @@ OPS = {  # op -> (kind, abi)
     "two_ids_unstable": ("two_ids", "unstable"),
     "view_stable": ("view", "stable"),
     "view_unstable": ("view", "unstable"),
+    "held_send_stable": ("held_send", "stable"),
+    "held_send_unstable": ("held_send", "unstable"),
+    "held_recv_stable": ("held_recv", "stable"),
+    "held_recv_unstable": ("held_recv", "unstable"),
     "zero_stable_": ("mutating", "stable"),
     "zero_unstable_": ("mutating", "unstable"),
     "existing_stable": ("existing", "stable"),
@@ -730,7 +762,8 @@ def spec_text(op, kind, abi):
         return EXISTING_SPECS[abi + kind.removeprefix("existing")].format(op=op)
     template = {"each": EACH_SPEC, "dynamic": DYNAMIC_SPEC, "python": PYTHON_FAKE_SPEC, "mutating": MUTATING_SPEC,
                 "values": VALUES_SPEC, "eager_only": EAGER_ONLY_SPEC, "nested": NESTED_SPEC,
-                "optional_out": OPTIONAL_OUT_SPEC, "view": VIEW_SPEC, "two_ids": TWO_IDS_SPEC, "dtypes": DTYPES_SPEC, "strs": STRS_SPEC, "pairs": PAIRS_SPEC, "any": ANY_SPEC,
+                "optional_out": OPTIONAL_OUT_SPEC, "view": VIEW_SPEC, "held_send": HELD_SEND_SPEC,
+                "held_recv": HELD_RECV_SPEC, "two_ids": TWO_IDS_SPEC, "dtypes": DTYPES_SPEC, "strs": STRS_SPEC, "pairs": PAIRS_SPEC, "any": ANY_SPEC,
                 "dicts": DICTS_SPEC, "str_lists": STR_LISTS_SPEC}[kind]
     return template.format(op=op, abi=abi)
 
@@ -878,6 +911,20 @@ def test_a_view_result_shares_its_arguments_memory(library, abi):
     assert y.data_ptr() == x.data_ptr() and y.shape == x.shape
     y.fill_(3.0)
     assert x.eq(3.0).all()
+
+
+@pytest.mark.parametrize("abi", ["stable", "unstable"])
+def test_alias_sets_only_one_side_has_are_registered_as_written_and_called(library, abi):
+    """vLLM's shm ops: `Tensor(a)[] ts -> ()` (W0405) and `-> Tensor[](a)` (W0404) keep their annotations in torch."""
+    load_library(library)
+    send = getattr(torch.ops.constructs, f"held_send_{abi}").default
+    recv = getattr(torch.ops.constructs, f"held_recv_{abi}").default
+    assert "Tensor(a)[] ts" in str(send._schema) and str(recv._schema).endswith("-> Tensor[](a)"), (send, recv)
+    send(0, [torch.ones(2), torch.ones(3)], 2)
+    with pytest.raises(RuntimeError, match="held_send: 1"):
+        send(0, [torch.ones(2)], 2)
+    out = recv(torch.ones(2), 3)
+    assert [t.tolist() for t in out] == [[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]]
 
 
 def test_any_reaches_the_kernel_as_it_was_passed(library):

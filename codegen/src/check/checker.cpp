@@ -45,6 +45,29 @@ const model::AliasInfo* find_alias(const model::Type& type) {
   return nullptr;
 }
 
+// The alias sets a type names, its elements' too (`Tensor(a)[]`, `Tensor[](a)`).
+std::set<std::string> alias_sets(const model::Type& type) {
+  std::set<std::string> sets;
+  for (const model::Type* t = &type; t; t = t->elements.empty() ? nullptr : t->elements[0].get())
+    if (t->alias) sets.insert(t->alias->before_sets.begin(), t->alias->before_sets.end());
+  return sets;
+}
+
+// Whether `sets` and the alias sets of any of `types`' share a set.
+template <typename Range>
+bool shares_alias_set(const std::set<std::string>& sets, const Range& types) {
+  return std::any_of(types.begin(), types.end(), [&](const auto& typed) {
+    const std::set<std::string> other = alias_sets(*typed.type);
+    return std::any_of(other.begin(), other.end(), [&](const std::string& set) { return sets.count(set) != 0; });
+  });
+}
+
+// A result in alias sets no argument has (`-> Tensor[](a)`, vLLM's shm_recv_tensor_list): memory the op
+// holds, not one of its inputs (W0404).
+bool own_alias(const model::FunctionSchema& s, const model::Return& r) {
+  return find_alias(*r.type) && !shares_alias_set(alias_sets(*r.type), s.arguments);
+}
+
 bool is_tensor(const model::Type& t) { return model::type_key(t) == "Tensor"; }
 // What an op may write to: `Tensor`, `Tensor?`, `Tensor[]`.
 bool is_mutable_type(const model::Type& t) {
@@ -297,12 +320,20 @@ class OpChecker {
         const bool viewed = std::any_of(s.returns.begin(), s.returns.end(), [&](const model::Return& r) {
           return model::viewed_argument(s, r) == &a;
         });
-        if (!t->alias->is_write && !viewed)
-          error(Code::AliasWithoutWrite, op_.schema_at(a.column),
-                fmt::format("argument '{}' is annotated as an alias {} without '!', and no result aliases it", a.name,
-                            t->alias->to_string()))
-              .notes.push_back({"an op may mutate an input (Tensor(a!)), or return a view of it (Tensor(a) x -> "
-                                "Tensor(a)); drop the annotation otherwise"});
+        // Alone, it says the op neither writes nor returns it: PyTorch takes it, eagerly (W0405). A result
+        // that shares the set otherwise is E0404's.
+        if (!t->alias->is_write && !viewed && !shares_alias_set(alias_sets(*t), s.returns)) {
+          diags_
+              .warning(Code::UnsharedAliasNotCompilable, op_.schema_at(a.column),
+                       fmt::format("argument '{}' is annotated as an alias {} without '!', and no result aliases "
+                                   "it: eager calls work, torch.library.opcheck and torch.compile refuse the op",
+                                   a.name, t->alias->to_string()))
+              .notes.push_back({"drop the annotation to compile the op, or mark it (a!) if the op writes it"});
+          if (op_.eager_only.empty())
+            op_.eager_only = fmt::format("'{}' is annotated as an alias no result shares (W0405): "
+                                         "torch.library.opcheck and torch.compile refuse the op",
+                                         a.name);
+        }
       }
       if (model::has_write_annotation(a) && !a.type->is_tensor_like()) {
         diags_.warning(Code::NonTensorMarkedMutated, op_.schema_at(a.column),
@@ -375,6 +406,8 @@ class OpChecker {
     bool any_alias = false, all_bound = !s.returns.empty(), any_bad = false;
     const model::Argument* loose = nullptr;  // an aliased argument outside the out= convention
     const model::Argument* view = nullptr;   // an argument a result is a view of
+    const model::Return* own = nullptr;      // a result in alias sets no argument has
+    bool written = false;                    // a result aliases an argument the op writes
     for (const model::Return& r : s.returns) {
       if (!find_alias(*r.type)) {
         all_bound = false;
@@ -387,6 +420,11 @@ class OpChecker {
         view = view ? view : viewed;
         continue;
       }
+      if (!arg && own_alias(s, r)) {
+        all_bound = false;
+        own = own ? own : &r;
+        continue;
+      }
       if (!arg) {
         any_bad = true;
         error(Code::ReturnsAlias, op_.schema_at(r.column),
@@ -396,6 +434,7 @@ class OpChecker {
                               "Tensor(a)); otherwise return new tensors, or nothing"});
         continue;
       }
+      written = true;
       if (!model::bound_argument(s, r)) all_bound = false;
       if (!arg->kwarg_only || !model::bound_argument(s, r)) loose = loose ? loose : arg;
     }
@@ -413,6 +452,17 @@ class OpChecker {
       return;
     }
     if (!any_alias || any_bad) return;
+    if (own) {
+      op_.eager_only = "a result is in an alias set no argument has (W0404): torch.library.opcheck and "
+                       "torch.compile refuse the op";
+      diags_
+          .warning(Code::OwnAliasResultNotCompilable, op_.schema_at(own->column),
+                   fmt::format("a result ({}) is in an alias set no argument has: eager calls work, "
+                               "torch.library.opcheck and torch.compile refuse the op",
+                               own->type->to_string()))
+          .notes.push_back({"drop the annotation to compile the op; the fake describes the result as a new tensor"});
+      if (!view && !written) return;
+    }
     if (view) {
       op_.eager_only = "a result is a view of an input (W0403): torch.library.opcheck and torch.compile refuse "
                        "the op";
@@ -745,7 +795,7 @@ class OpChecker {
     // its own, E0404.
     auto bound = [&](const model::Return& r) {
       return model::bound_argument(op_.schema, r) != nullptr ||
-             (find_alias(*r.type) && !model::aliased_argument(op_.schema, r) &&
+             (find_alias(*r.type) && !own_alias(op_.schema, r) && !model::aliased_argument(op_.schema, r) &&
               !model::viewed_argument(op_.schema, r));
     };
     size_t needed = std::count_if(returns.begin(), returns.end(), [&](auto& r) { return !bound(r); });

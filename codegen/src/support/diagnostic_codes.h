@@ -63,7 +63,6 @@ enum class Code : uint16_t {
   ArgumentListedTwice,
   TooManyArguments,
   // E04xx: mutation and aliasing
-  AliasWithoutWrite,
   MutationNotListed,
   ReturnsAlias,
   BadInplaceOp,
@@ -162,6 +161,8 @@ enum class Code : uint16_t {
   AliasingResultNotCompilable,  // a warning: W0401
   NonTensorMarkedMutated,  // a warning: W0402
   ViewResultNotCompilable,  // a warning: W0403
+  OwnAliasResultNotCompilable,  // a warning: W0404
+  UnsharedAliasNotCompilable,  // a warning: W0405
   GeneratorWithoutSeededTag,  // a warning: W0801
   UnneededDynamicShapeTag,  // a warning: W0802
   DecomposingOpEagerOnly,  // a warning: W0803
