@@ -237,6 +237,44 @@ def test_the_compilers_own_macros_are_read_but_not_printed_as_definitions(tmp_pa
     assert "    # __AVX2__, __F16C__=1: the compiler defines them from its target flags" in proc.stdout, proc.stdout
 
 
+MODULE_INITS = {  # what the file defines beside its block -> the report's line for it, or None
+    "REGISTER_EXTENSION(_C)\n": "binding.cpp:9: delete REGISTER_EXTENSION(_C) too, a Python module's init",
+    "PyMODINIT_FUNC PyInit__C(void) {\n  return PyModule_Create(&module);\n}\n":
+        "binding.cpp:9-11: delete PyMODINIT_FUNC PyInit__C too, a Python module's init",
+    "PyMODINIT_FUNC PyInit__C(void);\n": None,  # a declaration defines no init
+}
+
+
+@pytest.mark.parametrize("init", list(MODULE_INITS))
+def test_a_python_module_init_in_a_file_that_stays_is_named_for_deletion(tmp_path, init):
+    """vLLM's CPU bindings end in REGISTER_EXTENSION(TORCH_EXTENSION_NAME), so that `import vllm._C` loads the
+    library, and keep a function of theirs: the file stays in the build, where the init would call Python's C API,
+    which the library opgen builds does not link (a link error under --no-undefined); the package loads it."""
+    (tmp_path / "binding.cpp").write_text(
+        '#include "ops.h"\nvoid placeholder() { TORCH_CHECK(false, "Unimplemented"); }\n'
+        'TORCH_LIBRARY(_C, m) {\n  m.def("op(Tensor x) -> Tensor");\n  m.impl("op", torch::kCPU, &op_cpu);\n'
+        '  m.def("stub() -> ()", &placeholder);\n}\n\n' + init)
+    proc = subprocess.run([os.environ["OPGEN_BIN"], "import", "binding.cpp"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "binding.cpp:3-7: delete the block TORCH_LIBRARY(_C,m)" in proc.stdout, proc.stdout
+    expected = MODULE_INITS[init]
+    if expected:
+        assert f"    {expected}: the generated package loads the library" in proc.stdout, proc.stdout
+    else:
+        assert "Python module's init" not in proc.stdout, proc.stdout
+
+
+def test_a_python_module_init_goes_with_a_file_dropped_whole(tmp_path):
+    (tmp_path / "binding.cpp").write_text('#include "ops.h"\nTORCH_LIBRARY(_C, m) {\n  m.def("op(Tensor x) -> Tensor");\n'
+                                          '  m.impl("op", torch::kCPU, &op_cpu);\n}\nREGISTER_EXTENSION(_C)\n')
+    proc = subprocess.run([os.environ["OPGEN_BIN"], "import", "binding.cpp"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "drop binding.cpp (nothing in it but those registrations)" in proc.stdout, proc.stdout
+    assert "Python module's init" not in proc.stdout, proc.stdout
+
+
 def test_headers_that_are_not_files_are_not_read(tmp_path):
     """A kernel header beside the binding that is a FIFO (reading it would
     hang) or a link to a device is passed over: the include is kept as written."""

@@ -242,6 +242,7 @@ BuildSteps build_steps(const ImportResult& found, const std::set<std::string>& w
   struct FileFate {
     bool every_block_owned = true;
     bool stays = false;
+    std::string python_module_init, python_module_init_lines;  // RegistrationBlock's
   };
   std::vector<std::string> files;
   std::map<std::string, FileFate> fate;
@@ -250,6 +251,8 @@ BuildSteps build_steps(const ImportResult& found, const std::set<std::string>& w
     auto [it, fresh] = fate.try_emplace(block.file);
     if (fresh) files.push_back(block.file);
     FileFate& file = it->second;
+    file.python_module_init = block.python_module_init;
+    file.python_module_init_lines = block.python_module_init_lines;
     std::vector<std::string> owned_ops, staying;  // each op once, in order
     std::set<std::string> seen_owned, seen_staying;
     bool keeps = false;
@@ -318,6 +321,13 @@ BuildSteps build_steps(const ImportResult& found, const std::set<std::string>& w
   for (const std::string& file : files) {
     if (fate[file].stays) steps.kept_files.push_back(file);
     else if (fate[file].every_block_owned) steps.dropped_files.push_back(file);
+    // Kept in the library, the init would call Python's C API, which the library does not link: the generated
+    // package loads it, where the project's Python imported the module.
+    if (fate[file].stays && !fate[file].python_module_init.empty())
+      steps.drop_lines.emplace_back(
+          file, fmt::format("{}:{}: delete {} too, a Python module's init: the generated package loads the library, "
+                            "which links no Python",
+                            file, fate[file].python_module_init_lines, fate[file].python_module_init));
   }
   // A file dropped whole needs no line of its own.
   std::erase_if(steps.drop_lines, [&](const auto& line) {

@@ -498,7 +498,33 @@ class Collector {
             --name;
           other_code = !(name > from && is(tokens[name - 1], "namespace"));
         }
-    for (size_t b = first_block; b < result.blocks.size(); ++b) result.blocks[b].file_has_other_code = other_code;
+    // A Python module's init: REGISTER_EXTENSION(NAME) (vLLM's and kernel-builder's core/registration.h: an
+    // empty module, so that `import pkg._C` loads the library), or a PyInit_ function written out.
+    std::string module_init, module_init_lines;
+    for (auto [from, to] : outside_blocks)
+      for (size_t j = from; j < to && module_init.empty(); ++j) {
+        const bool macro = is(tokens[j], "REGISTER_EXTENSION") && j + 1 < to && is(tokens[j + 1], "(");
+        if (!macro && !is(tokens[j], "PyMODINIT_FUNC")) continue;
+        size_t end = j + 1;  // the macro's closing parenthesis, or the end of the function's body
+        bool whole = false;
+        for (int depth = 0; end < to && !whole; ++end) {
+          if (!macro && depth == 0 && is(tokens[end], ";")) break;  // a declaration: no init here
+          if (is(tokens[end], "(") || is(tokens[end], "{"))
+            ++depth;
+          else if ((is(tokens[end], ")") || is(tokens[end], "}")) && --depth == 0)
+            whole = macro || is(tokens[end], "}");
+        }
+        if (!whole) continue;
+        --end;  // the loop stepped past it
+        const int first = tokens[j].line, last = tokens[end].line;
+        module_init = text_of(tokens, {j, macro ? end + 1 : std::min(j + 2, end)});
+        module_init_lines = first == last ? std::to_string(first) : fmt::format("{}-{}", first, last);
+      }
+    for (size_t b = first_block; b < result.blocks.size(); ++b) {
+      result.blocks[b].file_has_other_code = other_code;
+      result.blocks[b].python_module_init = module_init;
+      result.blocks[b].python_module_init_lines = module_init_lines;
+    }
   }
 
   void python(const SourceFile& file) {

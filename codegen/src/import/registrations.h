@@ -111,6 +111,11 @@ struct RegistrationBlock {
   std::vector<Registration> registrations;
   bool file_has_other_code = false;  // besides its blocks (and namespaces): the build keeps compiling the file
   std::string ns;                    // its namespace; "" where a macro names it
+  // The Python module init its file defines beside its blocks, REGISTER_EXTENSION(TORCH_EXTENSION_NAME) ("" where
+  // none), and its lines ("632"): in a file that stays, it would make the library call Python's C API, which the
+  // library opgen builds does not link (the generated package loads it instead).
+  std::string python_module_init = {};
+  std::string python_module_init_lines = {};
 };
 
 struct ImportResult {
