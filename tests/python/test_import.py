@@ -237,6 +237,22 @@ def test_the_compilers_own_macros_are_read_but_not_printed_as_definitions(tmp_pa
     assert "    # __AVX2__, __F16C__=1: the compiler defines them from its target flags" in proc.stdout, proc.stdout
 
 
+def test_the_report_names_the_ops_that_are_eager_only_as_written(tmp_path):
+    """DeepSpeed's views and vLLM's shared-memory ops import as written; opcheck and torch.compile refuse them, and
+    the report says which, by the warning that says why."""
+    (tmp_path / "binding.cpp").write_text(
+        '#include "ops.h"\nTORCH_LIBRARY(ns, m) {\n  m.def("wait(Tensor(a) x, int id) -> Tensor(a)");\n'
+        '  m.impl("wait", torch::kCPU, &wait_cpu);\n  m.def("send(int h, Tensor(a)[] ts, int dst) -> ()");\n'
+        '  m.impl("send", torch::kCPU, &send_cpu);\n  m.def("plain(Tensor x) -> Tensor");\n'
+        '  m.impl("plain", torch::kCPU, &plain_cpu);\n}\n')
+    proc = subprocess.run([os.environ["OPGEN_BIN"], "import", "binding.cpp"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "3 ops imported" in proc.stdout, proc.stdout
+    assert ("  2 of them eager-only, as their schemas and keys are written (torch.library.opcheck and torch.compile "
+            "refuse them; opgen check says why): W0403: wait; W0405: send\n") in proc.stdout, proc.stdout
+
+
 MODULE_INITS = {  # what the file defines beside its block -> the report's line for it, or None
     "REGISTER_EXTENSION(_C)\n": "binding.cpp:9: delete REGISTER_EXTENSION(_C) too, a Python module's init",
     "PyMODINIT_FUNC PyInit__C(void) {\n  return PyModule_Create(&module);\n}\n":

@@ -65,6 +65,7 @@ struct Draft {
   bool fake_moved = false;  // its fake (a `_`) moved into python/_fakes.py
   bool no_impl_given = false;  // the schema alone: no impl of it in the sources given
   std::string fake_registered_at;  // file:line of the project's registration of the fake the spec takes
+  std::string eager_only;  // why opcheck and torch.compile refuse the op (model::OpSpec::eager_only), once checked
   std::string text;
   std::string display;  // the spec's path, as diagnostics name it
 };
@@ -362,7 +363,12 @@ void check_drafts(std::vector<Draft>& drafts, const model::Library& settings) {
                                               code_id(diag.code), diag.message));
       any = true;
     }
-    if (!any) return;
+    if (!any) {
+      for (const model::OpSpec& spec : lib.ops)
+        if (auto it = by_display.find(spec.path); it != by_display.end())
+          it->second->eager_only = spec.eager_only;
+      return;
+    }
   }
 }
 
@@ -551,6 +557,24 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   if (stubs)
     r += fmt::format("  {} of them need their fake written: {}/_fakes.py raises until then\n", stubs,
                      options.python_dir.generic_string());
+  // Ops PyTorch registers and calls but opcheck and torch.compile refuse, as the project had them: views,
+  // alias sets only one side has, two arguments of one name (each spec's warning says which).
+  std::map<std::string, std::vector<std::string>> eager_only;  // the warning's code -> its ops, in order
+  size_t eager_ops = 0;
+  for (const Draft& d : drafts)
+    if (d.needs.empty() && !d.eager_only.empty()) {
+      const size_t code = d.eager_only.find("(W");
+      eager_only[code == std::string::npos ? "" : d.eager_only.substr(code + 1, 5)].push_back(d.op->name);
+      ++eager_ops;
+    }
+  if (eager_ops) {
+    std::vector<std::string> groups;
+    for (const auto& [code, ops] : eager_only)
+      groups.push_back(fmt::format("{}{}", code.empty() ? "" : code + ": ", fmt::join(ops, ", ")));
+    r += fmt::format("  {} of them eager-only, as their schemas and keys are written (torch.library.opcheck and "
+                     "torch.compile refuse them; opgen check says why): {}\n",
+                     eager_ops, fmt::join(groups, "; "));
+  }
   if (moved_fakes)
     r += fmt::format("  {} of them with their fake moved into {}/_fakes.py (registered as '_', it had no name to "
                      "name it by)\n", moved_fakes, options.python_dir.generic_string());
