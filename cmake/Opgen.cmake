@@ -232,12 +232,14 @@ function(opgen_add_library target)
     set_property(TARGET ${target} PROPERTY ${lang}_COMPILER_LAUNCHER
                  $<TARGET_FILE:${tool}> compile --kernel-headers ${gen_dir}/include -- ${CMAKE_${lang}_COMPILER_LAUNCHER})
   endforeach()
-  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>)
+  # The generated bindings compile warning-free with g++ and clang; keep them
+  # so. The kernels are the project's, compiled with the warnings it gives
+  # them (an imported project's sources as its own build compiles them).
+  set(gen_warnings -Wall -Wextra)
   if(OPGEN_WERROR)
-    # The generated bindings and the C++ kernels compile warning-free with
-    # g++ and clang; keep them so. (CUDA TUs get -Xcompiler=-Wall only.)
-    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Werror>)
+    list(APPEND gen_warnings -Werror)
   endif()
+  set_property(SOURCE ${gen_sources} APPEND PROPERTY COMPILE_OPTIONS ${gen_warnings})
   set_target_properties(${target} PROPERTIES
     LIBRARY_OUTPUT_DIRECTORY ${package_dir}
     CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON
@@ -246,8 +248,7 @@ function(opgen_add_library target)
     POSITION_INDEPENDENT_CODE ON)
   if(cuda_kernels)
     target_compile_definitions(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:USE_CUDA>)
-    target_compile_options(${target} PRIVATE
-      $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -Xcompiler=-Wall>)
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr>)
     target_link_libraries(${target} PRIVATE torch_cuda c10_cuda)
   endif()
 
