@@ -1,7 +1,8 @@
 #!/bin/bash
 # vLLM's x86 CPU extension in its AVX2 configuration (the `_C_AVX2` library of cmake/cpu_extension.cmake,
-# which registers into `_C`), built twice from the same, unchanged kernel sources against the torch of
-# $VENV (vLLM pins 2.11, the device's):
+# which registers into `_C`), or with ISA=avx512 in its AVX-512 one (`_C_AVX512`: AVX-512 F, VL, BW and DQ,
+# with the shared-memory and MoE sources), built twice from the same, unchanged kernel sources against the
+# torch of $VENV (vLLM pins 2.11, the device's):
 #   $OUT/build-project  - vLLM's own sources, torch_bindings.cpp among them, as its CMake compiles them
 #   $OUT/build-imported - the specs `opgen import -D __AVX2__` writes, built with the lines its report
 #                         prints: its block deleted from torch_bindings.cpp (the rest of the file stays)
@@ -10,7 +11,7 @@
 #   for s in project imported; do $VENV/bin/python scripts/vllm_cpu/run_ops.py $s $OUT $OUT/$s.pt; done
 #   $VENV/bin/python scripts/vllm_subset/compare.py $OUT/project.pt $OUT/imported.pt
 #
-#   scripts/vllm_cpu/build.sh <vLLM tree> <oneDNN source tree> [OUT=build-vllm-cpu]
+#   [ISA=avx2|avx512] scripts/vllm_cpu/build.sh <vLLM tree> <oneDNN source tree> [OUT=build-vllm-cpu]
 # The tree: a vLLM checkout (tested: the fork ZJY0516/vllm at fa36f86d7, upstream's #45772). oneDNN: its v3.10
 # source, which vLLM's build fetches from GitHub and builds static, matmul and reorder only; this builds it so
 # once, into $OUT/onednn (about 8 minutes on 2 cores), and compiles vLLM's dnnl_helper.cpp, which reads
@@ -29,10 +30,17 @@ VENV=${VENV:-$HOME/.cache/opgen/venv-torch-2.11.0}
 PY=$VENV/bin/python
 PYTHON_INCLUDE=$("$PY" -c "import sysconfig; print(sysconfig.get_paths()['include'])")
 LAUNCHER=$(command -v ccache > /dev/null && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
-# VLLM_EXT_SRC_AVX2 but torch_bindings.cpp.
+# VLLM_EXT_SRC_AVX2 (or _AVX512) but torch_bindings.cpp, their flags (CXX_COMPILE_FLAGS_AVX2 or _AVX512), and
+# the macros those flags define that the bindings test, for the import.
 KERNELS="csrc/cpu/sgl-kernels/fla.cpp csrc/cpu/utils.cpp csrc/cpu/spec_decode_utils.cpp csrc/cpu/cpu_attn.cpp
   csrc/cpu/dnnl_kernels.cpp csrc/cpu/activation.cpp csrc/cpu/layernorm.cpp csrc/cpu/mla_decode.cpp
   csrc/cpu/pos_encoding.cpp csrc/moe/dynamic_4bit_int_moe_cpu.cpp"
+case ${ISA:=avx2} in
+  avx2) ISA_FLAGS="-mf16c -mavx2"; ISA_DEFINES="-D __AVX2__" ;;
+  avx512) ISA_FLAGS="-mf16c -mavx512f -mavx512vl -mavx512bw -mavx512dq"; ISA_DEFINES="-D __AVX2__ -D __AVX512F__"
+          KERNELS="$KERNELS csrc/cpu/shm.cpp csrc/cpu/cpu_wna16.cpp csrc/cpu/cpu_fused_moe.cpp" ;;
+  *) echo "ISA is avx2 or avx512" >&2; exit 2 ;;
+esac
 ALL=$(for k in $KERNELS; do echo -n " $V/$k"; done)
 (cd "$V/csrc/cpu" && "$PY" generate_cpu_attn_dispatch.py > /dev/null)
 
@@ -47,12 +55,12 @@ if [ ! -f "$DNNL/lib/libdnnl.a" ]; then
     && ninja -C "$OUT/onednn/build" install >> "$OUT/onednn.log" 2>&1 || { tail -20 "$OUT/onednn.log"; exit 1; }
 fi
 
-# What both sides compile with and link, as cpu_extension.cmake gives the AVX2 library: its flags, oneDNN
-# (dnnl_helper.cpp an object library of its own, as vLLM's dnnl_ext, which reads oneDNN's src/), libnuma,
-# OpenMP.
-flags() {  # target
+# What both sides compile with and link, as cpu_extension.cmake gives the library: its flags, oneDNN
+# (dnnl_helper.cpp an object library of its own, as vLLM's dnnl_ext, which reads oneDNN's src/ and is compiled
+# for AVX2 whatever the library's ISA), libnuma, OpenMP.
+flags() {  # target [its ISA flags]
   echo "set_target_properties($1 PROPERTIES CXX_STANDARD 20 CXX_EXTENSIONS ON POSITION_INDEPENDENT_CODE ON)
-target_compile_options($1 PRIVATE -mf16c -mavx2)
+target_compile_options($1 PRIVATE ${2:-$ISA_FLAGS})
 target_compile_definitions($1 PRIVATE VLLM_CPU_EXTENSION)
 target_include_directories($1 PRIVATE $V/csrc $PYTHON_INCLUDE $DNNL/include)"
 }
@@ -60,7 +68,7 @@ common() {  # the extension's target
   echo "find_package(OpenMP REQUIRED)
 _opgen_find_torch()
 add_library(dnnl_ext OBJECT $V/csrc/cpu/dnnl_helper.cpp)
-$(flags dnnl_ext)
+$(flags dnnl_ext "-mf16c -mavx2")
 target_include_directories(dnnl_ext PRIVATE $DNNL_SRC/src)
 target_link_libraries(dnnl_ext PRIVATE opgen_torch)
 $(flags "$1")
@@ -70,7 +78,7 @@ target_link_libraries($1 PRIVATE dnnl_ext $DNNL/lib/libdnnl.a OpenMP::OpenMP_CXX
 
 # 1. The import, as docs/import.md's table reads the AVX2 build.
 rm -rf "$OUT/imported"
-(cd "$V" && "$OPGEN" import -I csrc -D TORCH_EXTENSION_NAME=_C -D __AVX2__ --schemas-dir "$OUT/imported/schemas" \
+(cd "$V" && "$OPGEN" import -I csrc -D TORCH_EXTENSION_NAME=_C $ISA_DEFINES --schemas-dir "$OUT/imported/schemas" \
    --python-dir "$OUT/imported/python" csrc/cpu/torch_bindings.cpp > "$OUT/import.log")
 grep -E "ops imported|need a person|: delete|opgen_add_library|target_|#" "$OUT/import.log"
 

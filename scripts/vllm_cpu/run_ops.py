@@ -386,6 +386,27 @@ for group_size in (-1, 32):
         return C.dynamic_4bit_int_moe(x, ids, torch.rand(tokens, topk), w13, w2, K, N, 2 * N, group_size, False, 0)
 
     case(f"dynamic_4bit_int_moe/{group_size}", int4_moe)
+# The AVX-512 build's fused MoE (vLLM's test_cpu_fused_moe): weights packed by prepack_moe_weight, bfloat16.
+if hasattr(C, "cpu_fused_moe"):
+    for batch, hidden, inter in ((1, 128, 128), (64, 128, 256), (9, 256, 128)):
+        for act in ("silu", "swigluoai", "gelu", "gelu_tanh"):
+            for use_bias in (True, False):
+                def moe():
+                    experts, topk = 8, 4
+                    x = torch.randn(batch, hidden, dtype=torch.bfloat16) / (0.5 * hidden**0.5)
+                    w13 = torch.randn(experts, 2 * inter, hidden, dtype=torch.bfloat16) / (0.5 * hidden**0.5)
+                    w2 = torch.randn(experts, hidden, inter, dtype=torch.bfloat16) / (0.5 * inter**0.5)
+                    b13 = torch.randn(experts, 2 * inter, dtype=torch.bfloat16) / (2 * inter)**0.5 if use_bias else None
+                    b2 = torch.randn(experts, hidden, dtype=torch.bfloat16) / hidden**0.5 if use_bias else None
+                    weights, ids = torch.topk(torch.softmax(torch.randn(batch, experts), -1), topk)
+                    packed13, packed2 = torch.empty_like(w13), torch.empty_like(w2)
+                    C.prepack_moe_weight(w13, packed13, "vec")
+                    C.prepack_moe_weight(w2, packed2, "vec")
+                    o = torch.empty_like(x)
+                    C.cpu_fused_moe(o, x, packed13, packed2, b13, b2, weights, ids.to(torch.int32), False, act, "vec")
+                    return o, packed13, packed2
+
+                case(f"cpu_fused_moe/{batch}x{hidden}x{inter}-{act}-{use_bias}", moe)
 case("init_cpu_memory_env", lambda: C.init_cpu_memory_env([0]))  # binds this process's memory to node 0
 for op in ("static_scaled_fp8_quant", "dynamic_scaled_fp8_quant", "dynamic_per_token_scaled_fp8_quant"):
     case(op, lambda: getattr(C, op)())
