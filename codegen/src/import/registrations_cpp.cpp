@@ -1,0 +1,476 @@
+// `opgen import`'s C++ reader: TORCH_LIBRARY / _FRAGMENT / _IMPL blocks (and the stable ABI's), their def and
+// impl calls, the kernels they name (registration_collector.h).
+#include "import/registration_collector.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "import/source_scan.h"
+#include "import/tokens.h"
+#include "model/dispatch_keys.h"
+#include "model/schema.h"
+#include "model/types.h"
+
+namespace opgen::import::detail {
+
+namespace {
+
+// The key each of FBGEMM's DISPATCH_TO_<SUFFIX>(name, fn) macros registers at, as its
+// fbgemm_gpu/utils/ops_utils.h spells it (AUTOGRAD_META's `AutogradMETA` is no key of
+// c10's: such an impl is reported as one); a suffix it does not define is read as a key.
+std::string fbgemm_dispatch_to_key(const std::string& suffix) {
+  static const std::map<std::string, std::string, std::less<>> keys = {
+      {"CUDA", "CUDA"},         {"CPU", "CPU"},           {"QUANTIZED_CPU", "QuantizedCPU"},
+      {"META", "Meta"},         {"ALL", "CatchAll"},      {"AUTOGRAD", "Autograd"},
+      {"AUTOGRAD_CPU", "AutogradCPU"}, {"AUTOGRAD_CUDA", "AutogradCUDA"}, {"AUTOGRAD_META", "AutogradMETA"}};
+  const auto it = keys.find(suffix);
+  return it == keys.end() ? suffix : it->second;
+}
+
+// A kept impl whose key is none a kernel is registered for, as the report names it.
+std::string unbound_key_impl(const std::string& written, const std::string& where) {
+  const model::DispatchKey* key = model::find_dispatch_key(written);
+  if (key && key->kind == model::DispatchKeyKind::Unreached)
+    return fmt::format("{} ({}; no call reaches a kernel at that key: use {})", written, where, key->instead);
+  return fmt::format("{} ({}; not the name of a dispatch key)", written, where);
+}
+
+// The function of an impl: `&fn`, `fn`, `TORCH_FN(fn)`, `&ns::fn<T>`; nullopt
+// for what is not a plain function (a boxed one, a lambda, a call).
+std::optional<std::string> kernel_function(const Tokens& tokens, std::pair<size_t, size_t> range) {
+  size_t begin = range.first, end = range.second;  // not a structured binding: the lambda below captures them
+  // torch::dispatch(KEY, fn): the key is the caller's to read.
+  if (end - begin >= 6 && is(tokens[begin], "torch") && is(tokens[begin + 2], "dispatch") && is(tokens[begin + 3], "(") &&
+      is(tokens[end - 1], ")")) {
+    size_t comma = begin + 4;
+    while (comma < end && !is(tokens[comma], ",")) ++comma;
+    begin = comma + 1;
+    end -= 1;
+  }
+  // TORCH_FN(fn), and the stable ABI's TORCH_BOX(&fn), which boxes a plain function.
+  if (end - begin >= 3 && (is(tokens[begin], "TORCH_FN") || is(tokens[begin], "TORCH_BOX")) &&
+      is(tokens[begin + 1], "(") && is(tokens[end - 1], ")")) {
+    begin += 2;
+    end -= 1;
+  }
+  // TORCH_FN((fn<A, B>)): the parentheses a macro argument needs around a template's commas
+  // (torchvision's autocast kernels), each pair only where it encloses the whole function.
+  auto enclosing = [&] {
+    if (end - begin < 2 || !is(tokens[begin], "(") || !is(tokens[end - 1], ")")) return false;
+    int depth = 0;
+    for (size_t i = begin; i < end; ++i) {
+      if (is(tokens[i], "(")) ++depth;
+      if (is(tokens[i], ")") && --depth == 0) return i == end - 1;
+    }
+    return false;
+  };
+  while (enclosing()) {
+    ++begin;
+    --end;
+  }
+  if (begin < end && is(tokens[begin], "&")) ++begin;
+  if (begin == end) return std::nullopt;
+  std::string name;
+  int angle = 0;
+  for (size_t i = begin; i < end; ++i) {
+    const Token& t = tokens[i];
+    if (is(t, "<")) ++angle;
+    if (is(t, ">")) --angle;
+    const bool ok = t.kind == Token::Kind::Identifier || is(t, "::") ||
+                    (angle > 0 && (t.kind == Token::Kind::Number || is(t, ",") || is(t, "*") || is(t, "&"))) ||
+                    is(t, "<") || is(t, ">");
+    if (!ok) return std::nullopt;
+    if (is(t, ",")) {
+      name += ", ";
+      continue;
+    }
+    name += t.text;
+  }
+  if (angle != 0) return std::nullopt;
+  return name;
+}
+
+}  // namespace
+
+// The namespace a macro spells, in a configuration: a name -D defines
+// (`TORCH_EXTENSION_NAME=_C`, as vLLM's and kernel-builder's builds pass
+// it), and CONCAT(a, b) of such names and plain words (vLLM's
+// core/registration.h and kernel-builder's registration.h define
+// `_CONCAT(A, B)` as `A##B` and `CONCAT(A, B)` as `_CONCAT(A, B)`).
+// nullopt for any other macro, or where no configuration defines it.
+std::optional<std::string> Collector::expanded_namespace(const Tokens& tokens, TokenRange range, int depth) const {
+  if (!configuration || depth > 16 || range.first >= range.second) return std::nullopt;
+  const Token& first = tokens[range.first];
+  if (range.second - range.first == 1 && first.kind == Token::Kind::Identifier) {
+    const auto defined = configuration->defines.find(first.text);
+    if (defined == configuration->defines.end()) return depth > 0 ? std::optional(first.text) : std::nullopt;
+    return model::is_identifier(defined->second) ? std::optional(defined->second) : std::nullopt;
+  }
+  if ((is(first, "CONCAT") || is(first, "_CONCAT")) && range.first + 1 < range.second &&
+      is(tokens[range.first + 1], "(")) {
+    size_t end = 0;
+    const auto args = call_arguments(tokens, range.first + 1, &end);
+    if (end != range.second || args.size() != 2) return std::nullopt;
+    auto a = expanded_namespace(tokens, args[0], depth + 1);
+    auto b = expanded_namespace(tokens, args[1], depth + 1);
+    if (!a || !b || !model::is_identifier(*a + *b)) return std::nullopt;
+    return *a + *b;
+  }
+  return std::nullopt;
+}
+
+void Collector::cpp(const SourceFile& file) {
+  const ScannedSource scanned = scan_cpp(file.text, configuration);
+  const Tokens& tokens = scanned.tokens;
+  for (const auto& note : scanned.notes) result.notes.push_back(fmt::format("{}: {}", file.display, note));
+  for (const auto& [macro, line] : scanned.registering_macros)
+    result.notes.push_back(fmt::format("{}:{}: the macro {} registers ops; what its uses expand to is not imported: "
+                                       "write those specs by hand", file.display, line, macro));
+  auto where = [&](size_t i) { return fmt::format("{}:{}", file.display, tokens[i].line); };
+  auto guard = [&](size_t i) { return tokens[i].guard < 0 ? std::string() : scanned.guards[tokens[i].guard]; };
+  auto set_includes = [&](ImportedOp& o) {
+    o.includes = scanned.quoted_includes;
+    o.includes_from = file.display;
+  };
+  // The C++ namespaces around each registration block: a kernel named
+  // unqualified in a block inside `namespace foo {` is foo's, and the
+  // generated bindings (in another namespace) must call it foo::kernel;
+  // one in an anonymous namespace has internal linkage, and no other file
+  // can call it. `scopes` holds, per open brace, the namespace it opens
+  // ("" anonymous) or nullopt for any other brace; `scanned_to` is how far
+  // it has read (the loop below only moves forward).
+  std::vector<std::optional<std::string>> scopes;
+  size_t scanned_to = 0;
+  // Functions of this file with internal linkage (declared in an anonymous
+  // namespace, or `static` at namespace scope): name -> file:line. A block
+  // outside the anonymous namespace still names them unqualified (pyg-lib,
+  // torchvision: kernels in `namespace {`, the TORCH_LIBRARY_IMPL after it).
+  std::map<std::string, std::string> internal;
+  bool static_pending = false;  // a `static` begins the namespace-scope declaration being read
+  bool initializer = false;     // past its `=`: what is called there is not declared there
+  auto at_namespace_scope = [&] {
+    return std::all_of(scopes.begin(), scopes.end(), [](const auto& s) { return s.has_value(); });
+  };
+  auto scope_at = [&](size_t i) {
+    for (; scanned_to < i; ++scanned_to) {
+      const Token& t = tokens[scanned_to];
+      if (is(t, ";") || is(t, "{") || is(t, "}")) static_pending = initializer = false;
+      if (is(t, "=") && at_namespace_scope()) initializer = true;
+      if (is(t, "}")) {
+        if (!scopes.empty()) scopes.pop_back();
+      } else if (is(t, "{")) {
+        scopes.push_back(std::nullopt);
+      } else if (is(t, "static") && at_namespace_scope()) {
+        static_pending = true;
+      } else if (t.kind == Token::Kind::Identifier && scanned_to + 1 < tokens.size() &&
+                 is(tokens[scanned_to + 1], "(") && at_namespace_scope() && !initializer &&
+                 (static_pending ||
+                  std::any_of(scopes.begin(), scopes.end(), [](const auto& s) { return s && s->empty(); }))) {
+        internal.try_emplace(t.text, fmt::format("{}, {}:{}", static_pending ? "'static'" : "an anonymous namespace",
+                                                 file.display, t.line));
+      } else if (const auto opened = namespace_opened(tokens, scanned_to)) {
+        scopes.push_back(opened->first);
+        scanned_to = opened->second;
+      }
+    }
+    std::string path;
+    bool anonymous = false;
+    for (const auto& scope : scopes) {
+      if (!scope) continue;
+      if (scope->empty()) anonymous = true;
+      else path += (path.empty() ? "" : "::") + *scope;
+    }
+    return std::pair{path, anonymous};
+  };
+  std::string block_scope;   // the namespace path around the block being read
+  bool block_anonymous = false;
+  bool block_stable = false;  // a STABLE_TORCH_LIBRARY... block
+  // A kernel of the block being read, as the generated bindings must name it.
+  // A kernel with internal linkage cannot be called from the generated
+  // bindings (another file): its impl stays in the project's build, as
+  // impls for keys no kernel is registered for do, and the op is not blocked.
+  // `def`: the kernel of a def (`m.def(schema, &fn)`), which cannot stay in the project's build without its def.
+  auto bind = [&](ImportedOp& o, const std::string& key, const std::string& fn, size_t k, bool def = false) {
+    auto refuse_def = [&](const std::string& why) {
+      o.kernel_refused = true;
+      o.needs.push_back(fmt::format("{}: {}: a def cannot be split from its kernel; declare the kernel in a header, "
+                                    "with external linkage, and name that under 'kernels: include'",
+                                    where(k), why));
+    };
+    if (block_stable && !model::stable_abi_serves(model::find_dispatch_key(key)->kind)) {
+      if (def) return refuse_def(fmt::format("its kernel {} is a stable-ABI kernel at a key that redispatches, "
+                                             "which opgen binds on the unstable ABI only", fn));
+      // The project's stable-ABI kernel does its part and calls the op again from the top; the
+      // spec could only bind it on the unstable ABI (E0824).
+      o.kept_impls.push_back(fmt::format("{} ({}; a stable-ABI kernel at a key that redispatches, which opgen "
+                                         "binds on the unstable ABI only)", key, where(k)));
+      return;
+    }
+    const auto declared = internal.find(declared_name(fn));
+    if ((block_anonymous && !fn.starts_with("::")) || declared != internal.end()) {
+      if (def)
+        return refuse_def(fmt::format("its kernel {} has internal linkage ({})", fn,
+                                      declared != internal.end() ? declared->second
+                                                                 : "registered in an anonymous namespace"));
+      o.kept_impls.push_back(fmt::format("{} ({}; its kernel {} has internal linkage: {})", key, where(k), fn,
+                                         declared != internal.end() ? declared->second
+                                                                    : "registered in an anonymous namespace"));
+      o.kept_for_internal_linkage = true;
+      return;
+    }
+    const std::string qualified = fn.starts_with("::") || block_scope.empty() ? fn : block_scope + "::" + fn;
+    o.kernels.push_back({key, qualified, where(k), guard(k), /*python=*/false, block_stable});
+    set_includes(o);
+  };
+  const size_t first_block = result.blocks.size();
+  std::vector<TokenRange> outside_blocks;  // the tokens between the blocks
+  size_t next_outside = 0;
+  for (size_t i = 0; i + 1 < tokens.size(); ++i) {
+    const Token& t = tokens[i];
+    if (t.kind != Token::Kind::Identifier || !is(tokens[i + 1], "(")) continue;
+    if (t.text == "FBGEMM_OP_DISPATCH") {
+      // FBGEMM's FBGEMM_OP_DISPATCH(KEY, "name", fn), which its fbgemm_gpu/utils/ops_utils.h
+      // defines as TORCH_LIBRARY_IMPL(fbgemm, KEY, m) { m.impl(name, torch::dispatch(KEY, TORCH_FN(fn))); }:
+      // a block of one impl.
+      size_t call_end = 0;
+      const auto args = call_arguments(tokens, i + 1, &call_end);
+      const auto name = args.size() == 3 ? string_argument(tokens, args[1]) : std::nullopt;
+      if (!name) continue;
+      std::tie(block_scope, block_anonymous) = scope_at(i);
+      block_stable = false;
+      ++result.registrations;
+      auto [qualified_ns, op_name] = split_qualified(*name);
+      ImportedOp& o = op(qualified_ns.empty() ? "fbgemm" : qualified_ns, op_name, where(i));
+      const size_t kept_before = o.kept_impls.size();
+      const std::string written = text_of(tokens, args[0]);
+      const std::string key = dispatch_key(written);
+      if (const auto fn = kernel_function(tokens, args[2]); !key.empty() && fn)
+        bind(o, key, *fn, i);
+      else if (key.empty())
+        o.kept_impls.push_back(unbound_key_impl(written, where(i)));
+      result.blocks.push_back({file.display, t.line, tokens[call_end - 1].line, text_of(tokens, {i, call_end}),
+                               {{o.ns, o.name, where(i), tokens[call_end - 1].line, false,
+                                 o.kept_impls.size() > kept_before}},
+                               false,
+                               o.ns});
+      outside_blocks.emplace_back(next_outside, i);
+      next_outside = call_end;
+      i = call_end - 1;
+      continue;
+    }
+    const bool stable = t.text.starts_with("STABLE_");
+    std::string block = stable ? t.text.substr(7) : t.text;
+    if (block.ends_with("_EXPAND")) block = block.substr(0, block.size() - 7);
+    const bool def_block = block == "TORCH_LIBRARY" || block == "TORCH_LIBRARY_FRAGMENT";
+    const bool impl_block = block == "TORCH_LIBRARY_IMPL";
+    if (!def_block && !impl_block) continue;
+    size_t head_end = 0;
+    const auto head = call_arguments(tokens, i + 1, &head_end);
+    if (head.size() != (impl_block ? 3u : 2u) || head_end >= tokens.size() || !is(tokens[head_end], "{")) continue;
+    std::tie(block_scope, block_anonymous) = scope_at(i);
+    block_stable = stable;
+    std::string ns = text_of(tokens, head[0]);
+    if (t.text.ends_with("_EXPAND") || !model::is_identifier(ns) || ns == "TORCH_EXTENSION_NAME") {
+      if (auto expanded = expanded_namespace(tokens, head[0])) {
+        ns = *expanded;
+      } else {
+        result.namespace_macros.push_back(fmt::format("{} ('{}')", where(i), ns));
+        ns.clear();
+      }
+    }
+    if (block == "TORCH_LIBRARY") result.claimed_namespaces.insert(ns);
+    const std::string var = text_of(tokens, head.back());
+    const std::string block_key = impl_block ? dispatch_key(text_of(tokens, head[1])) : "";
+    const size_t body_end = matching(tokens, head_end);
+    const size_t block_index = result.blocks.size();
+    result.blocks.push_back({file.display, tokens[i].line, tokens[std::min(body_end, tokens.size()) - 1].line,
+                             text_of(tokens, {i, head_end}), {}, false, ns});
+    // What a registration call became: kept when it added a kept impl.
+    auto record = [&](const ImportedOp* o, size_t kept_before, size_t k, size_t call_end, bool def = false) {
+      const int last_line = tokens[std::min(call_end, tokens.size()) - 1].line;
+      result.blocks[block_index].registrations.push_back(
+          {o ? o->ns : ns, o ? o->name : "", where(k), last_line, def, !o || o->kept_impls.size() > kept_before});
+    };
+    for (size_t k = head_end + 1; k + 3 < body_end; ++k) {
+      // FBGEMM's DISPATCH_TO_CPU("name", fn): m.impl(name, torch::dispatch(CPU, TORCH_FN(fn))).
+      if (tokens[k].kind == Token::Kind::Identifier && tokens[k].text.starts_with("DISPATCH_TO_") &&
+          is(tokens[k + 1], "(")) {
+        ++result.registrations;
+        size_t call_end = 0;
+        const auto args = call_arguments(tokens, k + 1, &call_end);
+        const std::string written = fbgemm_dispatch_to_key(tokens[k].text.substr(12));
+        const std::string key = dispatch_key(written);
+        const auto name = args.size() == 2 ? string_argument(tokens, args[0]) : std::nullopt;
+        if (name) {
+          auto [qualified_ns, op_name] = split_qualified(*name);
+          ImportedOp& o = op(qualified_ns.empty() ? ns : qualified_ns, op_name, where(k));
+          const size_t kept_before = o.kept_impls.size();
+          const auto fn = kernel_function(tokens, args[1]);
+          if (!key.empty() && fn) {
+            bind(o, key, *fn, k);
+          } else if (key.empty()) {
+            o.kept_impls.push_back(unbound_key_impl(written, where(k)));
+          }
+          record(&o, kept_before, k, call_end);
+        } else {
+          record(nullptr, 0, k, call_end);
+        }
+        k = call_end - 1;
+        continue;
+      }
+      if (!is(tokens[k], var) || !is(tokens[k + 1], ".") || !is(tokens[k + 3], "(")) continue;
+      const std::string method = tokens[k + 2].text;
+      if (method != "def" && method != "impl") continue;
+      ++result.registrations;
+      size_t call_end = 0;
+      const auto args = call_arguments(tokens, k + 3, &call_end);
+      if (args.empty()) continue;
+      const auto first = string_argument(tokens, args[0]);
+      if (!first) {
+        result.notes.push_back(fmt::format("{}: {}.{}({}...) builds its string from a macro or code: not imported",
+                                           where(k), var, method, text_of(tokens, args[0]).substr(0, 60)));
+        record(nullptr, 0, k, call_end);
+        continue;
+      }
+      auto [qualified_ns, name] = split_qualified(*first);
+      const std::string op_ns = qualified_ns.empty() ? ns : qualified_ns;
+      // The op this call registers: one reference for the whole call (nothing else is added meanwhile).
+      ImportedOp& o = op(op_ns, name, where(k));
+      const size_t kept_before = o.kept_impls.size();
+      // Reads the def or impl; returns early where it stops reading the call.
+      auto read_call = [&] {
+        if (method == "def") {
+          const model::Abi abi = stable ? model::Abi::Stable : model::Abi::Unstable;
+          if (o.defined) {
+            // Defined again: the same op under #if branches that exclude each other (one per backend or ABI).
+            if (o.abi != abi || o.schema != *first)
+              o.needs.push_back(fmt::format(
+                  "defined twice, {} at {}{} and {} at {}{}: import one build configuration with --define "
+                  "(the macros its #if tests)",
+                  o.abi != abi ? abi_text(o.abi) : "as '" + o.schema + "'", o.where,
+                  o.guard.empty() ? "" : " (under " + o.guard + ")",
+                  o.abi != abi ? abi_text(abi) : "as '" + *first + "'", where(k),
+                  guard(k).empty() ? "" : " (under " + guard(k) + ")"));
+            return;
+          }
+          o.defined = true;
+          o.where = where(k);
+          o.abi = abi;
+          o.guard = guard(k);
+          if (first->find('(') != std::string::npos) {
+            o.schema = *first;
+          } else if (auto fn = args.size() > 1 ? kernel_function(tokens, args[1]) : std::nullopt;
+                     fn && !(block_anonymous && !fn->starts_with("::"))) {
+            // PyTorch infers the schema from fn's signature: so does import, after the scan (infer_schema.h).
+            o.schema_from = fn->starts_with("::") || block_scope.empty() ? *fn : block_scope + "::" + *fn;
+            o.schema_from_file = file.display;
+            o.schema_from_includes = scanned.quoted_includes;
+          } else {
+            o.needs.push_back(fmt::format(
+                "{}: no schema: PyTorch infers it from the C++ signature of {}; write it as the spec's 'schema'",
+                where(k), args.size() > 1 ? kernel_function(tokens, args[1]).value_or(text_of(tokens, args[1]))
+                                          : "the function"));
+          }
+          for (size_t a = 1; a < args.size(); ++a) {
+            const std::string text = text_of(tokens, args[a]);
+            if (text.starts_with("{")) {  // tags: {at::Tag::pt2_compliant_tag, ...}
+              for (size_t x = args[a].first; x < args[a].second; ++x)
+                if (is(tokens[x], "Tag") && x + 2 < args[a].second && is(tokens[x + 1], "::"))
+                  o.tags.push_back(tokens[x + 2].text);
+            } else if (auto fn = kernel_function(tokens, args[a]); fn && o.schema.size()) {
+              // def(schema, fn): a kernel with no key, which PyTorch registers as CompositeImplicitAutograd.
+              bind(o, "CompositeImplicitAutograd", *fn, k, /*def=*/true);
+            }
+          }
+        } else {
+          std::string key = block_key;
+          std::pair<size_t, size_t> fn_range = args.back();
+          if (args.size() == 3) key = dispatch_key(text_of(tokens, args[1]));
+          // impl(name, fn) in a def block: no key, which PyTorch registers as CompositeImplicitAutograd.
+          if (args.size() == 2 && !impl_block) key = "CompositeImplicitAutograd";
+          if (args.size() == 2 && is(tokens[fn_range.first], "torch") && fn_range.second - fn_range.first > 4 &&
+              is(tokens[fn_range.first + 2], "dispatch")) {  // impl(name, torch::dispatch(KEY, fn))
+            size_t comma = fn_range.first + 4;
+            while (comma < fn_range.second && !is(tokens[comma], ",")) ++comma;
+            key = dispatch_key(text_of(tokens, {fn_range.first + 4, comma}));
+          }
+          if (key.empty()) {
+            // No key a kernel is registered for (a typo, `Dense`, a variable): the project's build keeps
+            // registering it, against the spec's def.
+            std::string written = args.size() == 3 ? text_of(tokens, args[1]) : text_of(tokens, head[1]);
+            if (const size_t colon = written.rfind("::"); colon != std::string::npos) written = written.substr(colon + 2);
+            if (written.size() > 1 && written.front() == '"' && written.back() == '"')
+              written = written.substr(1, written.size() - 2);
+            if (written.size() > 1 && written[0] == 'k' && std::isupper(static_cast<unsigned char>(written[1])))
+              written = written.substr(1);
+            o.kept_impls.push_back(unbound_key_impl(written, where(k)));
+            return;
+          }
+          if (auto fn = kernel_function(tokens, fn_range)) {
+            bind(o, key, *fn, k);
+          } else {
+            o.kernel_refused = true;
+            o.needs.push_back(fmt::format("{}: the {} kernel is '{}', not a plain function: give opgen the function "
+                                          "it calls (docs/existing-kernels.md)",
+                                          where(k), key, text_of(tokens, fn_range)));
+          }
+        }
+      };
+      read_call();
+      record(&o, kept_before, k, call_end, method == "def");
+      k = call_end - 1;
+    }
+    outside_blocks.emplace_back(next_outside, i);
+    next_outside = body_end;
+    i = body_end - 1;
+  }
+  // Whether the file defines anything besides its blocks (the C++ API
+  // wrappers pyg-lib and torchvision define beside their defs: a brace that
+  // opens no namespace): the build keeps it. Declarations and macro calls
+  // (REGISTER_EXTENSION) alone are not.
+  outside_blocks.emplace_back(next_outside, tokens.size());
+  bool other_code = false;
+  for (auto [from, to] : outside_blocks)
+    for (size_t j = from; j < to && !other_code; ++j)
+      if (is(tokens[j], "{")) {
+        size_t name = j;  // back over `a::b` to what comes before the namespace's name
+        while (name > from && (tokens[name - 1].kind == Token::Kind::Identifier || is(tokens[name - 1], "::")) &&
+               !is(tokens[name - 1], "namespace"))
+          --name;
+        other_code = !(name > from && is(tokens[name - 1], "namespace"));
+      }
+  // A Python module's init: REGISTER_EXTENSION(NAME) (vLLM's and kernel-builder's core/registration.h: an
+  // empty module, so that `import pkg._C` loads the library), or a PyInit_ function written out.
+  std::string module_init, module_init_lines;
+  for (auto [from, to] : outside_blocks)
+    for (size_t j = from; j < to && module_init.empty(); ++j) {
+      const bool macro = is(tokens[j], "REGISTER_EXTENSION") && j + 1 < to && is(tokens[j + 1], "(");
+      if (!macro && !is(tokens[j], "PyMODINIT_FUNC")) continue;
+      size_t end = j + 1;  // the macro's closing parenthesis, or the end of the function's body
+      bool whole = false;
+      for (int depth = 0; end < to && !whole; ++end) {
+        if (!macro && depth == 0 && is(tokens[end], ";")) break;  // a declaration: no init here
+        if (is(tokens[end], "(") || is(tokens[end], "{"))
+          ++depth;
+        else if ((is(tokens[end], ")") || is(tokens[end], "}")) && --depth == 0)
+          whole = macro || is(tokens[end], "}");
+      }
+      if (!whole) continue;
+      --end;  // the loop stepped past it
+      const int first = tokens[j].line, last = tokens[end].line;
+      module_init = text_of(tokens, {j, macro ? end + 1 : std::min(j + 2, end)});
+      module_init_lines = first == last ? std::to_string(first) : fmt::format("{}-{}", first, last);
+    }
+  for (size_t b = first_block; b < result.blocks.size(); ++b) {
+    result.blocks[b].file_has_other_code = other_code;
+    result.blocks[b].python_module_init = module_init;
+    result.blocks[b].python_module_init_lines = module_init_lines;
+  }
+}
+
+}  // namespace opgen::import::detail

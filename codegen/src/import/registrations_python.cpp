@@ -1,0 +1,431 @@
+// `opgen import`'s Python reader: torch.library.define / impl / register_fake calls, Library objects,
+// custom_op functions and the fakes registered for them (registration_collector.h).
+#include "import/registration_collector.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "import/python_fake.h"
+#include "import/python_schema.h"
+#include "import/python_values.h"
+#include "import/source_scan.h"
+#include "import/tokens.h"
+#include "model/dispatch_keys.h"
+#include "model/schema.h"
+#include "model/types.h"
+
+namespace opgen::import::detail {
+
+void Collector::python(const SourceFile& file) {
+  const ScannedSource scanned = scan_python(file.text);
+  const Tokens& tokens = scanned.tokens;
+  auto where = [&](size_t i) { return fmt::format("{}:{}", file.display, tokens[i].line); };
+  std::filesystem::path module_path(file.display);
+  module_path.replace_extension();
+  std::string module = module_path.generic_string();
+  std::replace(module.begin(), module.end(), '/', '.');
+  if (module.ends_with(".__init__")) module.resize(module.size() - 9);
+  std::map<std::string, std::string> library_ns;  // variable -> namespace of Library("ns", ...)
+  // Functions custom_op defines an op with: function -> (namespace, op).
+  std::map<std::string, std::pair<std::string, std::string>> custom_ops;
+  // Local names of torch.library's functions: `register_fake = torch.library.register_fake`,
+  // or one chosen by a version check (`_torch_custom_op_wrapper = torch.library.custom_op`).
+  static const std::set<std::string> library_functions = {"define", "register_fake", "impl_abstract", "custom_op",
+                                                          "register_kernel", "impl"};
+  // The indentation of a line (1-based), and the token range of the block a
+  // `def` at token i opens: up to the first later line indented no deeper.
+  const std::vector<std::string_view> lines = source_lines(file.text);
+  auto indent = [&](int line) { return indent_of(lines, line); };
+  // A top-level def, class or decorator starts a statement no bracket of
+  // an earlier one can reach: every scan below stops there, so a bracket
+  // that never closes costs one block, not the rest of the file.
+  auto top_level_statement = [&](size_t j) {
+    return (j == 0 || tokens[j - 1].line != tokens[j].line) && indent(tokens[j].line) == 0 &&
+           (is(tokens[j], "def") || is(tokens[j], "class") || is(tokens[j], "@") || is(tokens[j], "async"));
+  };
+  auto block_end = [&](size_t def) {
+    const size_t depth = indent(tokens[def].line);
+    size_t j = def + 1;
+    int open = 0;
+    // The header: to its `:` outside brackets (a signature may span lines, its `) -> ...:` as shallow as the def).
+    for (; j < tokens.size() && !(open == 0 && is(tokens[j], ":")); ++j) {
+      if (top_level_statement(j)) return j;
+      if (is(tokens[j], "(") || is(tokens[j], "[") || is(tokens[j], "{")) ++open;
+      if (is(tokens[j], ")") || is(tokens[j], "]") || is(tokens[j], "}")) --open;
+    }
+    if (j == tokens.size()) return j;
+    const int header = tokens[j].line;
+    // The body: deeper lines, and any line inside brackets, however shallow.
+    for (++j; j < tokens.size() && (tokens[j].line == header || open > 0 || indent(tokens[j].line) > depth); ++j) {
+      if (open > 0 && top_level_statement(j)) break;
+      if (is(tokens[j], "(") || is(tokens[j], "[") || is(tokens[j], "{")) ++open;
+      if (is(tokens[j], ")") || is(tokens[j], "]") || is(tokens[j], "}")) --open;
+    }
+    return j;
+  };
+  // Whether the `(` of the def at `def` closes before `end`: a signature the
+  // readers below may split (their bracket search would run on otherwise).
+  auto signature_closes = [&](size_t def, size_t end) {
+    if (def + 2 >= end || !is(tokens[def + 2], "(")) return false;
+    int open = 0;
+    for (size_t j = def + 2; j < end; ++j) {
+      if (is(tokens[j], "(") || is(tokens[j], "[") || is(tokens[j], "{")) ++open;
+      if ((is(tokens[j], ")") || is(tokens[j], "]") || is(tokens[j], "}")) && --open == 0) return true;
+    }
+    return false;
+  };
+  // The package the module is in: its own name for an __init__.py.
+  const std::string package = module_path.filename() == "__init__"       ? module
+                              : module.find('.') == std::string::npos ? std::string()
+                                                                      : module.substr(0, module.rfind('.'));
+  const ModuleImports imports = module_imports(tokens, lines, package);
+  const ModuleValues values(tokens, lines);
+  // A fake named `_` (the `def` at token `def`, registered at token `at`) has no
+  // name to name it by: it moves into python/_fakes.py, if nothing else of its module comes along.
+  auto move_underscore_fake = [&](ImportedOp& o, size_t def, size_t at) {
+    const MovedFake moved = move_fake(tokens, def, block_end(def), lines, imports, values);
+    if (moved.unresolved.empty()) {
+      o.python_fake_source = moved.source;
+      o.python_fake_imports = imports.statements;
+      o.python_fake_moved_from = where(at);
+    } else {
+      o.needs.push_back(fmt::format("{}: the fake is '_' and reads {} of its module: give it a name of its own to "
+                                    "name it in 'fake: {{python: ...}}'",
+                                    where(at), fmt::join(moved.unresolved, ", ")));
+    }
+  };
+  // A project's own fake decorator (torchvision's `register_meta("roi_align")`):
+  // a function whose body registers what it wraps with `.impl(..., "Meta")`,
+  // with `.impl(...)` of a library this file opens for the Meta key
+  // (`Library("ns", "IMPL", "Meta")`), or with register_fake/impl_abstract.
+  // Its uses name the op and decorate the fake.
+  bool opens_meta_library = false;
+  for (size_t i = 0; i + 1 < tokens.size() && !opens_meta_library; ++i) {
+    if (!is(tokens[i], "Library") || !is(tokens[i + 1], "(")) continue;
+    size_t call_end = 0;
+    for (auto range : call_arguments(tokens, i + 1, &call_end))
+      if (auto value = string_argument(tokens, range); value && *value == "Meta") opens_meta_library = true;
+  }
+  std::set<std::string> fake_decorators;
+  // Module-level functions only: each body is read once (linear in the file).
+  for (size_t i = 0; i + 1 < tokens.size(); ++i) {
+    if (!is(tokens[i], "def") || tokens[i + 1].kind != Token::Kind::Identifier || indent(tokens[i].line) != 0)
+      continue;
+    const size_t end = block_end(i);
+    for (size_t j = i + 2; j + 1 < end; ++j) {
+      if (is(tokens[j], "register_fake") || is(tokens[j], "impl_abstract")) {
+        fake_decorators.insert(tokens[i + 1].text);
+        break;
+      }
+      if (is(tokens[j], "impl") && is(tokens[j + 1], "(") && j > 0 && is(tokens[j - 1], ".")) {
+        size_t call_end = 0;
+        const auto args = call_arguments(tokens, j + 1, &call_end);
+        if (opens_meta_library || std::any_of(args.begin(), args.end(), [&](auto range) {
+              auto value = string_argument(tokens, range);
+              return value && (*value == "Meta" || *value == "meta");
+            })) {
+          fake_decorators.insert(tokens[i + 1].text);
+          break;
+        }
+      }
+    }
+  }
+  // Whether the function the `def` at token i opens makes tensors on the meta
+  // device (a Meta kernel's `device="meta"`): as a fake, its outputs would be
+  // meta tensors, which opcheck refuses and torch.compile takes silently.
+  auto makes_meta_tensors = [&](size_t def) {
+    const size_t end = block_end(def);
+    for (size_t j = def; j + 2 < end; ++j)
+      if (is(tokens[j], "device") && is(tokens[j + 1], "=") && tokens[j + 2].kind == Token::Kind::String &&
+          tokens[j + 2].text == "meta")
+        return true;
+    for (size_t j = def; j + 3 < end; ++j)
+      if (is(tokens[j], "device") && is(tokens[j + 1], "(") && tokens[j + 2].kind == Token::Kind::String &&
+          tokens[j + 2].text == "meta")
+        return true;
+    return false;
+  };
+  // The module's top-level functions, by name: the token of their `def`.
+  std::map<std::string, size_t> module_functions;
+  for (size_t i = 0; i + 1 < tokens.size(); ++i)
+    if (is(tokens[i], "def") && tokens[i + 1].kind == Token::Kind::Identifier && indent(tokens[i].line) == 0)
+      module_functions.emplace(tokens[i + 1].text, i);
+  std::map<std::string, std::string> alias;
+  for (size_t i = 0; i + 5 < tokens.size(); ++i) {
+    if (tokens[i].kind == Token::Kind::Identifier && is(tokens[i + 1], "=") && is(tokens[i + 2], "torch") &&
+        is(tokens[i + 3], ".") && is(tokens[i + 4], "library") && is(tokens[i + 5], ".") && i + 6 < tokens.size() &&
+        library_functions.count(tokens[i + 6].text))
+      alias[tokens[i].text] = tokens[i + 6].text;
+  }
+  for (size_t i = 0; i + 1 < tokens.size(); ++i) {
+    Token t = tokens[i];
+    if (t.kind != Token::Kind::Identifier || !is(tokens[i + 1], "(")) continue;
+    if (auto a = alias.find(t.text); a != alias.end()) t.text = a->second;
+    size_t end = 0;
+    // `@register_meta("roi_align")\ndef meta_roi_align(...)`: the project's own fake decorator.
+    if (fake_decorators.count(t.text) && i > 0 && is(tokens[i - 1], "@")) {
+      const auto args = call_arguments(tokens, i + 1, &end);
+      const auto name = args.empty() ? std::nullopt : string_argument(tokens, args[0]);
+      if (name && end + 1 < tokens.size() && is(tokens[end], "def") &&
+          tokens[end + 1].kind == Token::Kind::Identifier && tokens[end + 1].text != "_") {
+        ++result.registrations;
+        auto [ns, op_name] = split_qualified(*name);
+        ImportedOp& o = op(ns, op_name, where(i));
+        if (makes_meta_tensors(end))
+          o.needs.push_back(fmt::format(
+              "{}: its fake {} (registered through {}) makes tensors on the meta device: a fake returns tensors on "
+              "its inputs' device (new_empty, empty_like, device=x.device); fix it, then name it in 'fake: "
+              "{{python: ...}}'",
+              where(i), tokens[end + 1].text, t.text));
+        else
+          o.python_fake = module + ":" + tokens[end + 1].text;
+        o.python_fake_at = where(i);
+        o.fake_via = t.text;
+      } else {
+        result.notes.push_back(fmt::format("{}: {}(...) registers a fake that import cannot name: not imported",
+                                           where(i), t.text));
+      }
+      continue;
+    }
+    // `lib = torch.library.Library("ns", "FRAGMENT")`
+    if (t.text == "Library" && i >= 2) {
+      const auto args = call_arguments(tokens, i + 1, &end);
+      size_t assign = i;
+      while (assign > 0 && (is(tokens[assign - 1], ".") || tokens[assign - 1].kind == Token::Kind::Identifier))
+        --assign;
+      if (!args.empty() && assign >= 2 && is(tokens[assign - 1], "="))
+        if (auto ns = string_argument(tokens, args[0])) library_ns[tokens[assign - 2].text] = *ns;
+      if (args.size() >= 2)
+        if (auto ns = string_argument(tokens, args[0]); ns && string_argument(tokens, args[1]) == "DEF")
+          result.claimed_namespaces.insert(*ns);
+      continue;
+    }
+    const bool dotted = i > 0 && is(tokens[i - 1], ".");
+    const std::string owner = dotted && i >= 2 ? tokens[i - 2].text : "";
+    if (t.text == "define") {
+      const auto args = call_arguments(tokens, i + 1, &end);
+      ++result.registrations;
+      if (args.empty()) continue;
+      auto first = string_argument(tokens, args[0]);
+      std::optional<std::string> schema;
+      if (first && args.size() >= 2 && first->find('(') == std::string::npos) {
+        if (auto signature = string_argument(tokens, args[1])) schema = *first + *signature;  // define(name, "(...) -> ...")
+      } else {
+        schema = first;
+      }
+      if (!schema) {
+        result.notes.push_back(fmt::format("{}: define() with a schema built at run time: not imported", where(i)));
+        continue;
+      }
+      auto [ns, name] = split_qualified(*schema);
+      if (ns.empty() && library_ns.count(owner)) ns = library_ns[owner];
+      ImportedOp& o = op(ns, name, where(i));
+      o.where = where(i);
+      o.schema = *schema;
+      // The call's lines, where it is a statement of its own (`torch.library.define(...)`, `lib.define(...)`):
+      // the report names them for the person to take out.
+      size_t start = i;
+      while (start >= 2 && is(tokens[start - 1], ".") && tokens[start - 2].kind == Token::Kind::Identifier) start -= 2;
+      const int last = tokens[end - 1].line;
+      o.python_def_at = starts_line(tokens, start) && (end == tokens.size() || starts_line(tokens, end)) &&
+                                last > tokens[start].line
+                            ? fmt::format("{}-{}", where(start), last)
+                            : where(start);
+      for (size_t a = 1; a < args.size(); ++a)
+        for (size_t x = args[a].first; x + 2 < args[a].second; ++x)
+          if (is(tokens[x], "Tag") && is(tokens[x + 1], ".")) o.tags.push_back(tokens[x + 2].text);
+    } else if (t.text == "register_fake" || t.text == "impl_abstract" || t.text == "custom_op" ||
+               t.text == "register_kernel" || (t.text == "impl" && (owner == "library" || alias.count(tokens[i].text))) ||
+               (t.text == "impl" && dotted && library_ns.count(owner))) {
+      const auto args = call_arguments(tokens, i + 1, &end);
+      if (args.empty()) continue;
+      ++result.registrations;
+      auto library_variable = [&](TokenRange range) -> const std::string* {
+        if (range.second != range.first + 1) return nullptr;
+        auto it = library_ns.find(tokens[range.first].text);
+        return it == library_ns.end() ? nullptr : &it->second;
+      };
+      auto in_namespace = [](const std::string& ns, const std::string& name) {
+        return name.find("::") == std::string::npos ? ns + "::" + name : name;
+      };
+      std::optional<std::string> qualified;
+      std::string function;  // the kernel, where the call names it
+      size_t key_at = 1;     // the argument with the dispatch key or device types
+      if (t.text == "impl" && dotted && owner != "library") {
+        // `lib.impl("name", fn, "KEY")` on a Library of this file.
+        if (auto name = string_argument(tokens, args[0])) qualified = in_namespace(library_ns[owner], *name);
+        if (args.size() > 1 && args[1].second == args[1].first + 1 &&
+            tokens[args[1].first].kind == Token::Kind::Identifier)
+          function = tokens[args[1].first].text;
+        key_at = 2;
+      } else if (t.text == "impl" && args.size() > 1 && library_variable(args[0])) {
+        // `@torch.library.impl(lib, "name", "KEY")`: the legacy form, a Library first.
+        if (auto name = string_argument(tokens, args[1])) qualified = in_namespace(*library_variable(args[0]), *name);
+        key_at = 2;
+      } else {
+        qualified = string_argument(tokens, args[0]);
+      }
+      if (!qualified) {
+        if (t.text != "register_fake" || !dotted || owner == "library")
+          result.notes.push_back(fmt::format("{}: {}() names its op at run time: not imported", where(i), t.text));
+        continue;
+      }
+      auto [ns, name] = split_qualified(*qualified);
+      // The function it decorates (`@...(...)\ndef f(`) or is applied to (`...(...)(f)`).
+      if (function.empty() && end + 1 < tokens.size() && is(tokens[end], "def")) function = tokens[end + 1].text;
+      if (function.empty() && end + 2 < tokens.size() && is(tokens[end], "(") &&
+          tokens[end + 1].kind == Token::Kind::Identifier && is(tokens[end + 2], ")"))
+        function = tokens[end + 1].text;
+      ImportedOp& o = op(ns, name, where(i));
+      // A Meta kernel is the op's fake (as register_fake registers it), checked alike.
+      const auto key = args.size() > key_at ? string_argument(tokens, args[key_at]) : std::nullopt;
+      const bool meta_kernel = t.text == "impl" && key && (*key == "Meta" || *key == "meta");
+      // The call form, `register_fake("ns::op", fn)` (or `func=fn`): FBGEMM's
+      // sparse_ops.py registers its fakes so, through its own impl_abstract.
+      bool called = false;
+      if ((t.text == "register_fake" || t.text == "impl_abstract") && function.empty() && args.size() >= 2) {
+        auto [begin, stop] = args[1];
+        if (stop == begin + 3 && is(tokens[begin], "func") && is(tokens[begin + 1], "=")) begin += 2;
+        if (stop == begin + 1 && tokens[begin].kind == Token::Kind::Identifier) {
+          function = tokens[begin].text;
+          called = true;
+        }
+      }
+      if (t.text == "register_fake" || t.text == "impl_abstract" || meta_kernel) {
+        // The fake's def: the one decorated, or the module's function a call names.
+        // (A call may end the file: `end` is then past the last token.)
+        const bool def_follows = end < tokens.size() && is(tokens[end], "def");
+        std::optional<size_t> fake_def;
+        if (def_follows)
+          fake_def = end;
+        else if (auto def = module_functions.find(function); called && def != module_functions.end())
+          fake_def = def->second;
+        if (function == "_" && def_follows && !makes_meta_tensors(end) &&
+            signature_closes(end, block_end(end))) {
+          move_underscore_fake(o, end, i);
+        } else if (function.empty() || function == "_")
+          o.needs.push_back(fmt::format("{}: the fake is {}: give it a name of its own to name it in 'fake: "
+                                        "{{python: ...}}'", where(i), function.empty() ? "not a named function" : "'_'"));
+        else if (called && !fake_def)
+          o.needs.push_back(fmt::format("{}: its fake {} is not a function defined at the top of its module: name "
+                                        "one that is in 'fake: {{python: ...}}'", where(i), function));
+        else if (fake_def && makes_meta_tensors(*fake_def))
+          o.needs.push_back(fmt::format("{}: its fake {} makes tensors on the meta device: a fake returns tensors on "
+                                        "its inputs' device (new_empty, empty_like, device=x.device); fix it, then "
+                                        "name it in 'fake: {{python: ...}}'", where(i), function));
+        else
+          o.python_fake = module + ":" + function;
+        o.python_fake_at = where(i);
+      } else if (t.text == "custom_op") {
+        if (!function.empty() && is(tokens[end], "def") && !signature_closes(end, block_end(end)))
+          o.needs.push_back(fmt::format("{}: custom_op decorates {}, whose signature does not close", where(i),
+                                        function));
+        else
+          custom_op(o, tokens, args, end, function, module, where(i), values);
+        if (o.needs.empty()) custom_ops[function] = {ns, name};
+      } else {
+        // A kernel the project registers in Python (register_kernel, torch.library.impl) stays
+        // where it is, registered against the spec's def once the package has defined the op, as
+        // C++ impls opgen cannot bind stay in the project's build. (Naming the function
+        // under 'kernels:' instead would import its module and register it twice.)
+        o.kept_impls.push_back(fmt::format("{} ({}, {}{} in Python)",
+                                           key ? *key : args.size() > key_at ? text_of(tokens, args[key_at])
+                                                                             : "every device",
+                                           where(i), t.text, function.empty() ? "" : " of " + function));
+      }
+    }
+  }
+  // What the custom_op objects register on themselves: `@fn.register_fake`
+  // names the fake; the rest is Python the spec cannot hold.
+  for (size_t i = 0; i + 2 < tokens.size(); ++i) {
+    auto defined = custom_ops.find(tokens[i].text);
+    if (tokens[i].kind != Token::Kind::Identifier || defined == custom_ops.end() || !is(tokens[i + 1], ".") ||
+        (i > 0 && is(tokens[i - 1], ".")))
+      continue;
+    const std::string& method = tokens[i + 2].text;
+    if (!method.starts_with("register_")) continue;
+    ++result.registrations;
+    ImportedOp& o = op(defined->second.first, defined->second.second, where(i));
+    const bool decorates = i > 0 && is(tokens[i - 1], "@") && i + 4 < tokens.size() && is(tokens[i + 3], "def") &&
+                           tokens[i + 4].kind == Token::Kind::Identifier;
+    if (method == "register_fake" && decorates && tokens[i + 4].text != "_") {
+      o.python_fake = module + ":" + tokens[i + 4].text;
+      o.python_fake_at = where(i);
+    } else if (method == "register_fake" && decorates && !makes_meta_tensors(i + 3) &&
+               signature_closes(i + 3, block_end(i + 3))) {
+      move_underscore_fake(o, i + 3, i);  // `@fn.register_fake` on `def _` (torchao's)
+    } else if (method == "register_fake") {
+      o.needs.push_back(fmt::format("{}: the fake is {}: give it a name of its own to name it in 'fake: "
+                                    "{{python: ...}}'", where(i), decorates ? "'_'" : "not a named function"));
+    } else {
+      o.needs.push_back(fmt::format("{}: {}.{}(...) registers Python the spec cannot hold ({} of a custom_op "
+                                    "object): write it as the spec's (a backward op under 'autograd:', a kernel "
+                                    "under 'kernels:')", where(i), tokens[i].text, method, method));
+    }
+  }
+}
+
+// `@custom_op("ns::op", mutates_args=..., device_types=..., schema=...)` on
+// `def function`: the op is defined with the schema custom_op infers from
+// the function's type hints (or the one given), and the function is its
+// kernel for each device type (every device: CompositeExplicitAutograd).
+void Collector::custom_op(ImportedOp& o, const Tokens& tokens, const std::vector<TokenRange>& args, size_t end,
+                          const std::string& function, const std::string& module, const std::string& where,
+                          const ModuleValues& values) {
+  auto need = [&](const std::string& why) {
+    o.needs.push_back(fmt::format("{}: custom_op {}: write the spec's 'schema' (torch.library.infer_schema prints "
+                                  "it)", where, why));
+  };
+  if (function.empty() || !is(tokens[end], "def")) return need("decorates no function import can read");
+  std::optional<std::vector<std::string>> mutates = std::vector<std::string>{};
+  std::optional<std::string> schema;
+  std::vector<std::string> keys;
+  for (size_t a = 1; a < args.size(); ++a) {
+    auto [begin, stop] = args[a];
+    if (stop - begin < 3 || tokens[begin].kind != Token::Kind::Identifier || !is(tokens[begin + 1], "=")) continue;
+    const std::string& key = tokens[begin].text;
+    std::vector<std::string> strings;
+    bool literal = true;
+    for (size_t k = begin + 2; k < stop; ++k) {
+      if (tokens[k].kind == Token::Kind::String && !tokens[k].formatted) strings.push_back(tokens[k].text);
+      else if (!is(tokens[k], "(") && !is(tokens[k], ")") && !is(tokens[k], "[") && !is(tokens[k], "]") &&
+               !is(tokens[k], "{") && !is(tokens[k], "}") && !is(tokens[k], ",") && !is(tokens[k], "None"))
+        literal = false;
+    }
+    if (!literal) return need(fmt::format("'{}' is computed at run time", key));
+    if (key == "mutates_args") {
+      const bool unknown = stop - begin == 3 && tokens[begin + 2].kind == Token::Kind::String;
+      if (unknown && strings[0] != "unknown") return need("mutates_args is neither names nor 'unknown'");
+      mutates = unknown ? std::nullopt : std::optional(strings);
+    } else if (key == "device_types") {
+      for (const std::string& device : strings) {
+        const std::string dispatch = dispatch_key(device);
+        if (dispatch.empty()) return need(fmt::format("device type '{}' is none opgen registers", device));
+        keys.push_back(dispatch);
+      }
+    } else if (key == "schema" && strings.size() == 1) {
+      schema = strings[0];
+    }
+  }
+  if (!schema) {
+    const InferredPythonSchema inferred = infer_python_schema(tokens, end, mutates, values);
+    if (inferred.schema.empty()) return need(inferred.problem);
+    schema = inferred.schema;
+    o.schema_from_type_hints = true;
+    o.schema_from = function;
+    o.schema_inferred_from = fmt::format("{}:{}", where.substr(0, where.rfind(':')), tokens[end].line);
+  }
+  o.schema = o.name + *schema;
+  o.where = where;
+  o.defined = true;
+  if (keys.empty()) keys.push_back("CompositeExplicitAutograd");  // custom_op's kernel for every device
+  for (const std::string& key : keys) o.kernels.push_back({key, module + ":" + function, where, "", true});
+}
+
+}  // namespace opgen::import::detail
