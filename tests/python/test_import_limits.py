@@ -52,6 +52,11 @@ CASES = {
     "attributes that never close": ("#include <torch/library.h>\nat::Tensor f(const at::Tensor& x " + "[[ " * 200_000
                                     + ");\n" + plain(close='}\nTORCH_LIBRARY_IMPL(lim, CPU, m) {\n  m.impl("scale", &f);\n'),
                                     []),
+    # Python module inits beside a file's block (a function keeps the file in the build): 100,000
+    # `REGISTER_EXTENSION(` and 100,000 `PyMODINIT_FUNC (` that never close, each nested in the one before (each
+    # looked for its end to the file's end: over 2 minutes).
+    "module inits that never close": (plain(before="void keep() {}\n") + "REGISTER_EXTENSION(\n" * 100_000
+                                      + "PyMODINIT_FUNC (\n" * 100_000, []),
     # A raw string whose delimiter is 1.5 million characters (C++ caps it at 16).
     "raw string delimiter": (plain(before='const char* s = R"' + "d" * 1_500_000 + '(x)' + "d" * 1_500_000 + '";\n'), []),
 }

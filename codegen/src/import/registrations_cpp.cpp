@@ -445,27 +445,53 @@ void Collector::cpp(const SourceFile& file) {
         other_code = !(name > from && is(tokens[name - 1], "namespace"));
       }
   // A Python module's init: REGISTER_EXTENSION(NAME) (vLLM's and kernel-builder's core/registration.h: an
-  // empty module, so that `import pkg._C` loads the library), or a PyInit_ function written out.
+  // empty module, so that `import pkg._C` loads the library), or a PyInit_ function written out. The brackets are
+  // matched once, and each look for an init's end stays at its own level and stops at the next init: linear in
+  // hostile sources (100,000 unclosed `REGISTER_EXTENSION(` once took minutes).
   std::string module_init, module_init_lines;
-  for (auto [from, to] : outside_blocks)
-    for (size_t j = from; j < to && module_init.empty(); ++j) {
-      const bool macro = is(tokens[j], "REGISTER_EXTENSION") && j + 1 < to && is(tokens[j + 1], "(");
-      if (!macro && !is(tokens[j], "PyMODINIT_FUNC")) continue;
-      size_t end = j + 1;  // the macro's closing parenthesis, or the end of the function's body
-      bool whole = false;
-      for (int depth = 0; end < to && !whole; ++end) {
-        if (!macro && depth == 0 && is(tokens[end], ";")) break;  // a declaration: no init here
-        if (is(tokens[end], "(") || is(tokens[end], "{"))
-          ++depth;
-        else if ((is(tokens[end], ")") || is(tokens[end], "}")) && --depth == 0)
-          whole = macro || is(tokens[end], "}");
+  for (const TokenRange& range : outside_blocks) {
+    const size_t from = range.first, to = range.second;  // not a structured binding: the lambda below captures them
+    std::vector<size_t> closer(to - from, 0);  // per opening bracket, the index of its closing one (0: none)
+    std::vector<size_t> open;
+    for (size_t j = from; j < to; ++j) {
+      if (is(tokens[j], "(") || is(tokens[j], "{") || is(tokens[j], "[")) {
+        open.push_back(j);
+      } else if (!open.empty() && (is(tokens[j], ")") || is(tokens[j], "}") || is(tokens[j], "]"))) {
+        const std::string& o = tokens[open.back()].text;
+        if ((o == "(" && is(tokens[j], ")")) || (o == "{" && is(tokens[j], "}")) || (o == "[" && is(tokens[j], "]")))
+          closer[open.back() - from] = j;
+        open.pop_back();
       }
-      if (!whole) continue;
-      --end;  // the loop stepped past it
+    }
+    auto starts_init = [&](size_t j) {
+      return (is(tokens[j], "REGISTER_EXTENSION") && j + 1 < to && is(tokens[j + 1], "(")) ||
+             is(tokens[j], "PyMODINIT_FUNC");
+    };
+    for (size_t j = from; j < to && module_init.empty(); ++j) {
+      if (!starts_init(j)) continue;
+      const bool macro = is(tokens[j], "REGISTER_EXTENSION");
+      size_t end = 0;  // the macro's closing parenthesis, or the closing brace of the function's body
+      if (macro) {
+        end = closer[j + 1 - from];
+      } else {
+        for (size_t k = j + 1; k < to && !starts_init(k); ++k) {
+          if (is(tokens[k], ";") || is(tokens[k], ")") || is(tokens[k], "}") || is(tokens[k], "]")) break;
+          if (is(tokens[k], "{")) {
+            end = closer[k - from];
+            break;
+          }
+          if (is(tokens[k], "(") || is(tokens[k], "[")) {
+            if (!closer[k - from]) break;
+            k = closer[k - from];
+          }
+        }
+      }
+      if (!end) continue;
       const int first = tokens[j].line, last = tokens[end].line;
       module_init = text_of(tokens, {j, macro ? end + 1 : std::min(j + 2, end)});
       module_init_lines = first == last ? std::to_string(first) : fmt::format("{}-{}", first, last);
     }
+  }
   for (size_t b = first_block; b < result.blocks.size(); ++b) {
     result.blocks[b].file_has_other_code = other_code;
     result.blocks[b].python_module_init = module_init;
