@@ -1,15 +1,16 @@
-"""Calls the ops of vLLM's x86 CPU extension (AVX2 build) on seeded inputs on one side (vLLM's own build, or the
+"""Calls the ops of vLLM's x86 CPU extension (its AVX2 or AVX-512 build) on seeded inputs on one side (vLLM's own build, or the
 package opgen generated from the same kernels) and saves every output; run once per side, in separate
 processes, then compare the two files bit for bit with scripts/vllm_subset/compare.py. Inputs follow vLLM's own
 tests of these kernels (tests/kernels/...: test_cpu_attn, test_mla_decode_cpu, test_cpu_gdn_ops, test_onednn,
 test_cpu_int4_moe). An op that raises is saved as its error, so one wrong call costs its case, not the run.
   run_ops.py project|imported <OUT of build.sh> <results.pt>"""
-import re
+import os
 import sys
-import traceback
-import zlib
 
 import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "vllm_subset"))
+from cases import Cases  # noqa: E402
 
 side, out_dir, out = sys.argv[1], sys.argv[2], sys.argv[3]
 if side == "project":
@@ -19,21 +20,7 @@ else:
     import _C  # noqa: F401  - the generated package loads its library
 C = torch.ops._C
 torch.set_num_threads(2)  # the kernels' OpenMP loops split work alike on both sides
-results = {}
-
-
-def case(name, run):
-    """`run()`'s outputs under `name`, or the error it raised."""
-    torch.manual_seed(zlib.crc32(name.encode()))  # the same inputs in both processes (str hash is salted)
-    try:
-        value = run()
-        value = () if value is None else value if isinstance(value, tuple) else (value,)
-        results[name] = tuple(v if isinstance(v, torch.Tensor) else torch.tensor(v) for v in value)
-    except Exception as error:  # noqa: BLE001 - recorded, both sides compared
-        message = str(error).splitlines()[0] if str(error) else ""
-        message = re.sub(r"^\[F\d+ [\d:.]+ ", "[", message)  # c10's TORCH_CHECK_* prefix stamps the time
-        results[name] = f"raised {type(error).__name__}: {message}"
-        traceback.print_exc(limit=1)
+case = results = Cases()
 
 
 def into(op, shape, dtype, *inputs):
@@ -411,7 +398,7 @@ case("init_cpu_memory_env", lambda: C.init_cpu_memory_env([0]))  # binds this pr
 for op in ("static_scaled_fp8_quant", "dynamic_scaled_fp8_quant", "dynamic_per_token_scaled_fp8_quant"):
     case(op, lambda: getattr(C, op)())
 
-torch.save(results, out)
+torch.save(dict(results), out)  # a plain dict: torch.load reads it with weights_only
 raised = sum(isinstance(v, str) for v in results.values())
 print(f"{side}: {len(results)} cases, {raised} raised; ops called: "
       f"{len({name.split('/')[0] for name in results})}")

@@ -5,10 +5,9 @@ its case, not the run.
   run_ops.py project|imported <OUT of build.sh> <results.pt>"""
 import importlib
 import sys
-import traceback
-import zlib
 
 import torch
+from cases import Cases
 
 side, out_dir, out = sys.argv[1], sys.argv[2], sys.argv[3]
 if side == "project":
@@ -19,19 +18,7 @@ else:
         importlib.import_module(package)
 C = torch.ops._C
 dev = "cuda"
-results = {}
-
-
-def case(name, run):
-    """`run()`'s outputs (tensors, moved to the CPU) under `name`, or the error it raised."""
-    torch.manual_seed(zlib.crc32(name.encode()))  # the same inputs in both processes (str hash is salted)
-    try:
-        value = run()
-        torch.cuda.synchronize()
-        results[name] = tuple(t.cpu() for t in (value if isinstance(value, tuple) else (value,)))
-    except Exception as error:  # noqa: BLE001 - recorded, both sides compared
-        results[name] = f"raised {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
-        traceback.print_exc(limit=1)
+case = results = Cases(sync=torch.cuda.synchronize)
 
 
 def into(op, shape, dtype, *inputs):
@@ -104,6 +91,6 @@ for dtype in (torch.float32, torch.float16, torch.bfloat16):
 if torch.cuda.is_available():  # its kernel exits the process on a CUDA error, which no case can record
     case("get_device_attribute", lambda: torch.tensor(
         [torch.ops._C_cuda_utils.get_device_attribute(attribute, 0) for attribute in (1, 16, 75)]))
-torch.save(results, out)
+torch.save(dict(results), out)  # a plain dict: torch.load reads it with weights_only
 raised = [name for name, value in results.items() if isinstance(value, str)]
 print(f"{side}: {len(results)} cases, {len(raised)} raised", *raised[:5])
