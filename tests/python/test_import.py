@@ -314,12 +314,14 @@ TORCH_LIBRARY(_C_cache_ops, m) {
   m.def("copy_blocks(Tensor x) -> Tensor");
   m.impl("copy_blocks", torch::kCPU, &copy_blocks);
 }
+#define DEFINE_OP(n) TORCH_LIBRARY_FRAGMENT(_C, m) { m.def("op" #n "(Tensor x) -> Tensor"); }
 """
 
 
 def test_several_namespaces_import_in_one_run_each_into_its_directory(tmp_path):
     """vLLM's torch_bindings.cpp registers _C, _C_cache_ops, ... in one file (issue 34, item 3):
-    one run imports each namespace as it is written, into schemas/<ns>/; --namespace picks one."""
+    one run imports each namespace as it is written, into schemas/<ns>/; --namespace picks one.
+    A note on the sources (the macro) is said once, after the namespaces, not in each."""
     csrc = tmp_path / "csrc"
     csrc.mkdir()
     (csrc / "bindings.cpp").write_text(SEVERAL_NAMESPACES)
@@ -330,6 +332,9 @@ def test_several_namespaces_import_in_one_run_each_into_its_directory(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "the sources register 2 namespaces (_C, _C_cache_ops)" in proc.stdout, proc.stdout
     assert "another namespace" not in proc.stdout, proc.stdout
+    assert proc.stdout.count("the macro DEFINE_OP registers ops") == 1, proc.stdout
+    assert "opgen import: notes on the sources (every namespace):\n  note: csrc/bindings.cpp:11: the macro DEFINE_OP" \
+        in proc.stdout, proc.stdout
     for ns, op in [("_C", "scale"), ("_C_cache_ops", "copy_blocks")]:
         spec = tmp_path / "schemas" / ns / f"{op}.yaml"
         assert spec.is_file(), proc.stdout
@@ -763,7 +768,7 @@ def test_fakes_behind_the_projects_own_decorator_are_found_and_meta_tensors_flag
     assert proc.returncode == 0, proc.stdout + proc.stderr
     roi = (tmp_path / "schemas" / "roi_align.yaml").read_text()
     assert 'fake: {python: "mytv._meta_registrations:meta_roi_align"}' in roi, roi
-    assert "through its decorator register_meta" in roi
+    assert "through its own decorator register_meta" in roi
     assert "its fake meta_nms (registered through register_meta) makes tensors on the meta device" in proc.stdout
     assert "its fake fake_box_area makes tensors on the meta device" in proc.stdout, proc.stdout
     assert (tmp_path / "schemas" / "nms.yaml.todo").is_file() and (tmp_path / "schemas" / "box_area.yaml.todo").is_file()

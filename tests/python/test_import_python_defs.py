@@ -16,6 +16,8 @@ Needs the built tool: run through CTest.
 
 import shutil
 
+import pytest
+
 from cli_helpers import SOURCE_DIR, assert_bit_identical, requires_opgen, run_opgen, run_saving_results
 
 pytestmark = requires_opgen
@@ -42,6 +44,17 @@ def _(x, scale=None, alpha=1.0):
     y = x * alpha if scale is None else x * scale[:, None] * alpha
     return y, y.float().abs().amax(dim=1)
 '''
+
+# torchao's form (torchao/ops.py): the fakes, all '_', registered through a decorator of the project's own,
+# which names the op from its parameter (an f-string import cannot read where it is written).
+OPS_THROUGH_HELPER = OPS.replace('''register_fake = torch.library.register_fake
+''', '''
+def register_custom_op(name):
+    def decorator(func):
+        return torch.library.register_fake(f"{name}")(func)
+
+    return decorator
+''').replace('@register_fake("proj::row_scale")', '@register_custom_op("proj::row_scale")')
 
 RUN = '''
 import sys
@@ -71,26 +84,28 @@ torch.testing.assert_close(compiled(x, scale), torch.ops.proj.row_scale(x, scale
 '''
 
 
-def test_a_python_defined_project_switches_with_its_fakes_moved_and_its_kernels_kept(tmp_path):
+@pytest.mark.parametrize("source", [OPS, OPS_THROUGH_HELPER], ids=["torch.library", "the project's decorator"])
+def test_a_python_defined_project_switches_with_its_fakes_moved_and_its_kernels_kept(tmp_path, source):
     import os
 
     project = tmp_path / "project"
     (project / "proj").mkdir(parents=True)
     (project / "proj" / "__init__.py").write_text("")
     ops = project / "proj" / "ops.py"
-    ops.write_text(OPS)
+    ops.write_text(source)
     plain = {"PYTHONPATH": str(project), "PATH": "/usr/bin:/bin"}
     run_saving_results(RUN.format(setup="import proj.ops", checks=""), tmp_path / "before.pt", project, plain)
 
     imported = run_opgen("import", "--python-package", "proj_ops", "proj/ops.py", cwd=project)
     assert imported.returncode == 0, imported.stdout + imported.stderr
     report = imported.stdout
-    assert "1 ops imported" in report and "need a person" not in report, report
+    assert "1 ops imported" in report and "need a person" not in report and "note:" not in report, report
     assert "1 of them with their fake moved into python/_fakes.py" in report, report
-    fake_line = OPS.splitlines().index('@register_fake("proj::row_scale")') + 1
+    fake_line = next(n for n, line in enumerate(source.splitlines(), 1) if line.endswith('("proj::row_scale")'))
     assert f"next: take out the project's registrations of the 1 fakes the specs take (the package registers them: " \
            f"torch 2.11 refuses a second, later releases let it replace the first): proj/ops.py:{fake_line}" in report
-    assert "row_scale: cpu (proj/ops.py:17, register_kernel of _ in Python)" in report, report
+    kernel_line = source.splitlines().index('@torch.library.register_kernel("proj::row_scale", "cpu")') + 1
+    assert f"row_scale: cpu (proj/ops.py:{kernel_line}, register_kernel of _ in Python)" in report, report
     assert ("next: generate the package, nothing to build (no C++ kernel): opgen generate --namespace proj "
             "--fragment --python-package proj_ops -o <dir> schemas, then copy python/_fakes.py into the package") \
         in report, report
@@ -98,7 +113,8 @@ def test_a_python_defined_project_switches_with_its_fakes_moved_and_its_kernels_
     assert "dispatch: []" in spec and 'fake: {python: "proj_ops._fakes:row_scale"}' in spec, spec
 
     # The person's step: the def and the fake are the specs' now; the kernel registration stays.
-    ops.write_text(OPS.replace(OPS[OPS.index("torch.library.define"):OPS.index("@torch.library.register_kernel")], ""))
+    ops.write_text(source.replace(source[source.index("torch.library.define"):
+                                         source.index("@torch.library.register_kernel")], ""))
     gen = tmp_path / "gen"
     generated = run_opgen("generate", "--namespace", "proj", "--fragment", "--python-package", "proj_ops", "-o", gen,
                           project / "schemas")

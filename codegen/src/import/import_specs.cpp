@@ -166,8 +166,8 @@ std::string spec_text(const ImportedOp& op, const std::string& package,
   } else if (project_fake || (needs_fake(op.schema) && !decomposes && !meta_kernel)) {
     if (!op.python_fake.empty()) {
       if (!op.fake_via.empty())
-        out += fmt::format("# {}\n", yaml_comment(fmt::format("The fake the project registers through its decorator "
-                                                               "{} (a Meta kernel): the package registers it instead.",
+        out += fmt::format("# {}\n", yaml_comment(fmt::format("The fake the project registers through its own "
+                                                               "decorator {}: the package registers it instead.",
                                                                op.fake_via)));
       out += fmt::format("fake: {{python: {}}}\n", yaml_double_quoted(op.python_fake));
       draft.fake_registered_at = op.python_fake_at;
@@ -610,7 +610,9 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     r += fmt::format("  note: {} fakes of ops no source given defines stay in the project (their defs are in another "
                      "build or file: give it to import them): {}\n",
                      fakes_alone.size(), fmt::join(fakes_alone, ", "));
-  for (const auto& note : found.notes) r += "  note: " + note + "\n";
+  // Notes on the sources, not on one namespace's ops: with several namespaces they follow them once.
+  if (!several)
+    for (const auto& note : found.notes) r += "  note: " + note + "\n";
   for (const auto* header : declarations_headers)
     r += fmt::format("  note: {} declares {} of the kernels it registers itself, in no header: their declarations "
                      "are copied into {}, which their specs include\n",
@@ -745,6 +747,10 @@ ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) 
     all.ok = all.ok || plan.ok;
     all.report += "\n" + plan.report;
     for (auto& file : plan.files) all.files.push_back(std::move(file));
+  }
+  if (!found.notes.empty()) {
+    all.report += "\nopgen import: notes on the sources (every namespace):\n";
+    for (const auto& note : found.notes) all.report += "  note: " + note + "\n";
   }
   if (!fakes_only.empty()) {
     std::vector<std::string> fakes;

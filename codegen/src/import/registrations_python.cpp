@@ -113,6 +113,8 @@ void Collector::python(const SourceFile& file) {
       if (auto value = string_argument(tokens, range); value && *value == "Meta") opens_meta_library = true;
   }
   std::set<std::string> fake_decorators;
+  // Their bodies (token ranges): the registration inside names its op from a parameter, read at each use.
+  std::vector<std::pair<size_t, size_t>> fake_decorator_bodies;
   // Module-level functions only: each body is read once (linear in the file).
   for (size_t i = 0; i + 1 < tokens.size(); ++i) {
     if (!is(tokens[i], "def") || tokens[i + 1].kind != Token::Kind::Identifier || indent(tokens[i].line) != 0)
@@ -121,6 +123,7 @@ void Collector::python(const SourceFile& file) {
     for (size_t j = i + 2; j + 1 < end; ++j) {
       if (is(tokens[j], "register_fake") || is(tokens[j], "impl_abstract")) {
         fake_decorators.insert(tokens[i + 1].text);
+        fake_decorator_bodies.emplace_back(i, end);
         break;
       }
       if (is(tokens[j], "impl") && is(tokens[j + 1], "(") && j > 0 && is(tokens[j - 1], ".")) {
@@ -131,6 +134,7 @@ void Collector::python(const SourceFile& file) {
               return value && (*value == "Meta" || *value == "meta");
             })) {
           fake_decorators.insert(tokens[i + 1].text);
+          fake_decorator_bodies.emplace_back(i, end);
           break;
         }
       }
@@ -173,11 +177,21 @@ void Collector::python(const SourceFile& file) {
       const auto args = call_arguments(tokens, i + 1, &end);
       const auto name = args.empty() ? std::nullopt : string_argument(tokens, args[0]);
       if (name && end + 1 < tokens.size() && is(tokens[end], "def") &&
-          tokens[end + 1].kind == Token::Kind::Identifier && tokens[end + 1].text != "_") {
+          tokens[end + 1].kind == Token::Kind::Identifier) {
         ++result.registrations;
         auto [ns, op_name] = split_qualified(*name);
         ImportedOp& o = op(ns, op_name, where(i));
-        if (makes_meta_tensors(end))
+        const bool underscore = tokens[end + 1].text == "_";
+        // torchao's `@register_custom_op("torchao::op")` on `def _`: moved, as a `_` fake
+        // registered through torch.library is.
+        if (underscore && !makes_meta_tensors(end) && signature_closes(end, block_end(end)))
+          move_underscore_fake(o, end, i);
+        else if (underscore)
+          o.needs.push_back(fmt::format("{}: the fake is '_' (registered through {}){}: give it a name of its own "
+                                        "to name it in 'fake: {{python: ...}}'",
+                                        where(i), t.text,
+                                        makes_meta_tensors(end) ? " and makes tensors on the meta device" : ""));
+        else if (makes_meta_tensors(end))
           o.needs.push_back(fmt::format(
               "{}: its fake {} (registered through {}) makes tensors on the meta device: a fake returns tensors on "
               "its inputs' device (new_empty, empty_like, device=x.device); fix it, then name it in 'fake: "
@@ -271,8 +285,12 @@ void Collector::python(const SourceFile& file) {
       } else {
         qualified = string_argument(tokens, args[0]);
       }
+      // (The bodies are in file order and apart, top-level functions: the last one starting before i.)
+      const auto after = std::upper_bound(fake_decorator_bodies.begin(), fake_decorator_bodies.end(),
+                                           std::pair<size_t, size_t>(i, 0));
+      const bool in_fake_decorator = after != fake_decorator_bodies.begin() && i < std::prev(after)->second;
       if (!qualified) {
-        if (t.text != "register_fake" || !dotted || owner == "library")
+        if ((t.text != "register_fake" || !dotted || owner == "library") && !in_fake_decorator)
           result.notes.push_back(fmt::format("{}: {}() names its op at run time: not imported", where(i), t.text));
         continue;
       }
