@@ -983,3 +983,57 @@ TORCH_LIBRARY_IMPL(aliases, Autocast, m) {
     spec = (tmp_path / "schemas" / "scale.yaml").read_text()
     assert "dispatch: [CPU, AutocastCUDA]" in spec, spec
     assert 'AutocastCUDA: "proj::scale_autocast<c10::DispatchKey::Autocast, c10::DeviceType::CUDA>"' in spec, spec
+
+
+RETURNING_FAKES = '''\
+import torch
+
+lib = torch.library.Library("rf", "FRAGMENT")
+lib.define("prepack(Tensor weight, Tensor scales) -> (Tensor, Tensor)")
+lib.define("pack(Tensor weight) -> Tensor")
+lib.define("view_of(Tensor(a) x) -> Tensor(a)")
+lib.define("scaled(Tensor x, float s) -> Tensor")
+
+
+@torch.library.register_fake("rf::prepack")
+def _(weight, scales):
+    return weight, scales
+
+
+@torch.library.register_fake("rf::pack")
+def pack_fake(weight: torch.Tensor) -> torch.Tensor:
+    return (weight)
+
+
+@torch.library.register_fake("rf::view_of")
+def _(x):
+    return x
+
+
+@torch.library.register_fake("rf::scaled")
+def _(x, s):
+    x = x.clone()
+    return torch.empty_like(x)
+'''
+
+
+def test_a_fake_that_returns_its_argument_is_flagged(tmp_path):
+    """torchao's prepack fakes return their arguments (`return weight, scales`) while the kernels return new,
+    blocked tensors: opcheck's fake test refuses the output that is an input, and torch.compile traces the
+    argument's shape (both measured on torchao's own build, scripts/torchao_cpu). Import takes the fake as
+    written and warns, naming the line; a view's fake (its result in the argument's alias set) returns it
+    rightly, and a fake returning new tensors is not named."""
+    (tmp_path / "rf").mkdir()
+    (tmp_path / "rf" / "ops.py").write_text(RETURNING_FAKES)
+    proc = run_opgen("import", "--python-package", "rf_ops", "rf/ops.py", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = RETURNING_FAKES.splitlines()
+    at = [n for n, line in enumerate(lines, 1) if line.strip() in ("return weight, scales", "return (weight)")]
+    assert "warning: 2 of them have a fake that returns its argument itself, taken as written" in proc.stdout, \
+        proc.stdout
+    assert f"prepack (rf/ops.py:{at[0]}: weight), pack (rf/ops.py:{at[1]}: weight)\n" in proc.stdout, proc.stdout
+    pack = (tmp_path / "schemas" / "pack.yaml").read_text()
+    assert 'fake: {python: "rf.ops:pack_fake"}' in pack, pack
+    assert f"# To fix: the fake returns its argument itself (rf/ops.py:{at[1]}: weight)" in pack, pack
+    for op in ("view_of", "scaled"):
+        assert "To fix" not in (tmp_path / "schemas" / f"{op}.yaml").read_text()

@@ -45,6 +45,16 @@ bool needs_fake(const std::string& schema) {
                      [&](const model::Return& r) { return model::bound_argument(s, r) == nullptr; });
 }
 
+// Whether some result of the op carries an alias annotation (`-> Tensor(a)`): a fake may then return its argument.
+bool results_alias(const std::string& schema) {
+  auto parsed = model::parse_schema(schema);
+  if (!std::holds_alternative<model::FunctionSchema>(parsed)) return false;
+  const auto& s = std::get<model::FunctionSchema>(parsed);
+  return std::any_of(s.returns.begin(), s.returns.end(), [](const model::Return& r) {
+    return r.type->alias || (!r.type->elements.empty() && r.type->element().alias);
+  });
+}
+
 constexpr std::string_view kInternalLinkage =
     "A kernel with internal linkage stays registered by the project: the generated bindings (another file) cannot "
     "call it. To bind it here, declare it in a header, outside any anonymous namespace and not 'static', and name it "
@@ -164,6 +174,10 @@ std::string spec_text(const ImportedOp& op, const std::string& package,
     out += fmt::format("fake: {{meta: {}}}  # {}\n", yaml_double_quoted(where),
                        yaml_comment("its Meta impl, kept in the project's build, is its fake"));
   } else if (project_fake || (needs_fake(op.schema) && !decomposes && !meta_kernel)) {
+    if (project_fake && !op.fake_returns_argument.empty() && !results_alias(op.schema))
+      out += fmt::format("# {}\n", yaml_comment(fmt::format("To fix: the fake returns its argument itself ({}); a "
+                                                             "fake returns new tensors (x.new_empty(...)).",
+                                                             op.fake_returns_argument)));
     if (!op.python_fake.empty()) {
       if (!op.fake_via.empty())
         out += fmt::format("# {}\n", yaml_comment(fmt::format("The fake the project registers through its own "
@@ -578,6 +592,16 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   if (moved_fakes)
     r += fmt::format("  {} of them with their fake moved into {}/_fakes.py (registered as '_', it had no name to "
                      "name it by)\n", moved_fakes, options.python_dir.generic_string());
+  std::vector<std::string> returning_argument;
+  for (const Draft& d : drafts)
+    if (d.needs.empty() && !d.op->fake_returns_argument.empty() && !results_alias(d.op->schema))
+      returning_argument.push_back(fmt::format("{} ({})", d.op->name, d.op->fake_returns_argument));
+  if (!returning_argument.empty())
+    r += fmt::format("  warning: {} of them {} a fake that returns its argument itself, taken as written: an "
+                     "output that is an input fails opcheck's fake test, and its shape is the argument's under "
+                     "torch.compile (a fake returns new tensors: x.new_empty(...), torch.empty_like(x)): {}\n",
+                     returning_argument.size(), returning_argument.size() == 1 ? "has" : "have",
+                     fmt::join(returning_argument, ", "));
   if (!kept.empty()) {
     r += fmt::format("  {} of them keep impls in the project's build, registered against the spec's def (each with "
                      "why the spec does not bind it; written in the spec as comments):\n",

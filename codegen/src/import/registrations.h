@@ -83,6 +83,10 @@ struct ImportedOp {
   // ImportResult::declarations_headers their declarations are copied into.
   std::string declarations_header;
   bool schema_from_type_hints = false;  // inferred as torch.library.custom_op infers it (python_schema.h)
+  // "file:line: x": the project's fake returns its argument x itself (torchao's prepack fakes, `return weight,
+  // scales`). Where no result shares an alias set with it, opcheck's fake test refuses the output that is an input,
+  // and torch.compile traces the argument's shape; the report flags it, the fake is taken as written.
+  std::string fake_returns_argument = {};
 
   // The project registers a fake of its own: named, or as `_` (moved).
   bool has_project_fake() const { return !python_fake.empty() || !python_fake_source.empty(); }

@@ -155,6 +155,34 @@ void Collector::python(const SourceFile& file) {
         return true;
     return false;
   };
+  // The first of its parameters the function the `def` at token i returns as it is (`return weight, scales`):
+  // a `return` item that is a parameter's bare name. A fake's outputs are new tensors.
+  auto returned_argument = [&](size_t def) -> std::string {
+    const size_t end = block_end(def);
+    if (!signature_closes(def, end)) return "";
+    std::set<std::string> parameters;
+    size_t j = def + 3;
+    for (int open = 1; j < end && open > 0; ++j) {
+      if (is(tokens[j], "(") || is(tokens[j], "[") || is(tokens[j], "{")) ++open;
+      if (is(tokens[j], ")") || is(tokens[j], "]") || is(tokens[j], "}")) --open;
+      // A parameter: a name first in its item at the signature's own level, before its `:` or `=`.
+      if (open == 1 && tokens[j].kind == Token::Kind::Identifier &&
+          (is(tokens[j - 1], "(") || is(tokens[j - 1], ",") || is(tokens[j - 1], "*")))
+        parameters.insert(tokens[j].text);
+    }
+    for (; j + 1 < end; ++j) {
+      if (!is(tokens[j], "return")) continue;
+      const size_t first = j + 1 < end && is(tokens[j + 1], "(") ? j + 2 : j + 1;  // `return (weight, scales)`
+      for (size_t k = first; k < end && tokens[k].line == tokens[j].line; k += 2) {
+        const bool alone = k + 1 >= end || tokens[k + 1].line != tokens[j].line || is(tokens[k + 1], ",") ||
+                           (first == j + 2 && is(tokens[k + 1], ")"));
+        if (tokens[k].kind == Token::Kind::Identifier && alone && parameters.count(tokens[k].text))
+          return fmt::format("{}: {}", where(k), tokens[k].text);
+        if (!alone) break;  // an expression: what it makes is not the argument itself
+      }
+    }
+    return "";
+  };
   // The module's top-level functions, by name: the token of their `def`.
   std::map<std::string, size_t> module_functions;
   for (size_t i = 0; i + 1 < tokens.size(); ++i)
@@ -201,6 +229,7 @@ void Collector::python(const SourceFile& file) {
           o.python_fake = module + ":" + tokens[end + 1].text;
         o.python_fake_at = where(i);
         o.fake_via = t.text;
+        o.fake_returns_argument = returned_argument(end);
       } else {
         result.notes.push_back(fmt::format("{}: {}(...) registers a fake that import cannot name: not imported",
                                            where(i), t.text));
@@ -340,6 +369,7 @@ void Collector::python(const SourceFile& file) {
         else
           o.python_fake = module + ":" + function;
         o.python_fake_at = where(i);
+        if (fake_def) o.fake_returns_argument = returned_argument(*fake_def);
       } else if (t.text == "custom_op") {
         if (!function.empty() && is(tokens[end], "def") && !signature_closes(end, block_end(end)))
           o.needs.push_back(fmt::format("{}: custom_op decorates {}, whose signature does not close", where(i),
@@ -375,9 +405,11 @@ void Collector::python(const SourceFile& file) {
     if (method == "register_fake" && decorates && tokens[i + 4].text != "_") {
       o.python_fake = module + ":" + tokens[i + 4].text;
       o.python_fake_at = where(i);
+      o.fake_returns_argument = returned_argument(i + 3);
     } else if (method == "register_fake" && decorates && !makes_meta_tensors(i + 3) &&
                signature_closes(i + 3, block_end(i + 3))) {
       move_underscore_fake(o, i + 3, i);  // `@fn.register_fake` on `def _` (torchao's)
+      o.fake_returns_argument = returned_argument(i + 3);
     } else if (method == "register_fake") {
       o.needs.push_back(fmt::format("{}: the fake is {}: give it a name of its own to name it in 'fake: "
                                     "{{python: ...}}'", where(i), decorates ? "'_'" : "not a named function"));
