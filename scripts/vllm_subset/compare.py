@@ -7,7 +7,7 @@ import torch
 
 
 def as_bytes(t):
-    return t.contiguous().view(torch.uint8) if t.is_floating_point() else t
+    return t.contiguous().reshape(-1).view(torch.uint8) if t.is_floating_point() else t  # a 0-d one too
 
 
 def same(a, b):

@@ -1037,3 +1037,29 @@ def test_a_fake_that_returns_its_argument_is_flagged(tmp_path):
     assert f"# To fix: the fake returns its argument itself (rf/ops.py:{at[1]}: weight)" in pack, pack
     for op in ("view_of", "scaled"):
         assert "To fix" not in (tmp_path / "schemas" / f"{op}.yaml").read_text()
+
+
+def test_the_generated_package_is_not_named_as_the_projects_own(tmp_path):
+    """torchvision's ops register into `torchvision`, torchvision/ being its Python package: a generated package
+    named as the namespace would shadow it (issue 34). Import names it <ns>_ops, says why, and the spec, the
+    generate line and the CMake line name it so; a package named with --python-package is kept, and a namespace
+    that names no package of the sources keeps its name."""
+    (tmp_path / "tv" / "csrc").mkdir(parents=True)
+    (tmp_path / "tv" / "__init__.py").write_text("")
+    (tmp_path / "tv" / "ops.py").write_text(
+        'import torch\ntorch.library.define("tv::box_area", "(Tensor boxes) -> Tensor")\n\n\n'
+        '@torch.library.register_fake("tv::box_area")\ndef _(boxes):\n    return boxes.new_empty(boxes.shape[0])\n')
+    proc = run_opgen("import", "tv/ops.py", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert ("the generated Python package is tv_ops: tv is the project's own package, which one named tv would "
+            "shadow (--python-package names another)") in proc.stdout, proc.stdout
+    assert "--python-package tv_ops -o <dir> schemas" in proc.stdout, proc.stdout
+    assert 'fake: {python: "tv_ops._fakes:box_area"}' in (tmp_path / "schemas" / "box_area.yaml").read_text()
+    named = run_opgen("import", "--python-package", "mine", "--schemas-dir", "named", "--python-dir", "named",
+                      "tv/ops.py", cwd=tmp_path)
+    assert named.returncode == 0 and "shadow" not in named.stdout, named.stdout
+    assert 'fake: {python: "mine._fakes:box_area"}' in (tmp_path / "named" / "box_area.yaml").read_text()
+    (tmp_path / "tv" / "__init__.py").unlink()  # a directory, not a package: nothing to shadow
+    plain = run_opgen("import", "--schemas-dir", "plain", "--python-dir", "plain", "tv/ops.py", cwd=tmp_path)
+    assert plain.returncode == 0 and "shadow" not in plain.stdout, plain.stdout
+    assert 'fake: {python: "tv._fakes:box_area"}' in (tmp_path / "plain" / "box_area.yaml").read_text()

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <sstream>
+#include <system_error>
 #include <variant>
 
 #include <fmt/format.h>
@@ -401,12 +403,35 @@ bool fake_alone(const ImportedOp& op) {
          op.impls_in_other_configurations.empty() && op.has_project_fake();
 }
 
+// The project's own Python package that a generated package named `package` would shadow: a directory
+// of the sources, named so, with an __init__.py (torchvision/, torchao/, bitsandbytes/). "" where none is.
+std::string shadowed_package(const ImportResult& found, const std::string& package) {
+  std::set<std::filesystem::path> seen;
+  for (const ImportedOp& op : found.ops) {
+    const std::string file = op.where.substr(0, op.where.rfind(':'));
+    for (auto dir = std::filesystem::path(file).parent_path(); !dir.empty() && seen.insert(dir).second;
+         dir = dir.parent_path()) {
+      std::error_code ec;
+      if (dir.filename() == package && std::filesystem::is_regular_file(dir / "__init__.py", ec))
+        return dir.generic_string();
+      if (dir == dir.parent_path()) break;  // the root
+    }
+  }
+  return "";
+}
+
 // several: one of several namespaces imported in one run, where the other
 // namespaces' ops (and those of no named namespace) are accounted elsewhere.
 ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& options, const std::string& ns,
                           const std::set<std::string>& namespaces, bool moved, bool several = false) {
   ImportPlan plan;
-  const std::string package = options.python_package.empty() ? model::default_python_package(ns) : options.python_package;
+  // Named as the namespace unless that is the project's own package's name: `import torchvision` would then
+  // find one of the two.
+  const std::string shadowed =
+      options.python_package.empty() ? shadowed_package(found, model::default_python_package(ns)) : "";
+  const std::string package = !options.python_package.empty() ? options.python_package
+                              : shadowed.empty()               ? model::default_python_package(ns)
+                                                               : ns + "_ops";
   model::Library settings;
   settings.ns = ns;
   settings.python_package = package;
@@ -566,6 +591,10 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   if (!options.defines.empty())
     r += fmt::format("  configuration: {} (the #if branches such a build leaves out were not read)\n",
                      fmt::join(options.defines, " "));
+  if (!shadowed.empty())
+    r += fmt::format("  the generated Python package is {}: {} is the project's own package, which one named {} would "
+                     "shadow (--python-package names another)\n",
+                     package, shadowed, model::default_python_package(ns));
   r += fmt::format("  {} ops imported as {}/<op>.yaml, {} of them with their kernels as they are (kernels:)\n",
                    written, options.schemas_dir.generic_string(), as_is);
   if (stubs)
