@@ -150,6 +150,8 @@ def ref_xent_backward(g, logits, lse, labels, smoothing):
 
 # The kernels a switch replaced, timed beside the default (kernel_switch.h).
 NORM_BACKWARD_VARIANTS = {"two-kernel": {"OPGEN_FUSED_NORM_BACKWARD": "0"}}
+# A new kernel behind its switch, off by default: timed beside the default until a run decides.
+LAYER_NORM_VARIANTS = {"registers": {"OPGEN_REGISTER_LAYER_NORM": "1"}}
 
 
 def liger_ops():
@@ -188,7 +190,8 @@ def norm_cases(dtype: torch.dtype, tokens: int, hidden: int, randn) -> list[Case
         liger_bwd = lambda: lln.layer_norm_backward(g, x, w, b, lmean, lrstd2)  # noqa: E731
     cases.append(Case("layer_norm", shape, nbytes(x, w, b, x) + stats,
                       lambda: ops.layer_norm(x, w, b, 1e-5), lambda: F.layer_norm(x, (hidden,), w, b, 1e-5),
-                      lambda x, w, b: F.layer_norm(x, (hidden,), w, b, 1e-5), (x, w, b), liger=liger_fwd))
+                      lambda x, w, b: F.layer_norm(x, (hidden,), w, b, 1e-5), (x, w, b),
+                      variants=LAYER_NORM_VARIANTS, liger=liger_fwd))
     _, amean, arstd = torch.ops.aten.native_layer_norm(x, [hidden], w, b, 1e-5)
 
     def aten_ln_bwd(g, x, amean, arstd, w, b):

@@ -1019,6 +1019,33 @@ def test_cuda_norm_backwards_match_cpu(rows, hidden, offset, dtype, fused, monke
             torch.testing.assert_close(gg.cpu(), ww, **grad_tol(dtype), msg=lambda m: f"{op} {name}: {m}")
 
 
+# The register-row LayerNorm forward (kernels/layer_norm.cu, behind
+# OPGEN_REGISTER_LAYER_NORM=1, off until a GPU run, issue 36): rows of whole,
+# 16-byte aligned vectors, 1 to 8 per thread, several rows per block where a
+# row needs fewer than 256 threads (a last block only partly filled: 7 rows
+# of 8 per block, 37 of 4); rows it does not take fall back (36 16-bit
+# elements, 16384 float32, an odd offset). Values around 50, so the
+# statistics' shift is exercised. Both settings must match the CPU kernel.
+REGISTER_LAYER_NORM_CASES = [(7, 64, 0), (37, 512, 0), (33, 1000, 0), (5, 4096, 0), (3, 8192, 0), (3, 16384, 0),
+                             (4, 36, 0), (9, 4096, 1)]
+
+
+@CUDA
+@pytest.mark.parametrize("registers", ["0", "1"])
+@pytest.mark.parametrize("with_bias", [True, False])
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+@pytest.mark.parametrize("rows,hidden,offset", REGISTER_LAYER_NORM_CASES)
+def test_cuda_register_layer_norm_matches_cpu(rows, hidden, offset, dtype, with_bias, registers, monkeypatch):
+    monkeypatch.setenv("OPGEN_REGISTER_LAYER_NORM", registers)
+    x = (torch.randn(rows * hidden + offset, dtype=torch.float64) * 3 + 50).to(dtype)[offset:].view(rows, hidden)
+    w = torch.randn(hidden, dtype=dtype)
+    b = torch.randn(hidden, dtype=dtype) if with_bias else None
+    want = opgen_ops.layer_norm(x, w, b, 1e-5)
+    got = opgen_ops.layer_norm(*_to_cuda((x, w, b)), 1e-5)
+    for name, gg, ww in zip(("y", "mean", "rstd"), got, want):
+        torch.testing.assert_close(gg.cpu(), ww, **tol(ww.dtype), msg=lambda m: f"{name}: {m}")
+
+
 # The warp-per-row softmax (kernels/scaled_masked_softmax.cu, on unless
 # OPGEN_WARP_SOFTMAX=0 / OPGEN_WARP_SOFTMAX_BACKWARD=0, issue 36): rows of
 # whole 16-byte vectors up to 2048 16-bit or 1024 float32 elements forward
