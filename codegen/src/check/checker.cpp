@@ -176,8 +176,8 @@ class OpChecker {
                                         "generated Python; the registered schema keeps '{}'", unique, a.name)});
       a.written_name = a.name;
       a.name = unique;
-      op_.eager_only = "the schema names two arguments alike (W0307): torch.library.opcheck and torch.compile "
-                       "refuse the op";
+      op_.mark_eager_only("W0307", "the schema names two arguments alike (W0307): torch.library.opcheck and "
+                                   "torch.compile refuse the op");
     }
   }
 
@@ -302,9 +302,9 @@ class OpChecker {
                              dict))
         .notes.push_back({"PyTorch traces tensors in lists and tuples, not in dicts"});
     if (op_.eager_only.empty())
-      op_.eager_only = fmt::format("it takes or returns a '{}' (W0312): torch.library.opcheck and torch.compile "
-                                   "cannot trace it",
-                                   dict);
+      op_.mark_eager_only("W0312", fmt::format("it takes or returns a '{}' (W0312): torch.library.opcheck and "
+                                               "torch.compile cannot trace it",
+                                               dict));
   }
 
   // The schema's `(a!)` annotations are the truth; `mutates:` must agree
@@ -330,9 +330,9 @@ class OpChecker {
                                    a.name, t->alias->to_string()))
               .notes.push_back({"drop the annotation to compile the op, or mark it (a!) if the op writes it"});
           if (op_.eager_only.empty())
-            op_.eager_only = fmt::format("'{}' is annotated as an alias no result shares (W0405): "
-                                         "torch.library.opcheck and torch.compile refuse the op",
-                                         a.name);
+            op_.mark_eager_only("W0405", fmt::format("'{}' is annotated as an alias no result shares (W0405): "
+                                                     "torch.library.opcheck and torch.compile refuse the op",
+                                                     a.name));
         }
       }
       if (model::has_write_annotation(a) && !a.type->is_tensor_like()) {
@@ -342,9 +342,9 @@ class OpChecker {
                                    a.name, model::type_key(*a.type)))
             .notes.push_back({"a value is not written back; drop the annotation unless the schema must match "
                               "another registration"});
-        op_.eager_only = fmt::format("'{}' ({}) carries a write annotation (W0402): torch.library.opcheck and "
-                                     "torch.compile refuse the op",
-                                     a.name, model::type_key(*a.type));
+        op_.mark_eager_only("W0402", fmt::format("'{}' ({}) carries a write annotation (W0402): "
+                                                 "torch.library.opcheck and torch.compile refuse the op",
+                                                 a.name, model::type_key(*a.type)));
       }
     }
     if (!op_.mutates) return;
@@ -453,8 +453,8 @@ class OpChecker {
     }
     if (!any_alias || any_bad) return;
     if (own) {
-      op_.eager_only = "a result is in an alias set no argument has (W0404): torch.library.opcheck and "
-                       "torch.compile refuse the op";
+      op_.mark_eager_only("W0404", "a result is in an alias set no argument has (W0404): torch.library.opcheck "
+                                   "and torch.compile refuse the op");
       diags_
           .warning(Code::OwnAliasResultNotCompilable, op_.schema_at(own->column),
                    fmt::format("a result ({}) is in an alias set no argument has: eager calls work, "
@@ -464,8 +464,8 @@ class OpChecker {
       if (!view && !written) return;
     }
     if (view) {
-      op_.eager_only = "a result is a view of an input (W0403): torch.library.opcheck and torch.compile refuse "
-                       "the op";
+      op_.mark_eager_only("W0403", "a result is a view of an input (W0403): torch.library.opcheck and "
+                                   "torch.compile refuse the op");
       diags_
           .warning(Code::ViewResultNotCompilable, op_.schema_at(0),
                    fmt::format("a result is a view of '{}': eager calls work (autograd too), "
@@ -481,8 +481,8 @@ class OpChecker {
       if (!has_tag("out")) op_.tags.push_back({"out", op_.schema_at(0)});
       return;
     }
-    op_.eager_only = "a result aliases an input outside the out= convention (W0401): torch.library.opcheck and "
-                     "torch.compile refuse the op";
+    op_.mark_eager_only("W0401", "a result aliases an input outside the out= convention (W0401): "
+                                 "torch.library.opcheck and torch.compile refuse the op");
     diags_
         .warning(Code::AliasingResultNotCompilable, op_.schema_at(0),
                  fmt::format("a result aliases '{}', outside the out= convention: eager calls work, "

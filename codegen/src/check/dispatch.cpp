@@ -150,8 +150,8 @@ void check_decomposing(model::OpSpec& op, Diagnostics& diags) {
   for (const model::PythonKernel& kernel : op.python_kernels)
     if (kernel.dispatch_key.value == "Meta") refuse(kernel.dispatch_key.loc, "a Python Meta kernel");
   if (op.eager_only.empty())
-    op.eager_only = "it decomposes (W0803): fake tensors, torch.library.opcheck and torch.compile run its "
-                    "CompositeImplicitAutograd kernel on fake tensors";
+    op.mark_eager_only("W0803", "it decomposes (W0803): fake tensors, torch.library.opcheck and torch.compile run "
+                                "its CompositeImplicitAutograd kernel on fake tensors");
   diags
       .warning(Code::DecomposingOpEagerOnly, op.schema_text.loc,
                "the op has a CompositeImplicitAutograd kernel: it decomposes, so fake tensors and torch.compile run "

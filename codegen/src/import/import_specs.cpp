@@ -77,7 +77,7 @@ struct Draft {
   bool fake_moved = false;  // its fake (a `_`) moved into python/_fakes.py
   bool no_impl_given = false;  // the schema alone: no impl of it in the sources given
   std::string fake_registered_at;  // file:line of the project's registration of the fake the spec takes
-  std::string eager_only;  // why opcheck and torch.compile refuse the op (model::OpSpec::eager_only), once checked
+  std::string eager_only_code;  // the warning that says opcheck and torch.compile refuse the op, once checked
   std::string text;
   std::string display;  // the spec's path, as diagnostics name it
 };
@@ -382,7 +382,7 @@ void check_drafts(std::vector<Draft>& drafts, const model::Library& settings) {
     if (!any) {
       for (const model::OpSpec& spec : lib.ops)
         if (auto it = by_display.find(spec.path); it != by_display.end())
-          it->second->eager_only = spec.eager_only;
+          it->second->eager_only_code = spec.eager_only_code;
       return;
     }
   }
@@ -605,15 +605,14 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   std::map<std::string, std::vector<std::string>> eager_only;  // the warning's code -> its ops, in order
   size_t eager_ops = 0;
   for (const Draft& d : drafts)
-    if (d.needs.empty() && !d.eager_only.empty()) {
-      const size_t code = d.eager_only.find("(W");
-      eager_only[code == std::string::npos ? "" : d.eager_only.substr(code + 1, 5)].push_back(d.op->name);
+    if (d.needs.empty() && !d.eager_only_code.empty()) {
+      eager_only[d.eager_only_code].push_back(d.op->name);
       ++eager_ops;
     }
   if (eager_ops) {
     std::vector<std::string> groups;
     for (const auto& [code, ops] : eager_only)
-      groups.push_back(fmt::format("{}{}", code.empty() ? "" : code + ": ", fmt::join(ops, ", ")));
+      groups.push_back(fmt::format("{}: {}", code, fmt::join(ops, ", ")));
     r += fmt::format("  {} of them eager-only, as their schemas and keys are written (torch.library.opcheck and "
                      "torch.compile refuse them; opgen check says why): {}\n",
                      eager_ops, fmt::join(groups, "; "));

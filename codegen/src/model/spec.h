@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -288,8 +289,14 @@ struct OpSpec {
   std::vector<Sample> samples;
   bool samples_given = false;  // `samples:` is present; `samples: []` says the op has none on purpose
   // Why torch.library.opcheck and torch.compile refuse the op while eager
-  // calls work (W0401, W0402), set by the checker; the generated suite skips them.
+  // calls work, set by the checker with the warning that says so (its code,
+  // "W0403", in eager_only_code); the generated suite skips them.
   std::string eager_only;
+  std::string eager_only_code;
+  void mark_eager_only(std::string code, std::string why) {
+    eager_only_code = std::move(code);
+    eager_only = std::move(why);
+  }
   SourceLoc file_loc;  // the whole file
 
   // The location of a column inside the schema string (falls back to the
