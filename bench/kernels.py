@@ -152,6 +152,7 @@ def ref_xent_backward(g, logits, lse, labels, smoothing):
 NORM_BACKWARD_VARIANTS = {"two-kernel": {"OPGEN_FUSED_NORM_BACKWARD": "0"}}
 # A new kernel behind its switch, off by default: timed beside the default until a run decides.
 LAYER_NORM_VARIANTS = {"registers": {"OPGEN_REGISTER_LAYER_NORM": "1"}}
+RMS_NORM_VARIANTS = {"registers": {"OPGEN_REGISTER_RMS_NORM": "1"}}
 
 
 def liger_ops():
@@ -177,7 +178,8 @@ def norm_cases(dtype: torch.dtype, tokens: int, hidden: int, randn) -> list[Case
         liger_fwd = lambda: lrms.rms_norm_forward(x, w, 1e-6, 0.0, "llama", None)  # noqa: E731
         liger_bwd = lambda: lrms.rms_norm_backward(g, x, w, lrstd, 0.0, mode, block, warps, False, None)  # noqa: E731
     cases.append(Case("rms_norm", shape, nbytes(x, w, x), lambda: ops.rms_norm(x, w, 1e-6),
-                      lambda: ref_rms_norm(x, w, 1e-6), ref_rms_norm, (x, w, 1e-6), liger=liger_fwd))
+                      lambda: ref_rms_norm(x, w, 1e-6), ref_rms_norm, (x, w, 1e-6), variants=RMS_NORM_VARIANTS,
+                      liger=liger_fwd))
     cases.append(Case("rms_norm_backward", shape, nbytes(g, x, w, x, w),
                       lambda: ops.rms_norm_backward(g, x, w, 1e-6), lambda: ref_rms_norm_backward(g, x, w, 1e-6),
                       ref_rms_norm_backward, (g, x, w, 1e-6), variants=NORM_BACKWARD_VARIANTS, liger=liger_bwd))

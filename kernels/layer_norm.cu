@@ -25,6 +25,7 @@
 #include "common/cuda_utils.cuh"
 #include "common/kernel_switch.h"
 #include "common/norm_backward.cuh"
+#include "common/norm_forward_regs.cuh"
 #include "common/stable_cuda_utils.h"
 #include "common/stable_utils.h"
 
@@ -151,41 +152,22 @@ __global__ void layer_norm_fwd_kernel(T* __restrict__ out, acc_t<T>* __restrict_
 // off until a GPU run shows it correct and faster). The block kernel above
 // stages the row in shared memory and runs two block reductions per row: at
 // hidden 1K-16K in bfloat16 it reaches 50-64 % of the copy bandwidth, where
-// Liger's Triton kernel, its row in registers, reaches 80-84 %. Here each
-// thread holds kVecs 16-byte vectors of its row: x is read once, into
-// registers, and both statistics are row reductions (warp shuffles; across a
-// row's warps, a few floats of shared memory). blockDim.x threads share a row
-// (whole warps), blockDim.y rows share a block, so short rows fill a CTA.
-// Rows of whole, 16-byte aligned vectors only (layer_norm_cuda checks).
+// Liger's Triton kernel, its row in registers, reaches 80-84 %. Here x is read
+// once, into registers (common/norm_forward_regs.cuh), and both statistics
+// are row reductions.
 // ---------------------------------------------------------------------------
-constexpr int kRegBlockThreads = 256;
-constexpr int kRegMaxVecs = 8;  // vectors per thread: bfloat16 rows up to 16K, float32 up to 8K
+namespace regs = oc::regs;
 
 bool register_forward_enabled() { return opgen::kernels::kernel_switch("OPGEN_REGISTER_LAYER_NORM", false); }
 
-// The sum of v over the threads of this thread's row (blockDim.x of them, whole warps), in every one of them.
-// `scratch` holds one value per warp of the row; every thread of the block calls it (it synchronizes).
-template <class A>
-__device__ __forceinline__ A row_sum(A v, A* scratch) {
-  v = oc::warp_reduce(v, oc::SumOp{});
-  const int warps = blockDim.x / oc::kWarpSize;
-  if (warps == 1) return v;  // uniform: blockDim.x is the block's
-  __syncthreads();           // the previous call's readers of scratch are done
-  if (threadIdx.x % oc::kWarpSize == 0) scratch[threadIdx.x / oc::kWarpSize] = v;
-  __syncthreads();
-  A total = 0;
-  for (int w = 0; w < warps; ++w) total += scratch[w];  // one order in every thread: one result
-  return total;
-}
-
 template <class T, int kVecs>
-__global__ void __launch_bounds__(kRegBlockThreads)
+__global__ void __launch_bounds__(regs::kBlockThreads)
     layer_norm_fwd_regs_kernel(T* __restrict__ out, acc_t<T>* __restrict__ mean_out, acc_t<T>* __restrict__ rstd_out,
                                const T* __restrict__ in, const T* __restrict__ weight, const T* __restrict__ bias,
                                int64_t row_offset, int64_t rows, int hidden, acc_t<T> eps) {
   using A = acc_t<T>;
   constexpr int N = oc::kVecSize<T>;
-  __shared__ A scratch[kRegBlockThreads / oc::kWarpSize];
+  __shared__ A scratch[regs::kBlockThreads / oc::kWarpSize];
   A* row_scratch = scratch + threadIdx.y * (blockDim.x / oc::kWarpSize);
   const int64_t row = row_offset + static_cast<int64_t>(blockIdx.x) * blockDim.y + threadIdx.y;
   // A thread past the last row still takes part in the reductions' barriers, with nothing to add.
@@ -198,7 +180,7 @@ __global__ void __launch_bounds__(kRegBlockThreads)
   A sum = 0;
 #pragma unroll
   for (int k = 0; k < kVecs; ++k) {
-    const int i = (k * static_cast<int>(blockDim.x) + static_cast<int>(threadIdx.x)) * N;
+    const int i = regs::vec_offset(k, N);
     if (live && i < hidden) {
       v[k] = oc::load_vec<N>(x + i);
 #pragma unroll
@@ -206,12 +188,11 @@ __global__ void __launch_bounds__(kRegBlockThreads)
     }
   }
   const A inv_h = A(1) / static_cast<A>(hidden);
-  const A mean = shift + row_sum(sum, row_scratch) * inv_h;
+  const A mean = shift + regs::row_sum(sum, row_scratch) * inv_h;
   A m2 = 0;  // exact two-pass variance, the second pass over registers
 #pragma unroll
   for (int k = 0; k < kVecs; ++k) {
-    const int i = (k * static_cast<int>(blockDim.x) + static_cast<int>(threadIdx.x)) * N;
-    if (live && i < hidden) {
+    if (live && regs::vec_offset(k, N) < hidden) {
 #pragma unroll
       for (int n = 0; n < N; ++n) {
         const A d = to_acc(v[k].val[n]) - mean;
@@ -219,7 +200,7 @@ __global__ void __launch_bounds__(kRegBlockThreads)
       }
     }
   }
-  const A rstd = oc::inv_sqrt(row_sum(m2, row_scratch) * inv_h + eps);
+  const A rstd = oc::inv_sqrt(regs::row_sum(m2, row_scratch) * inv_h + eps);
   if (!live) return;
   if (threadIdx.x == 0) {
     mean_out[row] = mean;
@@ -228,7 +209,7 @@ __global__ void __launch_bounds__(kRegBlockThreads)
   T* y = out + row * hidden;
 #pragma unroll
   for (int k = 0; k < kVecs; ++k) {
-    const int i = (k * static_cast<int>(blockDim.x) + static_cast<int>(threadIdx.x)) * N;
+    const int i = regs::vec_offset(k, N);
     if (i < hidden) {
       const auto wv = oc::load_vec<N>(weight + i);
       AlignedVector<T, N> bv;
@@ -243,25 +224,6 @@ __global__ void __launch_bounds__(kRegBlockThreads)
       oc::store_vec<N>(y + i, yv);
     }
   }
-}
-
-// The register kernel's shape for a row of `vecs` vectors: vectors per thread (the fewest that keep a row to
-// kRegBlockThreads threads), threads per row (whole warps), rows per block; none (0) where the row does not fit.
-struct RegisterLaunch {
-  int vecs_per_thread = 0;
-  int threads_per_row = 0;
-  int rows_per_block = 0;
-};
-
-inline RegisterLaunch register_launch(int64_t vecs) {
-  for (int k = 1; k <= kRegMaxVecs; k *= 2) {
-    const int64_t threads = oc::ceil_div<int64_t>(oc::ceil_div<int64_t>(vecs, k), oc::kWarpSize) * oc::kWarpSize;
-    if (threads <= kRegBlockThreads) {
-      const int per_row = static_cast<int>(threads < oc::kWarpSize ? oc::kWarpSize : threads);
-      return {k, per_row, kRegBlockThreads / per_row};
-    }
-  }
-  return {};
 }
 
 // ---------------------------------------------------------------------------
@@ -460,24 +422,19 @@ std::tuple<torch::stable::Tensor, torch::stable::Tensor, torch::stable::Tensor> 
     const int64_t cache_bytes = (shape.hidden + N) * static_cast<int64_t>(sizeof(T));
     const bool cached = cache_bytes <= kMaxCachedBytes;
     const auto* bp = has_bias ? static_cast<const T*>(b.const_data_ptr()) : nullptr;
-    // The register kernel: rows of whole vectors, every pointer 16-byte aligned, at most kRegMaxVecs per thread.
-    const RegisterLaunch reg =
-        shape.hidden > 0 && shape.hidden % N == 0 ? register_launch(shape.hidden / N) : RegisterLaunch{};
+    // The register kernel: rows of whole vectors, every pointer 16-byte aligned, at most regs::kMaxVecs per thread.
+    const regs::Launch reg = shape.hidden % N == 0 ? regs::launch_for(shape.hidden / N) : regs::Launch{};
     const bool aligned = oc::is_aligned<oc::kVecBytes>(x.const_data_ptr()) &&
                          oc::is_aligned<oc::kVecBytes>(y.work().const_data_ptr()) &&
                          oc::is_aligned<oc::kVecBytes>(w.const_data_ptr()) &&
                          (!has_bias || oc::is_aligned<oc::kVecBytes>(b.const_data_ptr()));
     if (reg.vecs_per_thread > 0 && aligned && register_forward_enabled()) {
-      const dim3 block(reg.threads_per_row, reg.rows_per_block);
-      const int64_t rows_per_grid = static_cast<int64_t>(0x7fffffff) * reg.rows_per_block;
-      for (int64_t start = 0; start < shape.rows; start += rows_per_grid) {
-        const int64_t count = shape.rows - start < rows_per_grid ? shape.rows - start : rows_per_grid;
-        const auto grid = static_cast<unsigned int>(oc::ceil_div<int64_t>(count, reg.rows_per_block));
+      regs::launch_rows(shape.rows, reg, [&](unsigned int grid, dim3 block, int64_t row_offset) {
         auto launch = [&](auto kernel) {
           kernel<<<grid, block, 0, stream>>>(
               static_cast<T*>(y.work().mutable_data_ptr()), static_cast<A*>(mean.mutable_data_ptr()),
               static_cast<A*>(rstd.mutable_data_ptr()), static_cast<const T*>(x.const_data_ptr()),
-              static_cast<const T*>(w.const_data_ptr()), bp, start, shape.rows, static_cast<int>(shape.hidden),
+              static_cast<const T*>(w.const_data_ptr()), bp, row_offset, shape.rows, static_cast<int>(shape.hidden),
               static_cast<A>(eps));
         };
         switch (reg.vecs_per_thread) {
@@ -487,7 +444,7 @@ std::tuple<torch::stable::Tensor, torch::stable::Tensor, torch::stable::Tensor> 
           default: launch(layer_norm_fwd_regs_kernel<T, 8>); break;
         }
         STD_CUDA_KERNEL_LAUNCH_CHECK();
-      }
+      });
       return;
     }
     oc::launch_rows(shape.rows, [&](unsigned int grid, int64_t row_offset) {

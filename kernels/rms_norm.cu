@@ -17,7 +17,9 @@
 #include "opgen/kernels/rms_norm_backward.h"
 
 #include "common/cuda_utils.cuh"
+#include "common/kernel_switch.h"
 #include "common/norm_backward.cuh"
+#include "common/norm_forward_regs.cuh"
 #include "common/stable_cuda_utils.h"
 #include "common/stable_utils.h"
 
@@ -90,6 +92,60 @@ __global__ void rms_norm_fwd_kernel(T* __restrict__ out, const T* __restrict__ i
         }
         oc::store_vec<N>(y + i, yv);
       });
+}
+
+// ---------------------------------------------------------------------------
+// Forward, the row in registers (issue 36: behind OPGEN_REGISTER_RMS_NORM, off
+// until a GPU run shows it correct and faster). The block kernel above reads
+// the row twice (the second time mostly from L2) and reduces over the block:
+// 74-79 % of the copy bandwidth in bfloat16 at hidden 1K-8K. Here x is read
+// once, into registers (common/norm_forward_regs.cuh).
+// ---------------------------------------------------------------------------
+namespace regs = oc::regs;
+
+bool register_forward_enabled() { return opgen::kernels::kernel_switch("OPGEN_REGISTER_RMS_NORM", false); }
+
+template <class T, class W, int kVecs>
+__global__ void __launch_bounds__(regs::kBlockThreads)
+    rms_norm_fwd_regs_kernel(T* __restrict__ out, const T* __restrict__ in, const W* __restrict__ weight,
+                             int64_t row_offset, int64_t rows, int hidden, acc_t<T> eps) {
+  using A = acc_t<T>;
+  constexpr int N = oc::kVecSize<T>;
+  __shared__ A scratch[regs::kBlockThreads / oc::kWarpSize];
+  const int64_t row = row_offset + static_cast<int64_t>(blockIdx.x) * blockDim.y + threadIdx.y;
+  const bool live = row < rows;  // a thread past the last row still takes part in the reduction's barriers
+  const T* x = in + (live ? row : 0) * hidden;
+  AlignedVector<T, N> v[kVecs];
+  A ss = 0;
+#pragma unroll
+  for (int k = 0; k < kVecs; ++k) {
+    const int i = regs::vec_offset(k, N);
+    if (live && i < hidden) {
+      v[k] = oc::load_vec<N>(x + i);
+#pragma unroll
+      for (int n = 0; n < N; ++n) {
+        const A e = to_acc(v[k].val[n]);
+        ss += e * e;
+      }
+    }
+  }
+  const A total = regs::row_sum(ss, scratch + threadIdx.y * (blockDim.x / oc::kWarpSize));
+  if (!live) return;
+  const A rstd = oc::inv_sqrt(total / static_cast<A>(hidden) + eps);
+  T* y = out + row * hidden;
+#pragma unroll
+  for (int k = 0; k < kVecs; ++k) {
+    const int i = regs::vec_offset(k, N);
+    if (i < hidden) {
+      const auto wv = oc::load_vec<N>(weight + i);
+      AlignedVector<T, N> yv;
+#pragma unroll
+      for (int n = 0; n < N; ++n) {
+        yv.val[n] = oc::from_acc<T>(to_acc(v[k].val[n]) * rstd * static_cast<A>(to_acc(wv.val[n])));
+      }
+      oc::store_vec<N>(y + i, yv);
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -257,7 +313,31 @@ torch::stable::Tensor opgen::kernels::rms_norm_cuda(const torch::stable::Tensor&
     using T = typename decltype(t_tag)::type;
     using W = typename decltype(w_tag)::type;
     using A = acc_t<T>;
-    const int threads = oc::row_block_threads(shape.rows, shape.hidden, oc::kVecSize<T>);
+    constexpr int N = oc::kVecSize<T>;
+    // The register kernel: rows of whole vectors, every pointer 16-byte aligned, at most regs::kMaxVecs per thread.
+    const regs::Launch reg = shape.hidden % N == 0 ? regs::launch_for(shape.hidden / N) : regs::Launch{};
+    const bool aligned = oc::is_aligned<oc::kVecBytes>(x.const_data_ptr()) &&
+                         oc::is_aligned<oc::kVecBytes>(y.work().const_data_ptr()) &&
+                         oc::is_aligned<oc::kVecBytes>(w.const_data_ptr());
+    if (reg.vecs_per_thread > 0 && aligned && register_forward_enabled()) {
+      regs::launch_rows(shape.rows, reg, [&](unsigned int grid, dim3 block, int64_t row_offset) {
+        auto launch = [&](auto kernel) {
+          kernel<<<grid, block, 0, stream>>>(static_cast<T*>(y.work().mutable_data_ptr()),
+                                             static_cast<const T*>(x.const_data_ptr()),
+                                             static_cast<const W*>(w.const_data_ptr()), row_offset, shape.rows,
+                                             static_cast<int>(shape.hidden), static_cast<A>(eps));
+        };
+        switch (reg.vecs_per_thread) {
+          case 1: launch(rms_norm_fwd_regs_kernel<T, W, 1>); break;
+          case 2: launch(rms_norm_fwd_regs_kernel<T, W, 2>); break;
+          case 4: launch(rms_norm_fwd_regs_kernel<T, W, 4>); break;
+          default: launch(rms_norm_fwd_regs_kernel<T, W, 8>); break;
+        }
+        STD_CUDA_KERNEL_LAUNCH_CHECK();
+      });
+      return;
+    }
+    const int threads = oc::row_block_threads(shape.rows, shape.hidden, N);
     oc::launch_rows(shape.rows, [&](unsigned int grid, int64_t row_offset) {
       rms_norm_fwd_kernel<T, W><<<grid, threads, 0, stream>>>(
           static_cast<T*>(y.work().mutable_data_ptr()), static_cast<const T*>(x.const_data_ptr()),

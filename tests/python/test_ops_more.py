@@ -1046,6 +1046,22 @@ def test_cuda_register_layer_norm_matches_cpu(rows, hidden, offset, dtype, with_
         torch.testing.assert_close(gg.cpu(), ww, **tol(ww.dtype), msg=lambda m: f"{name}: {m}")
 
 
+# The register-row RMSNorm forward (kernels/rms_norm.cu, behind
+# OPGEN_REGISTER_RMS_NORM=1, off until a GPU run, issue 36): the same rows as
+# the LayerNorm one above.
+@CUDA
+@pytest.mark.parametrize("registers", ["0", "1"])
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+@pytest.mark.parametrize("rows,hidden,offset", REGISTER_LAYER_NORM_CASES)
+def test_cuda_register_rms_norm_matches_cpu(rows, hidden, offset, dtype, registers, monkeypatch):
+    monkeypatch.setenv("OPGEN_REGISTER_RMS_NORM", registers)
+    x = (torch.randn(rows * hidden + offset, dtype=torch.float64) * 3 + 5).to(dtype)[offset:].view(rows, hidden)
+    w = torch.randn(hidden, dtype=dtype)
+    want = OPS.rms_norm.default(x, w, 1e-6)
+    got = OPS.rms_norm.default(*_to_cuda((x, w)), 1e-6)
+    torch.testing.assert_close(got.cpu(), want, **tol(dtype))
+
+
 # The warp-per-row softmax (kernels/scaled_masked_softmax.cu, on unless
 # OPGEN_WARP_SOFTMAX=0 / OPGEN_WARP_SOFTMAX_BACKWARD=0, issue 36): rows of
 # whole 16-byte vectors up to 2048 16-bit or 1024 float32 elements forward

@@ -1,0 +1,70 @@
+// What the register-row forward norms share (issue 36; kernels/layer_norm.cu
+// and kernels/rms_norm.cu, each behind its switch until a GPU run shows it
+// correct and faster). The block kernels stage a row in shared memory (or
+// read it twice) and reduce over the whole block; these hold the row in
+// registers: each thread kVecs 16-byte vectors of it, blockDim.x threads (whole
+// warps) per row, blockDim.y rows per block, so short rows fill a CTA. Rows of
+// whole, 16-byte aligned vectors only: the callers check.
+#pragma once
+
+#include "cuda_utils.cuh"
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace opgen::kernels::cuda::regs {
+
+inline constexpr int kBlockThreads = 256;
+inline constexpr int kMaxVecs = 8;  // vectors per thread: 16-bit rows up to 16K elements, float32 up to 8K
+
+// The sum of v over the threads of this thread's row (blockDim.x of them, whole warps), in every one of them.
+// `scratch` holds one value per warp of the row; every thread of the block calls it (it synchronizes).
+template <class A>
+__device__ __forceinline__ A row_sum(A v, A* scratch) {
+  v = warp_reduce(v, SumOp{});
+  const int warps = blockDim.x / kWarpSize;
+  if (warps == 1) return v;  // uniform: blockDim.x is the block's
+  __syncthreads();           // the previous call's readers of scratch are done
+  if (threadIdx.x % kWarpSize == 0) scratch[threadIdx.x / kWarpSize] = v;
+  __syncthreads();
+  A total = 0;
+  for (int w = 0; w < warps; ++w) total += scratch[w];  // one order in every thread: one result
+  return total;
+}
+
+// The element offset of this thread's k-th vector in its row.
+__device__ __forceinline__ int vec_offset(int k, int n) {
+  return (k * static_cast<int>(blockDim.x) + static_cast<int>(threadIdx.x)) * n;
+}
+
+// The shape for rows of `vecs` vectors: vectors per thread (the fewest that keep a row to kBlockThreads
+// threads), threads per row (whole warps), rows per block; all 0 where a row does not fit.
+struct Launch {
+  int vecs_per_thread = 0;
+  int threads_per_row = 0;
+  int rows_per_block = 0;
+};
+
+inline Launch launch_for(int64_t vecs) {
+  if (vecs <= 0) return {};
+  for (int k = 1; k <= kMaxVecs; k *= 2) {
+    const int64_t threads = ceil_div<int64_t>(ceil_div<int64_t>(vecs, k), kWarpSize) * kWarpSize;
+    if (threads <= kBlockThreads) return {k, static_cast<int>(threads), kBlockThreads / static_cast<int>(threads)};
+  }
+  return {};
+}
+
+// Launches `launch(grid, block, row_offset)` over `rows` rows, in several grids where they exceed gridDim.x's
+// limit; the kernel handles rows row_offset + blockIdx.x * blockDim.y + threadIdx.y below `rows`.
+template <class LaunchFn>
+inline void launch_rows(int64_t rows, const Launch& shape, LaunchFn&& launch) {
+  const dim3 block(shape.threads_per_row, shape.rows_per_block);
+  const int64_t rows_per_grid = static_cast<int64_t>(0x7fffffff) * shape.rows_per_block;
+  for (int64_t start = 0; start < rows; start += rows_per_grid) {
+    const int64_t count = rows - start < rows_per_grid ? rows - start : rows_per_grid;
+    launch(static_cast<unsigned int>(ceil_div<int64_t>(count, shape.rows_per_block)), block, start);
+  }
+}
+
+}  // namespace opgen::kernels::cuda::regs
