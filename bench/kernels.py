@@ -151,8 +151,13 @@ def ref_xent_backward(g, logits, lse, labels, smoothing):
 # The kernels a switch replaced, timed beside the default (kernel_switch.h).
 NORM_BACKWARD_VARIANTS = {"two-kernel": {"OPGEN_FUSED_NORM_BACKWARD": "0"}}
 # A new kernel behind its switch, off by default: timed beside the default until a run decides.
-LAYER_NORM_VARIANTS = {"registers": {"OPGEN_REGISTER_LAYER_NORM": "1"}}
-RMS_NORM_VARIANTS = {"registers": {"OPGEN_REGISTER_RMS_NORM": "1"}}
+# Two launch shapes of the register kernels (kernels/common/norm_forward_regs.cuh): few vectors per thread, or
+# Quack's threads per row ("narrow").
+NARROW = {"OPGEN_REGISTER_NORM_NARROW": "1"}
+LAYER_NORM_VARIANTS = {"registers": {"OPGEN_REGISTER_LAYER_NORM": "1"},
+                       "registers-narrow": {"OPGEN_REGISTER_LAYER_NORM": "1", **NARROW}}
+RMS_NORM_VARIANTS = {"registers": {"OPGEN_REGISTER_RMS_NORM": "1"},
+                     "registers-narrow": {"OPGEN_REGISTER_RMS_NORM": "1", **NARROW}}
 
 
 def liger_ops():

@@ -423,7 +423,8 @@ std::tuple<torch::stable::Tensor, torch::stable::Tensor, torch::stable::Tensor> 
     const bool cached = cache_bytes <= kMaxCachedBytes;
     const auto* bp = has_bias ? static_cast<const T*>(b.const_data_ptr()) : nullptr;
     // The register kernel: rows of whole vectors, every pointer 16-byte aligned, at most regs::kMaxVecs per thread.
-    const regs::Launch reg = shape.hidden % N == 0 ? regs::launch_for(shape.hidden / N) : regs::Launch{};
+    const regs::Launch reg =
+        shape.hidden % N == 0 ? regs::launch_for(shape.hidden / N, shape.hidden) : regs::Launch{};
     const bool aligned = oc::is_aligned<oc::kVecBytes>(x.const_data_ptr()) &&
                          oc::is_aligned<oc::kVecBytes>(y.work().const_data_ptr()) &&
                          oc::is_aligned<oc::kVecBytes>(w.const_data_ptr()) &&

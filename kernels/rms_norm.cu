@@ -315,7 +315,8 @@ torch::stable::Tensor opgen::kernels::rms_norm_cuda(const torch::stable::Tensor&
     using A = acc_t<T>;
     constexpr int N = oc::kVecSize<T>;
     // The register kernel: rows of whole vectors, every pointer 16-byte aligned, at most regs::kMaxVecs per thread.
-    const regs::Launch reg = shape.hidden % N == 0 ? regs::launch_for(shape.hidden / N) : regs::Launch{};
+    const regs::Launch reg =
+        shape.hidden % N == 0 ? regs::launch_for(shape.hidden / N, shape.hidden) : regs::Launch{};
     const bool aligned = oc::is_aligned<oc::kVecBytes>(x.const_data_ptr()) &&
                          oc::is_aligned<oc::kVecBytes>(y.work().const_data_ptr()) &&
                          oc::is_aligned<oc::kVecBytes>(w.const_data_ptr());

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "cuda_utils.cuh"
+#include "kernel_switch.h"
 
 #include <cuda_runtime.h>
 
@@ -38,21 +39,31 @@ __device__ __forceinline__ int vec_offset(int k, int n) {
   return (k * static_cast<int>(blockDim.x) + static_cast<int>(threadIdx.x)) * n;
 }
 
-// The shape for rows of `vecs` vectors: vectors per thread (the fewest that keep a row to kBlockThreads
-// threads), threads per row (whole warps), rows per block; all 0 where a row does not fit.
+// The shape for rows of `elements` elements in `vecs` vectors: vectors per thread, threads per row (whole
+// warps), rows per block; all 0 where a row does not fit. By default as few vectors per thread as keep a row to
+// kBlockThreads threads. With OPGEN_REGISTER_NORM_NARROW=1, the threads per row Quack's RMSNorm picks (32 up to
+// 3K elements, 64 up to 6K, 128 beyond; where that needs more than kMaxVecs per thread, the default): more
+// bytes in flight per thread, more rows per CTA. Both are timed until a device run decides.
 struct Launch {
   int vecs_per_thread = 0;
   int threads_per_row = 0;
   int rows_per_block = 0;
 };
 
-inline Launch launch_for(int64_t vecs) {
+inline Launch launch_for(int64_t vecs, int64_t elements) {
   if (vecs <= 0) return {};
-  for (int k = 1; k <= kMaxVecs; k *= 2) {
-    const int64_t threads = ceil_div<int64_t>(ceil_div<int64_t>(vecs, k), kWarpSize) * kWarpSize;
-    if (threads <= kBlockThreads) return {k, static_cast<int>(threads), kBlockThreads / static_cast<int>(threads)};
+  auto fitting = [&](int64_t max_threads) -> Launch {
+    for (int k = 1; k <= kMaxVecs; k *= 2) {
+      const int64_t threads = ceil_div<int64_t>(ceil_div<int64_t>(vecs, k), kWarpSize) * kWarpSize;
+      if (threads <= max_threads) return {k, static_cast<int>(threads), kBlockThreads / static_cast<int>(threads)};
+    }
+    return {};
+  };
+  if (kernel_switch("OPGEN_REGISTER_NORM_NARROW", false)) {
+    const Launch narrow = fitting(elements <= 3072 ? 32 : elements <= 6144 ? 64 : 128);
+    if (narrow.vecs_per_thread > 0) return narrow;
   }
-  return {};
+  return fitting(kBlockThreads);
 }
 
 // Launches `launch(grid, block, row_offset)` over `rows` rows, in several grids where they exceed gridDim.x's

@@ -1030,13 +1030,23 @@ REGISTER_LAYER_NORM_CASES = [(7, 64, 0), (37, 512, 0), (33, 1000, 0), (5, 4096, 
                              (4, 36, 0), (9, 4096, 1)]
 
 
+# "narrow": OPGEN_REGISTER_NORM_NARROW=1 too (fewer threads per row, more
+# vectors per thread and rows per block: common/norm_forward_regs.cuh).
+REGISTER_SETTINGS = ["0", "1", "narrow"]
+
+
+def set_register_switch(monkeypatch, name, setting):
+    monkeypatch.setenv(name, "0" if setting == "0" else "1")
+    monkeypatch.setenv("OPGEN_REGISTER_NORM_NARROW", "1" if setting == "narrow" else "0")
+
+
 @CUDA
-@pytest.mark.parametrize("registers", ["0", "1"])
+@pytest.mark.parametrize("registers", REGISTER_SETTINGS)
 @pytest.mark.parametrize("with_bias", [True, False])
 @pytest.mark.parametrize("dtype", FLOAT_DTYPES)
 @pytest.mark.parametrize("rows,hidden,offset", REGISTER_LAYER_NORM_CASES)
 def test_cuda_register_layer_norm_matches_cpu(rows, hidden, offset, dtype, with_bias, registers, monkeypatch):
-    monkeypatch.setenv("OPGEN_REGISTER_LAYER_NORM", registers)
+    set_register_switch(monkeypatch, "OPGEN_REGISTER_LAYER_NORM", registers)
     x = (torch.randn(rows * hidden + offset, dtype=torch.float64) * 3 + 50).to(dtype)[offset:].view(rows, hidden)
     w = torch.randn(hidden, dtype=dtype)
     b = torch.randn(hidden, dtype=dtype) if with_bias else None
@@ -1050,11 +1060,11 @@ def test_cuda_register_layer_norm_matches_cpu(rows, hidden, offset, dtype, with_
 # OPGEN_REGISTER_RMS_NORM=1, off until a GPU run, issue 36): the same rows as
 # the LayerNorm one above.
 @CUDA
-@pytest.mark.parametrize("registers", ["0", "1"])
+@pytest.mark.parametrize("registers", REGISTER_SETTINGS)
 @pytest.mark.parametrize("dtype", FLOAT_DTYPES)
 @pytest.mark.parametrize("rows,hidden,offset", REGISTER_LAYER_NORM_CASES)
 def test_cuda_register_rms_norm_matches_cpu(rows, hidden, offset, dtype, registers, monkeypatch):
-    monkeypatch.setenv("OPGEN_REGISTER_RMS_NORM", registers)
+    set_register_switch(monkeypatch, "OPGEN_REGISTER_RMS_NORM", registers)
     x = (torch.randn(rows * hidden + offset, dtype=torch.float64) * 3 + 5).to(dtype)[offset:].view(rows, hidden)
     w = torch.randn(hidden, dtype=dtype)
     want = OPS.rms_norm.default(x, w, 1e-6)
