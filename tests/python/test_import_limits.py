@@ -78,6 +78,10 @@ PYTHON_CASES = {
     # Brackets that never close, in 20,000 defs: every scan stops at the next top-level def.
     "defs whose bodies never close a bracket": PYTHON_DEF + "def f(x):\n    return g(\n" * 20_000,
     "defs whose signatures never close": PYTHON_DEF + "def f(x:\n" * 20_000,
+    # One fake of 20,000 lines, registered by 20,000 calls naming it (FBGEMM's form): each call read the whole
+    # body, twice (whether it makes meta tensors, whether it returns an argument): over 3 minutes with 20,000 ops.
+    "a long fake registered by many calls": PYTHON_DEF + "def fake(x):\n" + "    y = x + 1\n" * 20_000
+    + "    return torch.empty_like(x)\n\n" + 'torch.library.register_fake("lim::scale", fake)\n' * 20_000,
     # custom_op's schema from a def of 100,000 hinted arguments.
     "a custom_op of many arguments": "import torch\n@torch.library.custom_op('lim::scale', mutates_args=())\n"
     "def scale(" + ", ".join(f"a{i}: torch.Tensor" for i in range(100_000)) + ") -> torch.Tensor:\n    return a0\n",

@@ -143,21 +143,24 @@ void Collector::python(const SourceFile& file) {
   // Whether the function the `def` at token i opens makes tensors on the meta
   // device (a Meta kernel's `device="meta"`): as a fake, its outputs would be
   // meta tensors, which opcheck refuses and torch.compile takes silently.
+  // (Memoized, as returned_argument below: many registrations may name one function.)
+  std::map<size_t, bool> meta_makers;
   auto makes_meta_tensors = [&](size_t def) {
+    if (auto known = meta_makers.find(def); known != meta_makers.end()) return known->second;
     const size_t end = block_end(def);
-    for (size_t j = def; j + 2 < end; ++j)
-      if (is(tokens[j], "device") && is(tokens[j + 1], "=") && tokens[j + 2].kind == Token::Kind::String &&
-          tokens[j + 2].text == "meta")
-        return true;
-    for (size_t j = def; j + 3 < end; ++j)
-      if (is(tokens[j], "device") && is(tokens[j + 1], "(") && tokens[j + 2].kind == Token::Kind::String &&
-          tokens[j + 2].text == "meta")
-        return true;
-    return false;
+    bool found = false;
+    for (size_t j = def; j + 2 < end && !found; ++j)
+      found = (is(tokens[j], "device") && (is(tokens[j + 1], "=") || is(tokens[j + 1], "(")) &&
+               tokens[j + 2].kind == Token::Kind::String && tokens[j + 2].text == "meta");
+    return meta_makers[def] = found;
   };
   // The first of its parameters the function the `def` at token i returns as it is (`return weight, scales`):
   // a `return` item that is a parameter's bare name. A fake's outputs are new tensors.
+  // (Memoized: many registrations may name one function, as FBGEMM's calls do.)
+  std::map<size_t, std::string> returned_arguments;
   auto returned_argument = [&](size_t def) -> std::string {
+    if (auto known = returned_arguments.find(def); known != returned_arguments.end()) return known->second;
+    std::string& found = returned_arguments[def];
     const size_t end = block_end(def);
     if (!signature_closes(def, end)) return "";
     std::set<std::string> parameters;
@@ -177,11 +180,11 @@ void Collector::python(const SourceFile& file) {
         const bool alone = k + 1 >= end || tokens[k + 1].line != tokens[j].line || is(tokens[k + 1], ",") ||
                            (first == j + 2 && is(tokens[k + 1], ")"));
         if (tokens[k].kind == Token::Kind::Identifier && alone && parameters.count(tokens[k].text))
-          return fmt::format("{}: {}", where(k), tokens[k].text);
+          return found = fmt::format("{}: {}", where(k), tokens[k].text);
         if (!alone) break;  // an expression: what it makes is not the argument itself
       }
     }
-    return "";
+    return found;
   };
   // The module's top-level functions, by name: the token of their `def`.
   std::map<std::string, size_t> module_functions;
