@@ -5,14 +5,13 @@ two files bit for bit with scripts/vllm_subset/compare.py. Inputs follow torchao
 (test/test_ops.py, test/prototype/test_da8w4_cpu.py), quantized here with plain torch: per-tensor, per-row and
 per-group scales, symmetric and asymmetric activations, float and 8-bit outputs, with and without bias.
   run_ops.py project|imported <OUT of build.sh> <results.pt>"""
-import json
 import os
 import sys
 
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "vllm_subset"))
-from cases import Cases  # noqa: E402
+from cases import Cases, check_ops  # noqa: E402
 
 side, out_dir, out = sys.argv[1], sys.argv[2], sys.argv[3]
 if side == "project":
@@ -157,21 +156,4 @@ CHECKS = {
     "qscaled_dot_product": (q, k, v, None, 0.0, False, None, *(U8[n] for n in (
         "q_scale", "q_zp", "k_scale", "k_zp", "v_scale", "v_zp", "a_scale", "a_zp", "o_scale", "o_zp"))),
 }
-for name, args in CHECKS.items():
-    op = getattr(A, name).default
-    line = {"side": side, "op": name}
-    try:
-        torch.library.opcheck(op, args)
-        line["opcheck"] = "pass"
-    except Exception as error:  # noqa: BLE001 - reported
-        line["opcheck"] = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"[:200]
-    try:
-        torch._dynamo.reset()
-        expect, got = op(*args), torch.compile(lambda *a: op(*a), fullgraph=True)(*args)
-        expect, got = (x if isinstance(x, tuple) else (x,) for x in (expect, got))
-        line["compile"] = "bit-identical" if all(torch.equal(a.view(torch.uint8) if a.element_size() == 1 else a,
-                                                             b.view(torch.uint8) if b.element_size() == 1 else b)
-                                                 for a, b in zip(expect, got)) else "differs"
-    except Exception as error:  # noqa: BLE001 - reported
-        line["compile"] = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"[:200]
-    print(json.dumps(line))
+check_ops(side, A, CHECKS)

@@ -25,12 +25,17 @@ def _roi_pool_backward(grad, rois, argmax, spatial_scale, pooled_height, pooled_
     return grad.new_empty((batch_size, channels, height, width))
 
 
-def ps_roi_align(input, rois, spatial_scale, pooled_height, pooled_width, sampling_ratio):
+def _position_sensitive(input, rois, pooled_height, pooled_width):
+    """The output and channel mapping of ps_roi_align and ps_roi_pool: one channel per pooled bin's group."""
     channels = input.size(1)
     torch._check(channels % (pooled_height * pooled_width) == 0,
                  lambda: "input channels must be a multiple of pooling height * pooling width")
     size = (rois.size(0), channels // (pooled_height * pooled_width), pooled_height, pooled_width)
     return input.new_empty(size), input.new_empty(size, dtype=torch.int32)
+
+
+def ps_roi_align(input, rois, spatial_scale, pooled_height, pooled_width, sampling_ratio):
+    return _position_sensitive(input, rois, pooled_height, pooled_width)
 
 
 def _ps_roi_align_backward(grad, rois, channel_mapping, spatial_scale, pooled_height, pooled_width, sampling_ratio,
@@ -39,11 +44,7 @@ def _ps_roi_align_backward(grad, rois, channel_mapping, spatial_scale, pooled_he
 
 
 def ps_roi_pool(input, rois, spatial_scale, pooled_height, pooled_width):
-    channels = input.size(1)
-    torch._check(channels % (pooled_height * pooled_width) == 0,
-                 lambda: "input channels must be a multiple of pooling height * pooling width")
-    size = (rois.size(0), channels // (pooled_height * pooled_width), pooled_height, pooled_width)
-    return input.new_empty(size), input.new_empty(size, dtype=torch.int32)
+    return _position_sensitive(input, rois, pooled_height, pooled_width)
 
 
 def _ps_roi_pool_backward(grad, rois, channel_mapping, spatial_scale, pooled_height, pooled_width, batch_size,

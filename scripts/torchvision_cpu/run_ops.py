@@ -6,14 +6,13 @@ follow torchvision's test/test_ops.py: float32 and float64, quantized (quint8) n
 size, aligned and not, sampling ratios, deformable convolutions with and without masks, strides, padding,
 dilation, groups and offset groups. The gradients go through torchvision's C++ autograd kernels on both sides.
   run_ops.py project|imported <OUT of build.sh> <results.pt>"""
-import json
 import os
 import sys
 
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "vllm_subset"))
-from cases import Cases  # noqa: E402
+from cases import Cases, check_ops  # noqa: E402
 
 side, out_dir, out = sys.argv[1], sys.argv[2], sys.argv[3]
 if side == "project":
@@ -124,19 +123,4 @@ CHECKS = {
     "deform_conv2d": (torch.randn(1, 2, 6, 6, requires_grad=True), torch.randn(3, 2, 3, 3, requires_grad=True),
                       torch.randn(1, 18, 4, 4), torch.rand(1, 9, 4, 4), torch.randn(3), 1, 1, 0, 0, 1, 1, 1, 1, True),
 }
-for name, args in CHECKS.items():
-    op = getattr(V, name).default
-    line = {"side": side, "op": name}
-    try:
-        torch.library.opcheck(op, args)
-        line["opcheck"] = "pass"
-    except Exception as error:  # noqa: BLE001 - reported
-        line["opcheck"] = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"[:200]
-    try:
-        torch._dynamo.reset()
-        expect, got = op(*args), torch.compile(lambda *a: op(*a), fullgraph=True)(*args)
-        expect, got = (v if isinstance(v, tuple) else (v,) for v in (expect, got))
-        line["compile"] = "bit-identical" if all(torch.equal(a, b) for a, b in zip(expect, got)) else "differs"
-    except Exception as error:  # noqa: BLE001 - reported
-        line["compile"] = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"[:200]
-    print(json.dumps(line))
+check_ops(side, V, CHECKS)
