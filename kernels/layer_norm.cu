@@ -178,28 +178,14 @@ __global__ void __launch_bounds__(regs::kBlockThreads)
   const A shift = to_acc(x[0]);
   AlignedVector<T, N> v[kVecs];
   A sum = 0;
-#pragma unroll
-  for (int k = 0; k < kVecs; ++k) {
-    const int i = regs::vec_offset(k, N);
-    if (live && i < hidden) {
-      v[k] = oc::load_vec<N>(x + i);
-#pragma unroll
-      for (int n = 0; n < N; ++n) sum += to_acc(v[k].val[n]) - shift;
-    }
-  }
+  regs::load_row(v, x, hidden, live, [&](A e) { sum += e - shift; });
   const A inv_h = A(1) / static_cast<A>(hidden);
   const A mean = shift + regs::row_sum(sum, row_scratch) * inv_h;
   A m2 = 0;  // exact two-pass variance, the second pass over registers
-#pragma unroll
-  for (int k = 0; k < kVecs; ++k) {
-    if (live && regs::vec_offset(k, N) < hidden) {
-#pragma unroll
-      for (int n = 0; n < N; ++n) {
-        const A d = to_acc(v[k].val[n]) - mean;
-        m2 += d * d;
-      }
-    }
-  }
+  regs::for_each_loaded(v, hidden, live, [&](A e) {
+    const A d = e - mean;
+    m2 += d * d;
+  });
   const A rstd = oc::inv_sqrt(regs::row_sum(m2, row_scratch) * inv_h + eps);
   if (!live) return;
   if (threadIdx.x == 0) {

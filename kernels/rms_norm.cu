@@ -117,18 +117,7 @@ __global__ void __launch_bounds__(regs::kBlockThreads)
   const T* x = in + (live ? row : 0) * hidden;
   AlignedVector<T, N> v[kVecs];
   A ss = 0;
-#pragma unroll
-  for (int k = 0; k < kVecs; ++k) {
-    const int i = regs::vec_offset(k, N);
-    if (live && i < hidden) {
-      v[k] = oc::load_vec<N>(x + i);
-#pragma unroll
-      for (int n = 0; n < N; ++n) {
-        const A e = to_acc(v[k].val[n]);
-        ss += e * e;
-      }
-    }
-  }
+  regs::load_row(v, x, hidden, live, [&](A e) { ss += e * e; });
   const A total = regs::row_sum(ss, scratch + threadIdx.y * (blockDim.x / oc::kWarpSize));
   if (!live) return;
   const A rstd = oc::inv_sqrt(total / static_cast<A>(hidden) + eps);

@@ -39,6 +39,35 @@ __device__ __forceinline__ int vec_offset(int k, int n) {
   return (k * static_cast<int>(blockDim.x) + static_cast<int>(threadIdx.x)) * n;
 }
 
+// Loads this thread's vectors of its row into v (those past the row's end, or of a thread past the last row,
+// stay unloaded), then calls each(element) on every element it loaded, in accumulation precision.
+template <int kVecs, int N, class T, class Each>
+__device__ __forceinline__ void load_row(AlignedVector<T, N> (&v)[kVecs], const T* x, int hidden, bool live,
+                                         Each&& each) {
+#pragma unroll
+  for (int k = 0; k < kVecs; ++k) {
+    const int i = vec_offset(k, N);
+    if (live && i < hidden) {
+      v[k] = load_vec<N>(x + i);
+#pragma unroll
+      for (int n = 0; n < N; ++n) each(to_acc(v[k].val[n]));
+    }
+  }
+}
+
+// Calls each(element) again on every element load_row loaded.
+template <int kVecs, int N, class T, class Each>
+__device__ __forceinline__ void for_each_loaded(const AlignedVector<T, N> (&v)[kVecs], int hidden, bool live,
+                                                Each&& each) {
+#pragma unroll
+  for (int k = 0; k < kVecs; ++k) {
+    if (live && vec_offset(k, N) < hidden) {
+#pragma unroll
+      for (int n = 0; n < N; ++n) each(to_acc(v[k].val[n]));
+    }
+  }
+}
+
 // The shape for rows of `elements` elements in `vecs` vectors: vectors per thread, threads per row (whole
 // warps), rows per block; all 0 where a row does not fit. By default as few vectors per thread as keep a row to
 // kBlockThreads threads. With OPGEN_REGISTER_NORM_NARROW=1, the threads per row Quack's RMSNorm picks (32 up to
