@@ -77,6 +77,7 @@ struct Draft {
   bool fake_moved = false;  // its fake (a `_`) moved into python/_fakes.py
   bool no_impl_given = false;  // the schema alone: no impl of it in the sources given
   std::string fake_registered_at;  // file:line of the project's registration of the fake the spec takes
+  std::string fake_to_fix;         // "file:line: x": the project's fake the spec takes returns its argument x
   std::string eager_only_code;  // the warning that says opcheck and torch.compile refuse the op, once checked
   std::string text;
   std::string display;  // the spec's path, as diagnostics name it
@@ -176,10 +177,12 @@ std::string spec_text(const ImportedOp& op, const std::string& package,
     out += fmt::format("fake: {{meta: {}}}  # {}\n", yaml_double_quoted(where),
                        yaml_comment("its Meta impl, kept in the project's build, is its fake"));
   } else if (project_fake || (needs_fake(op.schema) && !decomposes && !meta_kernel)) {
-    if (project_fake && !op.fake_returns_argument.empty() && !results_alias(op.schema))
+    if (project_fake && !op.fake_returns_argument.empty() && !results_alias(op.schema)) {
+      draft.fake_to_fix = op.fake_returns_argument;
       out += fmt::format("# {}\n", yaml_comment(fmt::format("To fix: the fake returns its argument itself ({}); a "
                                                              "fake returns new tensors (x.new_empty(...)).",
                                                              op.fake_returns_argument)));
+    }
     if (!op.python_fake.empty()) {
       if (!op.fake_via.empty())
         out += fmt::format("# {}\n", yaml_comment(fmt::format("The fake the project registers through its own "
@@ -622,8 +625,8 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
                      "name it by)\n", moved_fakes, options.python_dir.generic_string());
   std::vector<std::string> returning_argument;
   for (const Draft& d : drafts)
-    if (d.needs.empty() && !d.op->fake_returns_argument.empty() && !results_alias(d.op->schema))
-      returning_argument.push_back(fmt::format("{} ({})", d.op->name, d.op->fake_returns_argument));
+    if (d.needs.empty() && !d.fake_to_fix.empty())
+      returning_argument.push_back(fmt::format("{} ({})", d.op->name, d.fake_to_fix));
   if (!returning_argument.empty())
     r += fmt::format("  warning: {} of them {} a fake that returns its argument itself, taken as written: an "
                      "output that is an input fails opcheck's fake test, and its shape is the argument's under "
