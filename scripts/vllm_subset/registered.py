@@ -22,7 +22,8 @@ if side == "compare":
 import torch  # noqa: E402
 
 if side == "project":
-    torch.ops.load_library(f"{out}/build-project/_C_stable_libtorch.so")
+    for extension in ("_C_stable_libtorch", "_moe_C_stable_libtorch"):
+        torch.ops.load_library(f"{out}/build-project/{extension}.so")
 else:
     sys.path.insert(0, f"{out}/build-imported/python")
     for package in sorted({ns for ns, _ in keep}):  # the packages as the report names them
@@ -30,7 +31,8 @@ else:
 keys = ["CPU", "CUDA", "CompositeExplicitAutograd", "CompositeImplicitAutograd", "Meta"]
 found = {}
 for ns, op in keep:
-    overload = getattr(getattr(torch.ops, ns), op).default
+    name, _, overload_name = op.partition(".")  # a spec per overload: `scaled_fp4_quant.out`
+    overload = getattr(getattr(getattr(torch.ops, ns), name), overload_name or "default")
     found[f"{ns}::{op}"] = {
         "schema": str(overload._schema),
         "keys": [k for k in keys if torch._C._dispatch_has_kernel_for_dispatch_key(overload.name(), k)],
