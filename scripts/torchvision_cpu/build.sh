@@ -51,12 +51,7 @@ CM
 # 3. The imported side: csrc/ copied, what the report says to delete deleted there; the fakes written; the
 #    report's lines, its paths into the copy.
 cp -r "$T/torchvision" "$OUT/imported/src/"
-grep -oP '^ *\Ktorchvision/\S+:[0-9]+(-[0-9]+)?(?=: delete)' "$OUT/import.log" | while IFS=: read -r file lines; do
-  echo "${lines/-/,}d"  >> "$OUT/imported/src/$file.deletions"
-done
-for d in $(find "$OUT/imported/src" -name '*.deletions'); do
-  sed -i "$(paste -sd';' "$d")" "${d%.deletions}" && rm "$d"
-done
+python3 "$root/scripts/apply_deletions.py" "$OUT/import.log" "$OUT/imported/src" torchvision/
 cp "$here/fakes.py" "$OUT/imported/python/_fakes.py"
 {
   echo "cmake_minimum_required(VERSION 3.25)"

@@ -96,14 +96,14 @@ CM
 
 # 3. The imported side: what the report says to delete from torch_bindings.cpp (its block, its Python module's
 #    init), and the report's lines.
-deletions=$(grep -oP '^ *csrc/cpu/torch_bindings.cpp:\K[0-9]+(-[0-9]+)?(?=: delete)' "$OUT/import.log" | tr - , | sed 's/$/d/' | paste -sd';')
-[ -n "$deletions" ] || { echo "the report names nothing to delete in torch_bindings.cpp" >&2; exit 1; }
-sed "$deletions" "$V/csrc/cpu/torch_bindings.cpp" > "$OUT/imported/torch_bindings.cpp"
+mkdir -p "$OUT/imported/src/csrc/cpu"
+cp "$V/csrc/cpu/torch_bindings.cpp" "$OUT/imported/src/csrc/cpu/"
+python3 "$root/scripts/apply_deletions.py" "$OUT/import.log" "$OUT/imported/src" csrc/cpu/torch_bindings.cpp
 cat > "$OUT/imported/CMakeLists.txt" <<CM
 cmake_minimum_required(VERSION 3.25)
 project(vllm_cpu_imported CXX)
 include($root/cmake/Opgen.cmake)
-opgen_add_library(_C_ops NAMESPACE _C PYTHON_SOURCES python/_fakes.py SCHEMAS schemas KERNELS torch_bindings.cpp $ALL)
+opgen_add_library(_C_ops NAMESPACE _C PYTHON_SOURCES python/_fakes.py SCHEMAS schemas KERNELS src/csrc/cpu/torch_bindings.cpp $ALL)
 target_include_directories(_C_ops PRIVATE schemas)
 $(common _C_ops)
 CM
