@@ -10,10 +10,12 @@
 # Then each side is loaded in its own process and what it registers compared (registered.py): here, on a
 # machine without a GPU. On a GPU (the device, torch 2.11), each side calls the ops on seeded inputs and the
 # results are compared bit for bit. Each side is about 30 MB compressed, too much to carry both in one call:
-#   tar -C $OUT -cJf build-vllm-project.tar.xz keep.txt build-project/_C_stable_libtorch.so build-project/_moe_C_stable_libtorch.so
-#   tar -C $OUT -cJf build-vllm-imported.tar.xz keep.txt build-imported/python
-# and, one device call per side (carry its tarball; $OUT/<side>.pt comes back), from the repository root:
-#   mkdir -p build-vllm && tar -C build-vllm -xJf build-vllm-<side>.tar.xz
+#   mkdir -p build-vllm-bundle
+#   tar -C $OUT -cJf build-vllm-bundle/project.tar.xz keep.txt build-project/_C_stable_libtorch.so build-project/_moe_C_stable_libtorch.so
+#   tar -C $OUT -cJf build-vllm-bundle/imported.tar.xz keep.txt build-imported/python
+# and, one device call per side (carry build-vllm-bundle/<side>.tar.xz; $OUT/<side>.pt comes back), from the
+# repository root:
+#   mkdir -p build-vllm && tar -C build-vllm -xJf build-vllm-bundle/<side>.tar.xz
 #   python scripts/vllm_subset/run_ops.py <side> build-vllm $OUT/<side>.pt
 # then, here: python scripts/vllm_subset/compare.py project.pt imported.pt
 #
