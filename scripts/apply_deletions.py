@@ -29,6 +29,8 @@ for line in report.read_text().splitlines():
     if not m or not m[1].startswith(prefix):
         continue
     file, first, last = m[1], int(m[2]), int(m[3] or m[2])
+    if Path(file).is_absolute() or ".." in Path(file).parts:  # the copy is the only tree this edits
+        sys.exit(f"{report}: '{file}' is not a path inside the tree")
     if m[4]:
         edits.setdefault(file, set()).add((first, last, m[4], ((first, last),)))
         continue

@@ -71,3 +71,17 @@ def test_a_report_naming_nothing_under_the_prefix_is_an_error(tmp_path):
     project, report = imported(tmp_path)
     proc = apply(report, project, "no/such/dir/")
     assert proc.returncode == 1 and "nothing to delete under 'no/such/dir/'" in proc.stderr, proc.stderr
+
+
+def test_a_path_out_of_the_tree_is_refused(tmp_path):
+    outside = tmp_path / "outside.cpp"
+    outside.write_text("TORCH_LIBRARY(x, m) {\n}\n")
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    for path in (outside, "../outside.cpp"):
+        report = tmp_path / "report.txt"
+        report.write_text(f"    {path}:1-2: delete the block TORCH_LIBRARY(x,m) "
+                          "(the rest of the file stays in the build)\n")
+        proc = apply(report, tree)
+        assert proc.returncode == 1 and "is not a path inside the tree" in proc.stderr, proc.stderr
+    assert outside.read_text() == "TORCH_LIBRARY(x, m) {\n}\n"
