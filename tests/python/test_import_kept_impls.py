@@ -458,3 +458,69 @@ def test_the_lines_of_the_registrations_that_go_are_listed_where_a_person_can_ap
     # `a`'s def shares its line with its kept impl: no lines, the ops named alone.
     assert ("in the block TORCH_LIBRARY(shared,m), delete every registration but those of the kept impls of a (the "
             "rest") in proc.stdout, proc.stdout
+
+
+# A stable-ABI library whose first op in its unity TU is the schema alone (xformers' `_nvcc_build_version`,
+# its impl kept in the project's build) and whose next op has a kernel header: that header must find the
+# target version defined, not a torch header already included without one.
+STABLE_IMPLS = """#include <torch/csrc/stable/library.h>
+#include <torch/csrc/stable/ops.h>
+#include <torch/csrc/stable/tensor.h>
+
+namespace {
+torch::stable::Tensor twice(torch::stable::Tensor x) {
+  torch::stable::Tensor out = torch::stable::empty_like(x);
+  const float* in = static_cast<const float*>(x.data_ptr());
+  float* result = static_cast<float*>(out.data_ptr());
+  for (int64_t i = 0; i < x.numel(); ++i) result[i] = 2.0f * in[i];
+  return out;
+}
+}  // namespace
+
+STABLE_TORCH_LIBRARY_IMPL(stablefrag, CPU, m) {
+  m.impl("a_def_alone", TORCH_BOX(&twice));
+}
+"""
+
+STABLE_BOUND_KERNEL = """#include "stablefrag/kernels/b_bound.h"
+
+#include <torch/csrc/stable/ops.h>
+
+torch::stable::Tensor stablefrag::kernels::b_bound_cpu(const torch::stable::Tensor& x) {
+  torch::stable::Tensor out = torch::stable::empty_like(x);
+  const float* in = static_cast<const float*>(x.data_ptr());
+  float* result = static_cast<float*>(out.data_ptr());
+  for (int64_t i = 0; i < x.numel(); ++i) result[i] = in[i] + 1.0f;
+  return out;
+}
+"""
+
+
+def test_a_stable_schema_alone_op_first_in_its_unity_tu_lets_the_next_ops_compile(tmp_path):
+    project = tmp_path / "project"
+    proc = run_opgen("new", "stablefrag::b_bound", "--schema", "(Tensor x) -> Tensor", "--abi", "stable",
+                     "--dispatch", "CPU", "--schemas-dir", project / "schemas", "--kernels-dir", project / "kernels")
+    assert proc.returncode == 0, proc.stderr
+    bound = project / "schemas" / "b_bound.yaml"
+    bound.write_text(bound.read_text().split("doc:")[0] + "abi: stable\ndispatch: [CPU]\nchecks:\n  x: {dtype: [float32], contiguous: true}\n"
+                     "fake:\n  - like(x)\nsamples: []\n")
+    (project / "kernels" / "b_bound.cpp").write_text(STABLE_BOUND_KERNEL)
+    (project / "kernels" / "impls.cpp").write_text(STABLE_IMPLS)
+    (project / "schemas" / "a_def_alone.yaml").write_text(
+        'schema: "a_def_alone(Tensor x) -> Tensor"\nabi: stable\ndispatch: []\nfake:\n  - like(x)\nsamples: []\n')
+    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
+project(stablefrag CXX)
+include({SOURCE_DIR}/cmake/Opgen.cmake)
+opgen_add_library(stablefrag_ops NAMESPACE stablefrag FRAGMENT SCHEMAS schemas KERNELS kernels/b_bound.cpp kernels/impls.cpp)
+""")
+    build = tmp_path / "build"
+    _, env = build_with_opgen(project, build)
+    shard = next(build.rglob("csrc/stablefrag-stable-shard0.cpp")).read_text()
+    assert shard.index('"a_def_alone.cpp"') < shard.index('"b_bound.cpp"'), shard
+    run_check("""
+import torch, stablefrag
+x = torch.arange(4, dtype=torch.float32)
+assert torch.equal(torch.ops.stablefrag.a_def_alone(x), 2 * x)
+assert torch.equal(torch.ops.stablefrag.b_bound(x), x + 1)
+print("ok")
+""", env, tmp_path)

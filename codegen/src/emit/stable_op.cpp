@@ -118,14 +118,23 @@ std::string stable_op_source(const model::Library& lib, const model::OpSpec& op)
   p.emit(generated_header("//", op.display_path));
   if (op.dispatch.empty()) {
     // `dispatch: []`: the schema alone, its kernels registered elsewhere.
+    // No kernel header defines the target version here: this TU does, before
+    // any torch header, as that header would (a unity shard compiles the
+    // ops after it against the same surface).
     p.emit(R"cc(//
 // $qualified$ on the LibTorch stable ABI (target: PyTorch $version$): the
 // schema alone ('dispatch: []'); its kernels are registered elsewhere.
+#ifndef TORCH_TARGET_VERSION
+#define TORCH_TARGET_VERSION $target$ULL
+#elif TORCH_TARGET_VERSION != $target$ULL
+#error "$qualified$ targets the stable ABI of PyTorch $version$, but TORCH_TARGET_VERSION names another version"
+#endif
 #include <torch/csrc/stable/library.h>$tag_include$
 
 )cc",
            {{"qualified", qualified_name(lib, op)},
             {"version", model::format_torch_version(lib.torch_target_version)},
+            {"target", fmt::format("0x{:016x}", lib.torch_target_version)},
             {"tag_include", tags.empty() ? "" : "\n#include <torch/headeronly/core/enum_tag.h>"}});
   } else {
     emit_boxed_kernels(p, lib, op, tags);
