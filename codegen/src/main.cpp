@@ -23,9 +23,11 @@
 #include "check/output_size.h"
 #include "emit/emit.h"
 #include "import/import_specs.h"
+#include "import/header_macros.h"
 #include "import/infer_schema.h"
 #include "import/kernel_headers.h"
 #include "import/registrations.h"
+#include "import/pp_condition.h"
 #include "load/host_types_loader.h"
 #include "load/library_loader.h"
 #include "load/spec_loader.h"
@@ -305,9 +307,14 @@ int run_import(const ImportCli& o) {
     if (!configuration) configuration.emplace();
     configuration->defines[name] = eq == std::string::npos ? "1" : define.substr(eq + 1);
   }
+  const std::vector<std::filesystem::path> include_dirs(o.include_dirs.begin(), o.include_dirs.end());
+  if (configuration) {
+    // What the configuration cannot say is undefined: the macros of headers, the compiler's own.
+    configuration->unknown = opgen::import::macros_headers_define(sources, include_dirs);
+    for (std::string_view name : opgen::import::compiler_macros()) configuration->unknown.emplace(name);
+  }
   const opgen::import::Configuration* config = configuration ? &*configuration : nullptr;
   auto found = opgen::import::find_registrations(sources, config);
-  const std::vector<std::filesystem::path> include_dirs(o.include_dirs.begin(), o.include_dirs.end());
   opgen::import::infer_schemas(found, config, include_dirs);
   opgen::import::keep_unbound_impls(found);
   opgen::import::choose_kernel_headers(found, config, include_dirs);

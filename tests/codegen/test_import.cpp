@@ -292,6 +292,27 @@ TEST(ImportCondition, EvaluatesAsThePreprocessor) {
   EXPECT_EQ(evaluate_condition("1 ? 2 : 3", d), std::nullopt);
 }
 
+TEST(ImportCondition, ANameOfUnknownValueLeavesTheConditionUndecidedUnlessTheOtherSideDecides) {
+  const std::map<std::string, std::string> d = {{"USE_CUDA", "1"}};
+  const std::set<std::string> unknown = {"__CUDACC_VER_MAJOR__", "FROM_A_HEADER"};
+  // xformers' guard of its sm90 GEMM: the compiler's version is not a configuration's to deny.
+  EXPECT_EQ(evaluate_condition("__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && 1)", d, unknown),
+            std::nullopt);
+  EXPECT_EQ(evaluate_condition("defined(FROM_A_HEADER)", d, unknown), std::nullopt);
+  EXPECT_EQ(evaluate_condition("!defined FROM_A_HEADER", d, unknown), std::nullopt);
+  EXPECT_EQ(evaluate_condition("FROM_A_HEADER + 1 > 0", d, unknown), std::nullopt);
+  // The other side of || or && decides.
+  EXPECT_EQ(evaluate_condition("FROM_A_HEADER || defined(USE_CUDA)", d, unknown), true);
+  EXPECT_EQ(evaluate_condition("defined(USE_ROCM) && FROM_A_HEADER", d, unknown), false);
+  EXPECT_EQ(evaluate_condition("FROM_A_HEADER && USE_CUDA", d, unknown), std::nullopt);
+  // A name the configuration gives is known, and one neither gives nor marks is undefined.
+  EXPECT_EQ(evaluate_condition("__CUDACC_VER_MAJOR__ > 12", {{"__CUDACC_VER_MAJOR__", "13"}}, unknown), true);
+  EXPECT_EQ(evaluate_condition("defined(USE_ROCM)", d, unknown), false);
+  // A syntax error stays one, whatever the other side.
+  EXPECT_EQ(evaluate_condition("1 || (", d, unknown), std::nullopt);
+  EXPECT_EQ(evaluate_condition("1 || F(2)", d, unknown), std::nullopt);
+}
+
 TEST(ImportCondition, KnowsTheMacrosTheCompilerDefinesFromItsFlags) {
   for (const char* name : {"__AVX2__", "__AVX512BF16__", "__AMX_TILE__", "__F16C__", "__ARM_FEATURE_SVE", "__riscv_v",
                            "__aarch64__", "__x86_64__", "__CUDACC__", "__CUDA_ARCH__", "_WIN32"})
@@ -334,7 +355,7 @@ TORCH_LIBRARY_EXPAND(TORCH_EXTENSION_NAME, ops) {
 )cc";
 
 TEST(ImportScan, AConfigurationDropsTheBranchesItDoesNotTake) {
-  Configuration cpu{{{"CPU_KERNEL", "1"}}};
+  Configuration cpu{{{"CPU_KERNEL", "1"}}, {}};
   const auto s = scan_cpp(kPerBackend, &cpu);
   // Only the unstable block's def, its CPU impl and the undecidable version branch are read.
   std::vector<std::string> read;
@@ -343,6 +364,51 @@ TEST(ImportScan, AConfigurationDropsTheBranchesItDoesNotTake) {
   EXPECT_EQ(read, (std::vector<std::string>{"act(Tensor! out, Tensor input) -> ()", "act",
                                             "versioned(Tensor x) -> Tensor | #if TORCH_VERSION_AT_LEAST(2, 10)"}));
   EXPECT_EQ(s.quoted_includes, (std::vector<std::string>{"registration.h", "binding.h"}));
+}
+
+// xformers' sparse24_gemm_sm90.cu: its ops stand under the compiler's version
+// and a macro CUTLASS's headers define; a CUDA configuration must read them.
+constexpr const char* kUnderTheCompilersVersion = R"cc(#include <cutlass/gemm/collective/collective_builder.hpp>
+#ifndef _WIN32
+#if __CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ > 0)
+#ifdef CUTLASS_SM90_COLLECTIVE_BUILDER_SUPPORTED
+#define HAS_SM90
+#endif
+#ifdef HAS_SM90
+STABLE_TORCH_LIBRARY_FRAGMENT(xformers, m) {
+  m.def("sm90_compress(Tensor a) -> (Tensor, Tensor)");
+}
+#endif
+#endif
+#endif
+#ifndef USE_ROCM
+#undef NOT_ROCM
+#endif
+#ifdef NOT_ROCM
+STABLE_TORCH_LIBRARY_FRAGMENT(xformers, m) {
+  m.def("rocm_only(Tensor a) -> Tensor");
+}
+#endif
+)cc";
+
+TEST(ImportScan, ABranchUnderAMacroOfUnknownValueIsReadWithItsGuard) {
+  Configuration cuda{{{"USE_CUDA", "1"}, {"NOT_ROCM", "1"}}, {"CUTLASS_SM90_COLLECTIVE_BUILDER_SUPPORTED"}};
+  for (std::string_view name : compiler_macros()) cuda.unknown.emplace(name);
+  const auto found = find_registrations({{"sm90.cu", kUnderTheCompilersVersion}}, &cuda);
+  ASSERT_EQ(found.ops.size(), 1u);
+  EXPECT_EQ(found.ops[0].name, "sm90_compress");
+  // Each undecided condition in the guard; _WIN32, a target's, is undefined and decided.
+  EXPECT_EQ(found.ops[0].guard,
+            "#if __CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ > 0) && "
+            "#ifdef HAS_SM90");
+  // The version given decides; the header's macro still does not.
+  cuda.defines["__CUDACC_VER_MAJOR__"] = "13";
+  const auto given = find_registrations({{"sm90.cu", kUnderTheCompilersVersion}}, &cuda);
+  ASSERT_EQ(given.ops.size(), 1u);
+  EXPECT_EQ(given.ops[0].guard, "#ifdef HAS_SM90");
+  // Without the header's macro marked (an include import could not find), the branch is dropped, as before.
+  Configuration bare{{{"USE_CUDA", "1"}, {"__CUDACC_VER_MAJOR__", "13"}}, {}};
+  EXPECT_TRUE(find_registrations({{"sm90.cu", kUnderTheCompilersVersion}}, &bare).ops.empty());
 }
 
 TEST(ImportFind, OneOpPerBuildConfiguration) {
@@ -358,7 +424,7 @@ TEST(ImportFind, OneOpPerBuildConfiguration) {
       << all.ops[0].needs[0];
   EXPECT_NE(all.ops[0].needs[0].find("--define"), std::string::npos);
 
-  Configuration cpu{{{"CPU_KERNEL", "1"}}};
+  Configuration cpu{{{"CPU_KERNEL", "1"}}, {}};
   const auto on_cpu = find_registrations({{"b.cc", kPerBackend}}, &cpu);
   ASSERT_EQ(on_cpu.ops.size(), 2u);
   EXPECT_EQ(on_cpu.ops[0].abi, model::Abi::Unstable);
@@ -368,14 +434,14 @@ TEST(ImportFind, OneOpPerBuildConfiguration) {
   EXPECT_EQ(on_cpu.ops[1].name, "versioned");
   EXPECT_EQ(on_cpu.ops[1].guard, "#if TORCH_VERSION_AT_LEAST(2, 10)");
 
-  Configuration cuda{{{"CUDA_KERNEL", "1"}}};
+  Configuration cuda{{{"CUDA_KERNEL", "1"}}, {}};
   const auto on_cuda = find_registrations({{"b.cc", kPerBackend}}, &cuda);
   ASSERT_EQ(on_cuda.ops.size(), 1u);
   EXPECT_EQ(on_cuda.ops[0].abi, model::Abi::Stable);
   ASSERT_EQ(on_cuda.ops[0].kernels.size(), 1u);
   EXPECT_EQ(on_cuda.ops[0].kernels[0].dispatch_key, "CUDA");
 
-  Configuration metal{{{"METAL_KERNEL", "1"}}};
+  Configuration metal{{{"METAL_KERNEL", "1"}}, {}};
   const auto on_metal = find_registrations({{"b.cc", kPerBackend}}, &metal);
   ASSERT_EQ(on_metal.ops.size(), 3u);
   EXPECT_EQ(on_metal.ops[0].kernels[0].dispatch_key, "MPS");

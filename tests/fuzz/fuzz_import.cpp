@@ -40,7 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const bool python = data[0] & 1;
   const std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
   const opgen::import::Configuration configuration{
-      {{"CUDA_KERNEL", "1"}, {"VERSION", "2"}, {"TORCH_EXTENSION_NAME", "_C"}}};
+      {{"CUDA_KERNEL", "1"}, {"VERSION", "2"}, {"TORCH_EXTENSION_NAME", "_C"}}, {"FROM_A_HEADER", "__CUDACC_VER_MAJOR__"}};
   auto found = opgen::import::find_registrations({{python ? "pkg/ops.py" : "binding.cc", text}},
                                                  (data[0] & 2) ? &configuration : nullptr);
   opgen::import::keep_unbound_impls(found);

@@ -591,9 +591,19 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   std::string& r = plan.report;
   r += fmt::format("opgen import: {} registration calls read; namespace {}{}\n", found.registrations, ns,
                    moved ? fmt::format(" (registered as {} in the sources)", *namespaces.begin()) : "");
-  if (!options.defines.empty())
+  if (!options.defines.empty()) {
     r += fmt::format("  configuration: {} (the #if branches such a build leaves out were not read)\n",
                      fmt::join(options.defines, " "));
+    // Conditions it could not decide: a macro of the compiler's or of a header (header_macros.h).
+    std::vector<std::string> undecided;
+    for (const Draft& d : drafts)
+      if (!d.op->guard.empty()) undecided.push_back(d.op->name);
+    if (!undecided.empty())
+      r += fmt::format("  {} of the ops stand under a condition this configuration does not decide (a macro a header "
+                       "or the compiler defines, a function-like macro), read as taken; each spec names it, and "
+                       "--define decides a macro (__CUDACC_VER_MAJOR__=13): {}\n",
+                       undecided.size(), first_names(undecided));
+  }
   if (!shadowed.empty())
     r += fmt::format("  the generated Python package is {}: {} is the project's own package, which one named {} would "
                      "shadow (--python-package names another)\n",

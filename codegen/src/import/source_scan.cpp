@@ -43,6 +43,7 @@ class Scanner {
     if (configuration) {
       configured_ = true;
       defines_ = configuration->defines;
+      unknown_ = configuration->unknown;
     }
   }
 
@@ -198,9 +199,11 @@ class Scanner {
       size_t end = 0;
       while (end < rest.size() && ident_char(rest[end])) ++end;
       if (end == 0) return std::nullopt;
-      return (defines_.count(rest.substr(0, end)) > 0) == (kind == "ifdef");
+      const std::string macro = rest.substr(0, end);
+      if (!defines_.count(macro) && unknown_.count(macro)) return std::nullopt;
+      return (defines_.count(macro) > 0) == (kind == "ifdef");
     }
-    return evaluate_condition(rest, defines_);
+    return evaluate_condition(rest, defines_, unknown_);
   }
 
   // The guard of the tokens at hand, computed again only after a directive
@@ -299,16 +302,33 @@ class Scanner {
       const std::string macro = rest.substr(0, macro_end);
       if (rest.find(".def(") != std::string::npos || rest.find(".impl(") != std::string::npos)
         out_.registering_macros.emplace_back(macro, directive_line);
-      if (configured_ && surely_active() && !macro.empty()) {
+      if (!macro.empty()) out_.defined_macros.push_back(macro);
+      if (configured_ && !macro.empty()) {
         std::string value = rest.substr(macro_end);
         if (!value.empty() && value.front() == '(') value.clear();  // a function-like macro: defined, no value
         while (!value.empty() && std::isspace(static_cast<unsigned char>(value.front()))) value.erase(value.begin());
-        defines_[macro] = value;
+        maybe_define(macro, std::move(value));
       }
-    } else if (name == "undef" && configured_ && surely_active()) {
+    } else if (name == "undef" && configured_) {
       size_t macro_end = 0;
       while (macro_end < rest.size() && ident_char(rest[macro_end])) ++macro_end;
-      defines_.erase(rest.substr(0, macro_end));
+      maybe_define(rest.substr(0, macro_end), std::nullopt);
+    }
+  }
+
+  // A #define (a value) or #undef (nullopt) in the branch at hand: in one not
+  // surely taken, the macro's definition is not known after it.
+  void maybe_define(const std::string& macro, std::optional<std::string> value) {
+    if (macro.empty()) return;
+    if (!surely_active()) {
+      defines_.erase(macro);
+      unknown_.insert(macro);
+    } else if (value) {
+      defines_[macro] = std::move(*value);
+      unknown_.erase(macro);
+    } else {
+      defines_.erase(macro);
+      unknown_.erase(macro);
     }
   }
 
@@ -404,6 +424,7 @@ class Scanner {
   bool guard_stale_ = true;
   bool configured_ = false;
   std::map<std::string, std::string> defines_;
+  std::set<std::string> unknown_;
   ScannedSource out_;
 };
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,8 @@ struct ScannedSource {
   // Macros whose body calls .def( or .impl(: their expansions register ops
   // that only the preprocessor can spell (C++).
   std::vector<std::pair<std::string, int>> registering_macros;  // name, line
+  // Every macro a #define names, in whatever branch (C++).
+  std::vector<std::string> defined_macros;
   // Where the scan stopped short of a limit the C++ standard sets (nesting
   // of #if past 256 levels): "line N: why", for the report.
   std::vector<std::string> notes;
@@ -41,10 +44,16 @@ struct ScannedSource {
 // #if/#ifdef/#ifndef/#elif/#else conditions are evaluated as the
 // preprocessor would (an undefined name is 0; the source's own #define and
 // #undef count) and what stands in a branch not taken is dropped. A
-// condition it cannot evaluate (a function-like macro, __has_include) keeps
-// its text as a guard, as every condition does without a configuration.
+// condition it cannot evaluate (a function-like macro, __has_include, a
+// name of `unknown`) keeps its text as a guard, as every condition does
+// without a configuration.
 struct Configuration {
   std::map<std::string, std::string> defines;
+  // Names whose definition this run cannot know, unless `defines` gives it:
+  // those a header the sources include defines (import does not preprocess
+  // headers), the compiler's own (names_the_compiler), and those the source
+  // defines or undefines in a branch not surely taken.
+  std::set<std::string> unknown;
 };
 
 // C and C++: comments, preprocessor lines (#include "...", #if nesting;
