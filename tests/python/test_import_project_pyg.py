@@ -74,7 +74,8 @@ IMPL_BLOCKS = ["pyg_lib/csrc/sampler/cpu/dist_merge_outputs_kernel.cpp", "pyg_li
                "pyg_lib/csrc/sampler/cpu/neighbor_kernel.cpp", "pyg_lib/csrc/sampler/cpu/neighbor_kernel.cpp"]
 # Its torch classes, whose blocks register no op: the report keeps them in the build.
 CLASS_FILES = ["pyg_lib/csrc/classes/cpu/hash_map.cpp", "pyg_lib/csrc/classes/cpu/neighbor_sampler.cpp"]
-# What pyg-lib's build compiles beside them: the helpers its kernels call, which register nothing.
+# What pyg-lib's build compiles beside them: the helpers its kernels call, which register nothing (the report's
+# KERNELS lists them).
 SUPPORT_FILES = ["pyg_lib/csrc/random/cpu/biased_sampling.cpp", "pyg_lib/csrc/utils/check.cpp",
                  "pyg_lib/csrc/utils/convert.cpp"]
 INCLUDE_DIRS = ". third_party/parallel-hashmap"
@@ -300,11 +301,13 @@ def imported(tmp_path_factory):
         (project / path).write_text("".join(lines[:int(first) - 1] + lines[int(last):]))
     # ...write the fakes...
     (project / "python" / "_fakes.py").write_text(FAKES)
-    # ...and build with the CMake it prints, whole, and the project's support sources.
+    # ...and build with the CMake it prints, whole.
     cmake = re.search(r"^    (opgen_add_library\(.*\))\n    (target_include_directories\(.*\))$", report, re.M)
     assert cmake, report
-    # The kernels the specs bind are defined in files that stay: the line is whole, no placeholder for their sources.
-    assert cmake[1].endswith("KERNELS " + " ".join(sorted(KERNEL_FILES + DEF_FILES + CLASS_FILES)) + ")"), cmake[1]
+    # The kernels the specs bind are defined in files that stay: the line is whole, no placeholder for their sources;
+    # the helpers the kernels call, which register nothing, follow them.
+    assert cmake[1].endswith("KERNELS " + " ".join(sorted(KERNEL_FILES + DEF_FILES + CLASS_FILES) + SUPPORT_FILES)
+                             + ")"), cmake[1]
     cmake_line = cmake[1]
     # Its include path: the -I given, the directory library.h's includers reach it from, the copied declarations'.
     assert cmake[2] == f"target_include_directories(pyg_ops PRIVATE {INCLUDE_DIRS} pyg_lib/csrc schemas)", cmake[2]
@@ -313,7 +316,6 @@ project(pyg_imported CXX)
 include({SOURCE_DIR}/cmake/Opgen.cmake)
 {cmake_line}
 {cmake[2]}
-target_sources(pyg_ops PRIVATE {" ".join(SUPPORT_FILES)})
 """)
     _, env = build_with_opgen(project, tmp_path / "build")
     return report, project, env

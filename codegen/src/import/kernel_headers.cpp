@@ -251,18 +251,29 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
   std::map<std::string, Choice> chosen;  // by registering file, for one note each
   // Where each op's chosen includes are, by op: what the library's include path must reach.
   std::vector<std::vector<std::optional<fs::path>>> include_at(found.ops.size());
-  // Where the source that registers a kernel also defines it (pyg-lib's samplers, FBGEMM's quantize kernels), a
-  // build that keeps that file compiles the kernel: the report's CMake then needs no other source for it.
+  // Where the source that registers a kernel also defines it (pyg-lib's samplers, FBGEMM's quantize kernels), or a
+  // source given that registers nothing does (the kernels' file beside the bindings), a build that compiles that
+  // file compiles the kernel: the report's CMake then needs no other source for it.
+  auto defines = [&](const std::string& file, const std::string& function) {
+    const IncludeGraph::Source* source = graph.source(file);
+    if (!source || !source->declarations) return false;
+    const auto declared = source->declarations->of(function);
+    const auto* ds = std::get_if<std::vector<SourceDeclaration>>(&declared);
+    return ds && std::any_of(ds->begin(), ds->end(), [](const SourceDeclaration& d) { return d.defined; });
+  };
   for (ImportedOp& op : found.ops)
     for (ImportedKernel& k : op.kernels) {
       const size_t colon = k.where.rfind(':');
-      const IncludeGraph::Source* registering = k.python || colon == std::string::npos ? nullptr
-                                                                                  : graph.source(k.where.substr(0, colon));
-      if (!registering || !registering->declarations) continue;
-      const auto declared = registering->declarations->of(k.function);
-      if (const auto* ds = std::get_if<std::vector<SourceDeclaration>>(&declared))
-        if (std::any_of(ds->begin(), ds->end(), [](const SourceDeclaration& d) { return d.defined; }))
-          k.defined_in = k.where.substr(0, colon);
+      if (k.python || colon == std::string::npos) continue;
+      if (defines(k.where.substr(0, colon), k.function)) {
+        k.defined_in = k.where.substr(0, colon);
+        continue;
+      }
+      for (const std::string& file : found.registration_free_sources)
+        if (defines(file, k.function)) {
+          k.defined_in = file;
+          break;
+        }
     }
   for (size_t op_index = 0; op_index < found.ops.size(); ++op_index) {
     ImportedOp& op = found.ops[op_index];

@@ -143,6 +143,10 @@ struct ImportResult {
   };
   std::vector<DeclarationsHeader> declarations_headers;
   std::vector<RegistrationBlock> blocks;  // the C++ sources' blocks, in order
+  // The C, C++ and CUDA files given (not headers) that register nothing, in any branch: no TORCH_LIBRARY block, no
+  // .def( or .impl( call (a macro's or pybind11's among them). The kernels' helpers and kernels other files register
+  // (xformers' pt_stable_utils.cu): the project's build compiles them, and the library's needs them as well.
+  std::vector<std::string> registration_free_sources;
 };
 
 // The ops of all the sources together: an impl or a fake in one file joins

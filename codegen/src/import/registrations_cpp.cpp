@@ -3,6 +3,7 @@
 #include "import/registration_collector.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <optional>
 #include <set>
 #include <string>
@@ -127,6 +128,18 @@ std::optional<std::string> Collector::expanded_namespace(const Tokens& tokens, T
 void Collector::cpp(const SourceFile& file) {
   const ScannedSource scanned = scan_cpp(file.text, configuration);
   const Tokens& tokens = scanned.tokens;
+  // A compiled source that registers nothing here (the branches this configuration takes): no block, no .def( or
+  // .impl( call (pybind11's among them), no macro that makes them.
+  const std::string extension = std::filesystem::path(file.display).extension().string();
+  bool registers = !scanned.registering_macros.empty();
+  for (size_t i = 0; i < tokens.size() && !registers; ++i)
+    registers = (tokens[i].kind == Token::Kind::Identifier &&
+                 (tokens[i].text.find("TORCH_LIBRARY") != std::string::npos || tokens[i].text == "PYBIND11_MODULE")) ||
+                (is(tokens[i], ".") && i + 2 < tokens.size() &&
+                 (is(tokens[i + 1], "def") || is(tokens[i + 1], "impl")) && is(tokens[i + 2], "("));
+  if (!registers && (extension == ".cpp" || extension == ".cc" || extension == ".cxx" || extension == ".cu" ||
+                     extension == ".c"))
+    result.registration_free_sources.push_back(file.display);
   for (const auto& note : scanned.notes) result.notes.push_back(fmt::format("{}: {}", file.display, note));
   for (const auto& [macro, line] : scanned.registering_macros)
     result.notes.push_back(fmt::format("{}:{}: the macro {} registers ops; what its uses expand to is not imported: "
