@@ -14,6 +14,7 @@ torch.autocast. Needs the built tool: run through CTest.
 """
 
 import json
+import re
 import subprocess
 import sys
 
@@ -522,5 +523,95 @@ import torch, stablefrag
 x = torch.arange(4, dtype=torch.float32)
 assert torch.equal(torch.ops.stablefrag.a_def_alone(x), 2 * x)
 assert torch.equal(torch.ops.stablefrag.b_bound(x), x + 1)
+print("ok")
+""", env, tmp_path)
+
+
+# xformers' pt_stable_utils.cu: a source that registers nothing, whose function the kernels call. The project's
+# build compiles it, so the library's must: the report's KERNELS lists every source given that registers nothing
+# in the configuration read (a pybind11 module and a file that registers elsewhere are not among them).
+HELPER_KERNELS = """#include "ops.h"
+#include <ATen/ops/mul.h>
+double factor();  // helper.cpp
+at::Tensor scale(const at::Tensor& x, double a) { return at::mul(x, a * factor()); }
+"""
+
+
+def test_the_sources_that_register_nothing_are_built_with_the_kernels(tmp_path):
+    project = write_project(tmp_path, OPS_H, BINDING.split("TORCH_LIBRARY_IMPL(mylib, AutocastCPU")[0],
+                            HELPER_KERNELS)
+    csrc = project / "csrc"
+    (csrc / "helper.cpp").write_text("double factor() { return 3.0; }\n")
+    (csrc / "module.cpp").write_text('#include <pybind11/pybind11.h>\nPYBIND11_MODULE(m, m) { m.def("f", &f); }\n')
+    (csrc / "rocm.cpp").write_text('#ifdef USE_ROCM\n#include <torch/library.h>\nTORCH_LIBRARY_FRAGMENT(other, m) {\n'
+                                   '  m.def("rocm_only(Tensor x) -> Tensor");\n}\n#endif\n')
+    proc = run_opgen("import", "-D", "USE_CUDA", "csrc", cwd=project)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "drop csrc/binding.cpp (nothing in it but those registrations)" in proc.stdout, proc.stdout
+    assert "and the 3 sources given that register nothing (the kernels' helpers" in proc.stdout, proc.stdout
+    cmake = next(line.strip() for line in proc.stdout.splitlines() if "opgen_add_library(" in line)
+    assert cmake.split(" KERNELS ")[1] == "csrc/helper.cpp csrc/kernels.cpp csrc/rocm.cpp)", cmake
+    spec = project / "schemas" / "scale.yaml"
+    text = spec.read_text()
+    spec.write_text(text.replace(text[text.index("fake:"):].split("\n")[0], "fake:\n  - like(x)"))
+    # The report's lines, as printed, build (the library is linked --no-undefined) and the op runs.
+    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
+project(mylib CXX)
+include({SOURCE_DIR}/cmake/Opgen.cmake)
+{cmake}
+target_include_directories(mylib_ops PRIVATE csrc)
+""")
+    (csrc / "binding.cpp").unlink()  # the report: nothing in it but the registrations the spec now makes
+    _, env = build_with_opgen(project, tmp_path / "build")
+    run_check("""
+import torch, mylib
+x = torch.arange(4, dtype=torch.float32)
+assert torch.equal(torch.ops.mylib.scale(x, 2.0), x * 6)
+print("ok")
+""", env, tmp_path)
+
+
+# xformers' nvcc_info.cu: a def and its catch-all impl (no key: CompositeImplicitAutograd) in one block, the
+# kernel in an anonymous namespace. The impl stays in the project's build; the spec takes no fake (the op
+# decomposes: PyTorch refuses a fake beside that kernel) and names the impl in its place.
+VERSION_BINDING = """#include <torch/csrc/stable/library.h>
+#include <tuple>
+
+namespace {
+std::tuple<int64_t, int64_t, int64_t> build_version() { return std::make_tuple(13, 0, 88); }
+}  // namespace
+
+STABLE_TORCH_LIBRARY_FRAGMENT(verlib, m) {
+  m.def("_build_version() -> (int, int, int)");
+  m.impl("_build_version", TORCH_BOX(build_version));
+}
+"""
+
+
+def test_a_kept_catch_all_impl_decomposes_the_op_in_place_of_a_fake(tmp_path):
+    project = tmp_path / "project"
+    (project / "csrc").mkdir(parents=True)
+    (project / "csrc" / "version.cpp").write_text(VERSION_BINDING)
+    proc = run_opgen("import", "csrc", cwd=project)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "need their fake written" not in proc.stdout and "need a person" not in proc.stdout, proc.stdout
+    spec = (project / "schemas" / "_build_version.yaml").read_text()
+    assert 'dispatch: []' in spec and 'fake: {decomposes: "csrc/version.cpp:10"}' in spec, spec
+    line = re.search(r"csrc/version.cpp:\d+-\d+: in the block .*: line (\d+) \(the rest", proc.stdout)
+    assert line, proc.stdout
+    source = (project / "csrc" / "version.cpp").read_text().splitlines(keepends=True)
+    del source[int(line[1]) - 1]  # the def, as the report says; the impl stays
+    (project / "csrc" / "version.cpp").write_text("".join(source))
+    cmake = next(line.strip() for line in proc.stdout.splitlines() if "opgen_add_library(" in line)
+    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
+project(verlib CXX)
+include({SOURCE_DIR}/cmake/Opgen.cmake)
+{cmake}
+""")
+    _, env = build_with_opgen(project, tmp_path / "build")
+    run_check("""
+import torch, verlib
+assert torch.ops.verlib._build_version() == (13, 0, 88)
+assert torch._C._dispatch_has_kernel_for_dispatch_key("verlib::_build_version", "CompositeImplicitAutograd")
 print("ok")
 """, env, tmp_path)

@@ -51,6 +51,18 @@ def test_a_meta_kernel_a_spec_names_as_its_fake_must_be_registered():
         runtime.require_meta_kernel("opgen_rt_meta::without_meta", "w.yaml: fake: {meta: k.cpp}")
 
 
+def test_a_decomposing_kernel_a_spec_names_in_place_of_a_fake_must_be_registered():
+    lib = torch.library.Library("opgen_rt_decomposes", "DEF")
+    lib.define("version() -> (int, int, int)")
+    lib.define("unregistered() -> (int, int, int)")
+    lib.impl("version", lambda: (13, 0, 0), "CompositeImplicitAutograd")
+    what = "v.yaml: fake: {decomposes: nvcc_info.cu:14}"
+    runtime.require_kernel("opgen_rt_decomposes::version", "CompositeImplicitAutograd", what)
+    with pytest.raises(ImportError, match=r"v.yaml: fake: \{decomposes: nvcc_info.cu:14\}: no "
+                                          r"CompositeImplicitAutograd kernel of opgen_rt_decomposes::unregistered"):
+        runtime.require_kernel("opgen_rt_decomposes::unregistered", "CompositeImplicitAutograd", what)
+
+
 def test_host_fields_names_the_op_the_argument_and_the_class_it_wanted():
     classes = {"Pair": ("pkg.Pair", "a, b", lambda obj: (obj.a, obj.b))}
 

@@ -761,7 +761,14 @@ std::string python_module(const model::Library& lib) {
     p.line();
     p.line(fmt::format("# {} ({})", qualified_name(lib, op), op.display_path));
     p.line();
-    if (op.decomposes()) {
+    if (op.fake_decomposes) {
+      p.line("# No fake: a CompositeImplicitAutograd kernel registered outside the spec decomposes the op");
+      p.line("# (fake: {decomposes: ...}); it runs on fake tensors too.");
+      p.line(fmt::format("_opgen.require_kernel({}, \"CompositeImplicitAutograd\", {})",
+                         python_string_literal(qualified_name(lib, op)),
+                         python_string_literal(fmt::format("{}: fake: {{decomposes: {}}}", op.display_path,
+                                                           op.fake_decomposes->value))));
+    } else if (op.decomposes()) {
       // PyTorch refuses a fake beside a CompositeImplicitAutograd kernel: fake tensors run that kernel.
       p.line("# No fake: the op decomposes (its CompositeImplicitAutograd kernel runs on fake tensors too).");
     } else if (op.fake_meta && !op.wraps_flat_op()) {

@@ -155,11 +155,18 @@ std::string spec_text(const ImportedOp& op, const std::string& package,
     for (const auto& tag : op.tags) tags.push_back(yaml_scalar(tag));
     out += fmt::format("tags: [{}]\n", fmt::join(tags, ", "));
   }
-  // A kernel at CompositeImplicitAutograd (a catch-all one): the op decomposes, and takes no fake (E0827).
-  const bool decomposes = std::any_of(op.kernels.begin(), op.kernels.end(), [](const ImportedKernel& k) {
-    const model::DispatchKey* key = model::find_dispatch_key(k.dispatch_key);
+  // A kernel at CompositeImplicitAutograd (a catch-all one), bound or kept in the project's build (kept impls read
+  // "<key> (<file:line>; why)"): the op decomposes, and takes no fake (E0827; torch refuses to register one).
+  auto decomposing = [](std::string_view name) {
+    const model::DispatchKey* key = model::find_dispatch_key(name);
     return key && key->kind == model::DispatchKeyKind::Decomposing;
+  };
+  const auto kept_decomposing = std::find_if(op.kept_impls.begin(), op.kept_impls.end(), [&](const std::string& kept) {
+    return decomposing(kept.substr(0, kept.find(" (")));
   });
+  const bool decomposes = std::any_of(op.kernels.begin(), op.kernels.end(),
+                                      [&](const ImportedKernel& k) { return decomposing(k.dispatch_key); }) ||
+                          kept_decomposing != op.kept_impls.end();
   // A Meta kernel is the op's fake (E0828): the spec takes none but the project's own, which `opgen check` then
   // names as a need. One the project keeps in its build (kept impls read "<key> (<file:line>; why)") is named
   // as the fake: `fake: {meta: ...}`.
@@ -170,11 +177,20 @@ std::string spec_text(const ImportedOp& op, const std::string& package,
   // The project's own fake is the spec's, even for an op opgen would write one for (no result of its own:
   // `-> ()`, an out= overload): its checks stay, and the package registers one fake, not a second beside it.
   const bool project_fake = op.has_project_fake();
-  if (needs_fake(op.schema) && !decomposes && !meta_kernel && kept_meta != op.kept_impls.end() && !project_fake) {
-    const std::string where = kept_meta->substr(6, kept_meta->find(';') == std::string::npos
-                                                        ? kept_meta->size() - 7
-                                                        : kept_meta->find(';') - 6);
-    out += fmt::format("fake: {{meta: {}}}  # {}\n", yaml_double_quoted(where),
+  // Where the kept impl is where it is written: "<key> (<file:line>; why)".
+  auto kept_where = [](const std::string& kept) {
+    const size_t open = kept.find(" (") + 2;
+    return kept.substr(open, std::min(kept.find(';', open), kept.size() - 1) - open);
+  };
+  if (kept_decomposing != op.kept_impls.end() &&
+      std::none_of(op.kernels.begin(), op.kernels.end(),
+                   [&](const ImportedKernel& k) { return decomposing(k.dispatch_key); })) {
+    out += fmt::format("fake: {{decomposes: {}}}  # {}\n", yaml_double_quoted(kept_where(*kept_decomposing)),
+                       yaml_comment("its CompositeImplicitAutograd impl, kept in the project's build, decomposes the "
+                                    "op: it takes no fake"));
+  } else if (needs_fake(op.schema) && !decomposes && !meta_kernel && kept_meta != op.kept_impls.end() &&
+             !project_fake) {
+    out += fmt::format("fake: {{meta: {}}}  # {}\n", yaml_double_quoted(kept_where(*kept_meta)),
                        yaml_comment("its Meta impl, kept in the project's build, is its fake"));
   } else if (project_fake || (needs_fake(op.schema) && !decomposes && !meta_kernel)) {
     if (project_fake && !op.fake_returns_argument.empty() && !results_alias(op.schema)) {
@@ -733,14 +749,23 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
       if (named_package) package_args += " PYTHON_PACKAGE " + package;
       if (stubs || moved_fakes) package_args += " PYTHON_SOURCES " + (options.python_dir / "_fakes.py").generic_string();
       std::vector<std::string> sources = kept_files;
+      // With one namespace the sources given are its library's; with several, which library calls a helper only
+      // its build knows (a note after them says so).
+      const std::vector<std::string> helpers = several ? std::vector<std::string>{} : found.registration_free_sources;
+      sources.insert(sources.end(), helpers.begin(), helpers.end());
       // The kernels' sources, but where every bound kernel is defined in a file that stays.
       if (std::any_of(kernel_definitions.begin(), kernel_definitions.end(), [&](const std::string& file) {
             return std::find(sources.begin(), sources.end(), file) == sources.end();  // sources: the kept files
           }))
         sources.push_back("<the kernels' sources>");
       r += fmt::format("  next: build them (docs/cmake.md), with the kernels' sources as they are and the files "
-                       "above that stay{}:\n"
+                       "above that stay{}{}:\n"
                        "    opgen_add_library({} NAMESPACE {}{}{} SCHEMAS {} KERNELS {})\n",
+                       helpers.empty() ? ""
+                                       : fmt::format(", and the {} given that register{} nothing (the kernels' "
+                                                     "helpers, kernels other files register)",
+                                                     helpers.size() == 1 ? "source" : fmt::format("{} sources", helpers.size()),
+                                                     helpers.size() == 1 ? "s" : ""),
                        settings.fragment ? " (FRAGMENT: the sources add to the namespace, no block of theirs claims it)"
                                          : "",
                        target, ns, settings.fragment ? " FRAGMENT" : "", package_args,
@@ -813,9 +838,16 @@ ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) 
     all.report += "\n" + plan.report;
     for (auto& file : plan.files) all.files.push_back(std::move(file));
   }
-  if (!found.notes.empty()) {
+  const std::vector<std::string>& helpers = found.registration_free_sources;
+  if (!found.notes.empty() || !helpers.empty()) {
     all.report += "\nopgen import: notes on the sources (every namespace):\n";
     for (const auto& note : found.notes) all.report += "  note: " + note + "\n";
+    if (!helpers.empty())
+      all.report += fmt::format("  note: {} given register nothing (the kernels' helpers, kernels other files "
+                                "register): each library's KERNELS takes those its kernels call, as the project's "
+                                "build of it does: {}\n",
+                                helpers.size() == 1 ? "1 source" : fmt::format("{} sources", helpers.size()),
+                                first_names(helpers));
   }
   if (!fakes_only.empty()) {
     std::vector<std::string> fakes;

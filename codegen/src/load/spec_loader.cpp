@@ -57,7 +57,7 @@ namespace {
 
 const std::vector<std::string>& kCheckKeys = check_keys();
 const std::vector<std::string>& kAutogradKeys = autograd_keys();
-const std::vector<std::string> kFakeKeys = {"python", "meta"};
+const std::vector<std::string> kFakeKeys = {"python", "meta", "decomposes"};
 
 void read_schema(Reader& r, const YAML::Node& node, OpSpec& spec) {
   auto text = r.string_value(node, "schema");
@@ -144,10 +144,12 @@ void read_fake(Reader& r, const YAML::Node& node, OpSpec& spec) {
   spec.fake_loc = r.loc(node);
   if (node.IsMap()) {
     if (!r.check_keys(node, kFakeKeys, "'fake'")) return;
-    if (node["python"] && node["meta"]) {
+    if ((node["python"] ? 1 : 0) + (node["meta"] ? 1 : 0) + (node["decomposes"] ? 1 : 0) > 1) {
       r.diags()
-          .error(Code::WrongValueType, r.loc(node), "'fake' is a Python function or a Meta kernel, not both")
-          .notes.push_back({"keep one: fake tensors run a Meta kernel, and torch 2.11 refuses a fake beside it"});
+          .error(Code::WrongValueType, r.loc(node),
+                 "'fake' is one of a Python function, a Meta kernel or a decomposing kernel, not two")
+          .notes.push_back({"keep one: fake tensors run a Meta kernel, or the kernel of an op that decomposes, and "
+                            "torch 2.11 refuses a fake beside either"});
       return;
     }
     if (auto n = node["python"]; n && r.expect_string(n, "python"))
@@ -159,6 +161,15 @@ void read_fake(Reader& r, const YAML::Node& node, OpSpec& spec) {
             .notes.push_back({"e.g. `fake: {meta: \"csrc/ops_meta.cpp:40\"}`"});
       else
         spec.fake_meta = Located<std::string>{n.Scalar(), r.loc(n)};
+    }
+    if (auto n = node["decomposes"]; n && r.expect_string(n, "decomposes")) {
+      if (n.Scalar().empty())
+        r.diags()
+            .error(Code::WrongValueType, r.loc(n),
+                   "'fake: {decomposes: ...}' names where its CompositeImplicitAutograd kernel is registered")
+            .notes.push_back({"e.g. `fake: {decomposes: \"csrc/nvcc_info.cu:14\"}`"});
+      else
+        spec.fake_decomposes = Located<std::string>{n.Scalar(), r.loc(n)};
     }
     return;
   }

@@ -87,7 +87,8 @@ bool OpSpec::decomposes() const {
     const DispatchKey* known = find_dispatch_key(key);
     return known && known->kind == DispatchKeyKind::Decomposing;
   };
-  return std::any_of(dispatch.begin(), dispatch.end(), [&](const auto& key) { return decomposing(key.value); }) ||
+  return fake_decomposes.has_value() ||
+         std::any_of(dispatch.begin(), dispatch.end(), [&](const auto& key) { return decomposing(key.value); }) ||
          std::any_of(python_kernels.begin(), python_kernels.end(),
                      [&](const auto& kernel) { return decomposing(kernel.dispatch_key.value); });
 }

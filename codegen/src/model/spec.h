@@ -281,6 +281,10 @@ struct OpSpec {
   // source the library builds: an impl `opgen import` keeps in the project's
   // build) is the fake; `where` says where, for the reader.
   std::optional<Located<std::string>> fake_meta;
+  // `fake: {decomposes: <where>}`: a kernel registered outside the spec at
+  // CompositeImplicitAutograd (a catch-all impl kept in the project's build,
+  // xformers' `_nvcc_build_version`) decomposes the op: it takes no fake.
+  std::optional<Located<std::string>> fake_decomposes;
   SourceLoc fake_loc;
   std::optional<Autograd> autograd;
   std::vector<AutocastRule> autocast;  // in file order

@@ -29,6 +29,7 @@ __all__ = [
     "register_autocast",
     "register_host_class",
     "register_symm_mem_args",
+    "require_kernel",
     "require_meta_kernel",
 ]
 
@@ -47,13 +48,19 @@ def load_library(module_file: str, name: str, *, optional: bool = False) -> None
     torch.ops.load_library(path)
 
 
-def require_meta_kernel(qualname: str, what: str) -> None:
-    """An op whose spec names a Meta kernel registered outside it as its fake
-    (`fake: {meta: ...}`, `what`): once the library is loaded, there must be
-    one, or fake tensors and torch.compile fail far from the cause."""
-    if not torch._C._dispatch_has_kernel_for_dispatch_key(qualname, "Meta"):
-        raise ImportError(f"{what}: no Meta kernel of {qualname} is registered; build the source that registers "
+def require_kernel(qualname: str, key: str, what: str) -> None:
+    """An op whose spec names a kernel registered outside it in place of a
+    fake (`fake: {meta: ...}` or `{decomposes: ...}`, `what`): once the
+    library is loaded, there must be one at `key`, or fake tensors and
+    torch.compile fail far from the cause."""
+    if not torch._C._dispatch_has_kernel_for_dispatch_key(qualname, key):
+        raise ImportError(f"{what}: no {key} kernel of {qualname} is registered; build the source that registers "
                           "it into the library (its KERNELS), or give the op a fake of its own")
+
+
+def require_meta_kernel(qualname: str, what: str) -> None:
+    """require_kernel at Meta: `fake: {meta: ...}`."""
+    require_kernel(qualname, "Meta", what)
 
 
 def import_handwritten(target: str, what: str):
