@@ -1063,3 +1063,16 @@ def test_the_generated_package_is_not_named_as_the_projects_own(tmp_path):
     plain = run_opgen("import", "--schemas-dir", "plain", "--python-dir", "plain", "tv/ops.py", cwd=tmp_path)
     assert plain.returncode == 0 and "shadow" not in plain.stdout, plain.stdout
     assert 'fake: {python: "tv._fakes:box_area"}' in (tmp_path / "plain" / "box_area.yaml").read_text()
+
+
+def test_a_package_beside_the_bindings_is_not_shadowed_either(tmp_path):
+    """kernel-builder's layout (deep-gemm): torch-ext/torch_binding.cpp registers into deep_gemm, whose Python
+    package is torch-ext/deep_gemm/, beside the bindings, not above them."""
+    (tmp_path / "torch-ext" / "dg").mkdir(parents=True)
+    (tmp_path / "torch-ext" / "dg" / "__init__.py").write_text("")
+    (tmp_path / "torch-ext" / "torch_binding.cpp").write_text(
+        '#include <torch/library.h>\nTORCH_LIBRARY(dg, m) {\n  m.def("get_num_sms() -> int");\n}\n')
+    proc = run_opgen("import", "torch-ext/torch_binding.cpp", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert ("the generated Python package is dg_ops: torch-ext/dg is the project's own package, which one named dg "
+            "would shadow") in proc.stdout, proc.stdout

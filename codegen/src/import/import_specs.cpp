@@ -423,17 +423,23 @@ bool fake_alone(const ImportedOp& op) {
 }
 
 // The project's own Python package that a generated package named `package` would shadow: a directory
-// of the sources, named so, with an __init__.py (torchvision/, torchao/, bitsandbytes/). "" where none is.
+// of the sources, or one beside them or beside the directory import runs in, named so, with an __init__.py
+// (torchvision/, torchao/, bitsandbytes/; kernel-builder's torch-ext/deep_gemm/ beside torch-ext/'s
+// bindings). "" where none is.
 std::string shadowed_package(const ImportResult& found, const std::string& package) {
-  std::set<std::filesystem::path> seen;
+  namespace fs = std::filesystem;
+  std::set<fs::path> seen;
+  auto is_package = [](const fs::path& dir) {
+    std::error_code ec;
+    return fs::is_regular_file(dir / "__init__.py", ec);
+  };
   for (const ImportedOp& op : found.ops) {
     const std::string file = op.where.substr(0, op.where.rfind(':'));
-    for (auto dir = std::filesystem::path(file).parent_path(); !dir.empty() && seen.insert(dir).second;
-         dir = dir.parent_path()) {
-      std::error_code ec;
-      if (dir.filename() == package && std::filesystem::is_regular_file(dir / "__init__.py", ec))
-        return dir.generic_string();
-      if (dir == dir.parent_path()) break;  // the root
+    for (fs::path dir = fs::path(file).parent_path(); seen.insert(dir).second; dir = dir.parent_path()) {
+      if (dir.filename() == package && is_package(dir)) return dir.generic_string();
+      if (const fs::path beside = dir.empty() ? fs::path(package) : dir / package; is_package(beside))
+        return beside.generic_string();
+      if (dir.empty() || dir == dir.parent_path()) break;  // the directory import runs in, or the root
     }
   }
   return "";
