@@ -441,13 +441,13 @@ def test_a_block_that_registers_no_op_keeps_its_file_in_the_build(tmp_path):
 @pytest.mark.parametrize("runs", [7, 8])
 def test_the_lines_of_the_registrations_that_go_are_listed_where_a_person_can_apply_them(tmp_path, runs):
     """In a block some of whose registrations stay (an impl whose kernel has internal linkage), the report lists
-    the lines of those that go: at most 8 runs of lines (a comment between two sets them apart), and none where
-    a line holds one that stays as well."""
+    the lines of those that go: at most 8 runs of lines (a /* */ comment between two sets them apart: a `//` one
+    does not, below), and none where a line holds one that stays as well."""
     (tmp_path / "csrc").mkdir()
     (tmp_path / "csrc" / "b.cpp").write_text(
         '#include <torch/library.h>\nnamespace { at::Tensor hidden(const at::Tensor& x) { return x; } }\n'
         'TORCH_LIBRARY(runs, m) {\n  m.impl("kept", torch::kCPU, &hidden);\n  m.def("kept(Tensor x) -> Tensor");\n'
-        + "".join(f'  // op {i}\n  m.def("op{i}(Tensor x) -> Tensor");\n' for i in range(runs)) + "}\n"
+        + "".join(f'  /* op {i} */\n  m.def("op{i}(Tensor x) -> Tensor");\n' for i in range(runs)) + "}\n"
         'TORCH_LIBRARY(shared, m) {\n  m.def("a(Tensor x) -> Tensor"); m.impl("a", torch::kCPU, &hidden);\n'
         '  m.def("b(Tensor x) -> Tensor");\n}\n')
     proc = run_opgen("import", "csrc/b.cpp", cwd=tmp_path)
@@ -459,6 +459,30 @@ def test_the_lines_of_the_registrations_that_go_are_listed_where_a_person_can_ap
     # `a`'s def shares its line with its kept impl: no lines, the ops named alone.
     assert ("in the block TORCH_LIBRARY(shared,m), delete every registration but those of the kept impls of a (the "
             "rest") in proc.stdout, proc.stdout
+
+
+def test_registrations_set_apart_by_blank_lines_and_line_comments_go_as_one_range(tmp_path):
+    """deep-gemm's block: 51 defs and impls, each pair under a `//` comment and after a blank line, one impl kept.
+    The lines that go are two ranges around the kept one, which scripts/apply_deletions.py (or a person) applies;
+    a directive between two registrations still sets them apart (deleting it would change what the rest means)."""
+    (tmp_path / "csrc").mkdir()
+    (tmp_path / "csrc" / "ops.h").write_text("#pragma once\n#include <ATen/core/Tensor.h>\n"
+                                             "at::Tensor shown(const at::Tensor& x);\n")
+    body = "".join(f'\n  // op {i}\n  m.def("op{i}(Tensor x) -> Tensor");\n  m.impl("op{i}", &shown);\n'
+                   for i in range(20))
+    (tmp_path / "csrc" / "b.cpp").write_text(
+        '#include <torch/library.h>\n#include "ops.h"\n'
+        'namespace { at::Tensor hidden(const at::Tensor& x) { return x; } }\n'
+        'TORCH_LIBRARY(many, m) {' + body.replace('m.impl("op7", &shown)', 'm.impl("op7", torch::kCPU, &hidden)')
+        + '#ifdef EXTRA\n  m.def("extra(Tensor x) -> Tensor");\n#endif\n  m.def("last(Tensor x) -> Tensor");\n}\n')
+    proc = run_opgen("import", "csrc/b.cpp", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = re.search(r"in the block TORCH_LIBRARY\(many,m\), delete every registration but those of [^:]*: lines "
+                      r"([0-9, -]+) \(the rest", proc.stdout)
+    assert lines, proc.stdout
+    # Op i's comment, def and impl are lines 5 + 4i to 7 + 4i, after a blank line: they go together, but op7's
+    # CPU impl (line 35) stays; `extra` (line 85, under #ifdef) and `last` (line 87, after #endif) go apart.
+    assert lines[1] == "6-34, 38-83, 85, 87", lines[1]
 
 
 # A stable-ABI library whose first op in its unity TU is the schema alone (xformers' `_nvcc_build_version`,

@@ -326,10 +326,16 @@ BuildSteps build_steps(const ImportResult& found, const std::set<std::string>& w
     // walk finds an overlap.
     constexpr size_t kMostRanges = 8;
     std::vector<std::pair<int, int>> going, kept;
+    // Whether nothing but filler lines (blank, `//` comments) stands between two lines.
+    auto only_filler_between = [&](int after, int before) {
+      for (int line = after + 1; line < before; ++line)
+        if (!block.filler_lines.count(line)) return false;
+      return true;
+    };
     for (const auto& reg : block.registrations) {
       const int first = line_of(reg.where);
       auto& into = owned(reg) ? going : kept;
-      if (!into.empty() && into.back().second + 1 >= first)
+      if (!into.empty() && (into.back().second + 1 >= first || only_filler_between(into.back().second, first)))
         into.back().second = std::max(into.back().second, reg.last_line);
       else
         into.emplace_back(first, reg.last_line);

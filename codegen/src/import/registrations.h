@@ -120,6 +120,9 @@ struct RegistrationBlock {
   // library opgen builds does not link (the generated package loads it instead).
   std::string python_module_init = {};
   std::string python_module_init_lines = {};
+  // Its lines that hold nothing but blank space or a `//` comment: the lines of registrations that go, set apart
+  // by nothing else (deep-gemm's, sglang's), make one range to delete.
+  std::set<int> filler_lines = {};
 };
 
 struct ImportResult {

@@ -145,6 +145,24 @@ void Collector::cpp(const SourceFile& file) {
     result.notes.push_back(fmt::format("{}:{}: the macro {} registers ops; what its uses expand to is not imported: "
                                        "write those specs by hand", file.display, line, macro));
   auto where = [&](size_t i) { return fmt::format("{}:{}", file.display, tokens[i].line); };
+  // The lines in [first, last] that hold nothing but blank space or a `//` comment (a /* */ comment, a directive
+  // or code is not filler: deleting it could change what the rest means).
+  std::vector<std::string_view> lines;
+  auto filler_lines = [&](int first, int last) {
+    if (lines.empty())
+      for (size_t begin = 0; begin <= file.text.size();) {
+        const size_t end = std::min(file.text.find('\n', begin), file.text.size());
+        lines.push_back(std::string_view(file.text).substr(begin, end - begin));
+        begin = end + 1;
+      }
+    std::set<int> filler;
+    for (int line = std::max(first, 1); line <= last && line <= static_cast<int>(lines.size()); ++line) {
+      const std::string_view text = lines[line - 1];
+      const size_t start = text.find_first_not_of(" \t\r");
+      if (start == std::string_view::npos || text.substr(start).starts_with("//")) filler.insert(line);
+    }
+    return filler;
+  };
   auto guard = [&](size_t i) { return tokens[i].guard < 0 ? std::string() : scanned.guards[tokens[i].guard]; };
   auto set_includes = [&](ImportedOp& o) {
     o.includes = scanned.quoted_includes;
@@ -303,6 +321,7 @@ void Collector::cpp(const SourceFile& file) {
     const size_t block_index = result.blocks.size();
     result.blocks.push_back({file.display, tokens[i].line, tokens[std::min(body_end, tokens.size()) - 1].line,
                              text_of(tokens, {i, head_end}), {}, false, ns});
+    result.blocks.back().filler_lines = filler_lines(result.blocks.back().first_line, result.blocks.back().last_line);
     // What a registration call became: kept when it added a kept impl.
     auto record = [&](const ImportedOp* o, size_t kept_before, size_t k, size_t call_end, bool def = false) {
       const int last_line = tokens[std::min(call_end, tokens.size()) - 1].line;
