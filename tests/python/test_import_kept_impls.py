@@ -639,3 +639,60 @@ assert torch.ops.verlib._build_version() == (13, 0, 88)
 assert torch._C._dispatch_has_kernel_for_dispatch_key("verlib::_build_version", "CompositeImplicitAutograd")
 print("ok")
 """, env, tmp_path)
+
+
+# deep-gemm's binding: one TORCH_LIBRARY block, which claims the namespace, holds every def and impl, and one impl
+# stays (its kernel the bindings cannot call). The block stays for it, so the library must add to the namespace,
+# not claim it a second time: that aborts the process that loads the library.
+CLAIM_BINDING = """#include <torch/library.h>
+#include <ATen/ops/mul.h>
+#include "ops.h"
+namespace {
+at::Tensor hidden(const at::Tensor& x) { return at::mul(x, 3); }
+}  // namespace
+TORCH_LIBRARY(claimlib, m) {
+  m.def("shown_op(Tensor x) -> Tensor");
+  m.impl("shown_op", c10::DispatchKey::CPU, &shown);
+
+  m.def("hidden_op(Tensor x) -> Tensor");
+  m.impl("hidden_op", c10::DispatchKey::CPU, &hidden);
+}
+"""
+
+
+def test_a_claiming_block_that_stays_makes_the_library_a_fragment(tmp_path):
+    project = tmp_path / "project"
+    (project / "csrc").mkdir(parents=True)
+    (project / "csrc" / "ops.h").write_text("#pragma once\n#include <ATen/core/Tensor.h>\n"
+                                            "at::Tensor shown(const at::Tensor& x);\n")
+    (project / "csrc" / "kernels.cpp").write_text('#include "ops.h"\n#include <ATen/ops/mul.h>\n'
+                                                  "at::Tensor shown(const at::Tensor& x) { return at::mul(x, 2); }\n")
+    (project / "csrc" / "binding.cpp").write_text(CLAIM_BINDING)
+    proc = run_opgen("import", "csrc", cwd=project)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert ("(FRAGMENT: csrc/binding.cpp:7-13: TORCH_LIBRARY(claimlib,m) claims the namespace and stays in the build, "
+            "for the registrations it keeps)") in proc.stdout, proc.stdout
+    cmake = next(line.strip() for line in proc.stdout.splitlines() if "opgen_add_library(" in line)
+    assert " FRAGMENT " in cmake and cmake.endswith("KERNELS csrc/binding.cpp csrc/kernels.cpp)"), cmake
+    for op in ("shown_op", "hidden_op"):
+        spec = project / "schemas" / f"{op}.yaml"
+        text = spec.read_text()
+        spec.write_text(text.replace(text[text.index("fake:"):].split("\n")[0], "fake:\n  - like(x)"))
+    report = tmp_path / "report.txt"
+    report.write_text(proc.stdout)
+    applied = subprocess.run([sys.executable, SOURCE_DIR / "scripts" / "apply_deletions.py", report, project],
+                             capture_output=True, text=True)
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
+project(claimlib CXX)
+include({SOURCE_DIR}/cmake/Opgen.cmake)
+{cmake}
+target_include_directories(claimlib_ops PRIVATE csrc)
+""")
+    _, env = build_with_opgen(project, tmp_path / "build")
+    run_check("""
+import torch, claimlib
+x = torch.arange(4, dtype=torch.float32)
+assert torch.equal(torch.ops.claimlib.shown_op(x), x * 2) and torch.equal(torch.ops.claimlib.hidden_op(x), x * 3)
+print("ok")
+""", env, tmp_path)

@@ -266,6 +266,9 @@ struct BuildSteps {
   // "file:first-last: the block ...": blocks of the namespace in which import read no op registration (a custom
   // class's, pyg-lib's HashMap): what they register stays the project's, so their files stay in the build.
   std::vector<std::string> unread_blocks;
+  // The head of a block that claims the namespace (TORCH_LIBRARY) and stays, for registrations it keeps
+  // (deep-gemm's, for its one kept impl): the library must then add to the namespace, not claim it again.
+  std::string claim_that_stays;
 };
 
 BuildSteps build_steps(const ImportResult& found, const std::set<std::string>& written_ops, const std::string& ns,
@@ -302,6 +305,8 @@ BuildSteps build_steps(const ImportResult& found, const std::set<std::string>& w
       }
     }
     const bool whole = !owned_ops.empty() && staying.empty();
+    if (block.claims && (block.ns == ns || moved) && !whole && steps.claim_that_stays.empty())
+      steps.claim_that_stays = fmt::format("{}:{}-{}: {}", block.file, block.first_line, block.last_line, block.head);
     file.every_block_owned = file.every_block_owned && whole;
     file.stays = file.stays || keeps || (!owned_ops.empty() && (!whole || block.file_has_other_code));
     if (block.registrations.empty() && (block.ns == ns || moved)) {
@@ -715,7 +720,15 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   for (const Draft& d : drafts)
     if (d.needs.empty()) written_ops.insert(d.op->name);
   const BuildSteps steps = build_steps(found, written_ops, ns, moved);
-  const auto& [drop_lines, dropped_files, kept_files, unread_blocks] = steps;
+  const auto& [drop_lines, dropped_files, kept_files, unread_blocks, claim_that_stays] = steps;
+  // A block of the sources that claims the namespace and stays: the library adds to the namespace instead.
+  const bool fragment = settings.fragment || !claim_that_stays.empty();
+  const std::string fragment_why =
+      settings.fragment ? " (FRAGMENT: the sources add to the namespace, no block of theirs claims it)"
+      : fragment        ? fmt::format(" (FRAGMENT: {} claims the namespace and stays in the build, for the "
+                                      "registrations it keeps)",
+                                      claim_that_stays)
+                        : "";
   if (written) {
     for (const auto& block : unread_blocks)
       r += fmt::format("  note: {} registers no op (a custom class, or what import does not read): it stays the "
@@ -750,7 +763,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
       // Python kernels and schemas alone: the package defines every op (model::OpSpec::defined_in_python).
       r += fmt::format("  next: generate the package, nothing to build (no C++ kernel): opgen generate "
                        "--namespace {}{}{} -o <dir> {}{}\n",
-                       ns, settings.fragment ? " --fragment" : "", named_package ? " --python-package " + package : "",
+                       ns, fragment ? " --fragment" : "", named_package ? " --python-package " + package : "",
                        options.schemas_dir.generic_string(),
                        stubs || moved_fakes ? fmt::format(", then copy {} into the package",
                                                           (options.python_dir / "_fakes.py").generic_string())
@@ -778,9 +791,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
                                                      "helpers, kernels other files register)",
                                                      helpers.size() == 1 ? "source" : fmt::format("{} sources", helpers.size()),
                                                      helpers.size() == 1 ? "s" : ""),
-                       settings.fragment ? " (FRAGMENT: the sources add to the namespace, no block of theirs claims it)"
-                                         : "",
-                       target, ns, settings.fragment ? " FRAGMENT" : "", package_args,
+                       fragment_why, target, ns, fragment ? " FRAGMENT" : "", package_args,
                        options.schemas_dir.generic_string(), fmt::join(sources, " "));
     }
     std::vector<std::string> include_dirs = found.include_dirs;

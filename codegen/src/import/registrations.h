@@ -123,6 +123,7 @@ struct RegistrationBlock {
   // Its lines that hold nothing but blank space or a `//` comment: the lines of registrations that go, set apart
   // by nothing else (deep-gemm's, sglang's), make one range to delete.
   std::set<int> filler_lines = {};
+  bool claims = false;  // a TORCH_LIBRARY block (its stable and _EXPAND forms too): it owns the namespace
 };
 
 struct ImportResult {

@@ -322,6 +322,7 @@ void Collector::cpp(const SourceFile& file) {
     result.blocks.push_back({file.display, tokens[i].line, tokens[std::min(body_end, tokens.size()) - 1].line,
                              text_of(tokens, {i, head_end}), {}, false, ns});
     result.blocks.back().filler_lines = filler_lines(result.blocks.back().first_line, result.blocks.back().last_line);
+    result.blocks.back().claims = block == "TORCH_LIBRARY";
     // What a registration call became: kept when it added a kept impl.
     auto record = [&](const ImportedOp* o, size_t kept_before, size_t k, size_t call_end, bool def = false) {
       const int last_line = tokens[std::min(call_end, tokens.size()) - 1].line;
