@@ -696,3 +696,28 @@ x = torch.arange(4, dtype=torch.float32)
 assert torch.equal(torch.ops.claimlib.shown_op(x), x * 2) and torch.equal(torch.ops.claimlib.hidden_op(x), x * 3)
 print("ok")
 """, env, tmp_path)
+
+
+def test_a_pybind11_module_in_a_file_that_stays_is_named_with_where_it_goes(tmp_path):
+    """DeepSpeed's csrc/compile/init.cpp: its op blocks, impls that stay (kernels no call reaches), and a
+    PYBIND11_MODULE of its own functions (`init`, `register_param`...), which its Python calls. The library opgen
+    builds links no Python: the report names the module's lines, to move into the project's own extension."""
+    (tmp_path / "csrc").mkdir()
+    (tmp_path / "csrc" / "init.cpp").write_text(
+        '#include <torch/extension.h>\nnamespace { at::Tensor hidden(const at::Tensor& x) { return x; } }\n'
+        'void set_persistent(int64_t id);\n'
+        'TORCH_LIBRARY(dc, m) {\n  m.def("test_call(Tensor a) -> Tensor");\n}\n'
+        'TORCH_LIBRARY_IMPL(dc, CPU, m) {\n  m.impl("test_call", &hidden);\n}\n'
+        'PYBIND11_MODULE(TORCH_EXTENSION_NAME, m)\n{\n'
+        '    m.def("set_persistent", &set_persistent, "Set persistent flag for a parameter");\n}\n')
+    proc = run_opgen("import", "csrc/init.cpp", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert ("csrc/init.cpp:10-13: delete PYBIND11_MODULE(TORCH_EXTENSION_NAME,m) too, a pybind11 module of the "
+            "project's own functions, which the library cannot hold (it links no Python): move it into a source of "
+            "its own") in proc.stdout, proc.stdout
+    report = tmp_path / "report.txt"
+    report.write_text(proc.stdout)
+    applied = subprocess.run([sys.executable, SOURCE_DIR / "scripts" / "apply_deletions.py", report, tmp_path],
+                             capture_output=True, text=True)
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+    assert "PYBIND11_MODULE" not in (tmp_path / "csrc" / "init.cpp").read_text()

@@ -282,6 +282,7 @@ BuildSteps build_steps(const ImportResult& found, const std::set<std::string>& w
     bool every_block_owned = true;
     bool stays = false;
     std::string python_module_init, python_module_init_lines;  // RegistrationBlock's
+    bool python_module_functions = false;
   };
   std::vector<std::string> files;
   std::map<std::string, FileFate> fate;
@@ -292,6 +293,7 @@ BuildSteps build_steps(const ImportResult& found, const std::set<std::string>& w
     FileFate& file = it->second;
     file.python_module_init = block.python_module_init;
     file.python_module_init_lines = block.python_module_init_lines;
+    file.python_module_functions = block.python_module_functions;
     std::vector<std::string> owned_ops, staying;  // each op once, in order
     std::set<std::string> seen_owned, seen_staying;
     bool keeps = false;
@@ -372,9 +374,15 @@ BuildSteps build_steps(const ImportResult& found, const std::set<std::string>& w
     // package loads it, where the project's Python imported the module.
     if (fate[file].stays && !fate[file].python_module_init.empty())
       steps.drop_lines.emplace_back(
-          file, fmt::format("{}:{}: delete {} too, a Python module's init: the generated package loads the library, "
-                            "which links no Python",
-                            file, fate[file].python_module_init_lines, fate[file].python_module_init));
+          file, fate[file].python_module_functions
+                    ? fmt::format("{}:{}: delete {} too, a pybind11 module of the project's own functions, which the "
+                                  "library cannot hold (it links no Python): move it into a source of its own, built "
+                                  "as the project's Python extension and linked to the library, whose kernels share "
+                                  "its state",
+                                  file, fate[file].python_module_init_lines, fate[file].python_module_init)
+                    : fmt::format("{}:{}: delete {} too, a Python module's init: the generated package loads the "
+                                  "library, which links no Python",
+                                  file, fate[file].python_module_init_lines, fate[file].python_module_init));
   }
   // A file dropped whole needs no line of its own.
   std::erase_if(steps.drop_lines, [&](const auto& line) {

@@ -120,6 +120,9 @@ struct RegistrationBlock {
   // library opgen builds does not link (the generated package loads it instead).
   std::string python_module_init = {};
   std::string python_module_init_lines = {};
+  // The init is a pybind11 module, PYBIND11_MODULE(NAME, m) { m.def(...); }: Python functions of the project's
+  // (DeepSpeed's `init`, `register_param`...), which its Python calls, not an empty module.
+  bool python_module_functions = false;
   // Its lines that hold nothing but blank space or a `//` comment: the lines of registrations that go, set apart
   // by nothing else (deep-gemm's, sglang's), make one range to delete.
   std::set<int> filler_lines = {};

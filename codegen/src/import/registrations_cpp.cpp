@@ -482,6 +482,7 @@ void Collector::cpp(const SourceFile& file) {
   // matched once, and each look for an init's end stays at its own level and stops at the next init: linear in
   // hostile sources (100,000 unclosed `REGISTER_EXTENSION(` once took minutes).
   std::string module_init, module_init_lines;
+  bool module_functions = false;  // a pybind11 module: functions of the project's own, not an empty init
   for (const TokenRange& range : outside_blocks) {
     const size_t from = range.first, to = range.second;  // not a structured binding: the lambda below captures them
     std::vector<size_t> closer(to - from, 0);  // per opening bracket, the index of its closing one (0: none)
@@ -497,15 +498,28 @@ void Collector::cpp(const SourceFile& file) {
       }
     }
     auto starts_init = [&](size_t j) {
-      return (is(tokens[j], "REGISTER_EXTENSION") && j + 1 < to && is(tokens[j + 1], "(")) ||
+      return ((is(tokens[j], "REGISTER_EXTENSION") || is(tokens[j], "PYBIND11_MODULE")) && j + 1 < to &&
+              is(tokens[j + 1], "(")) ||
              is(tokens[j], "PyMODINIT_FUNC");
     };
     for (size_t j = from; j < to && module_init.empty(); ++j) {
       if (!starts_init(j)) continue;
-      const bool macro = is(tokens[j], "REGISTER_EXTENSION");
+      const bool macro = !is(tokens[j], "PyMODINIT_FUNC");
       size_t end = 0;  // the macro's closing parenthesis, or the closing brace of the function's body
       if (macro) {
         end = closer[j + 1 - from];
+        // PYBIND11_MODULE(name, m) { m.def(...); }: the module's functions are its body.
+        if (end && is(tokens[j], "PYBIND11_MODULE")) {
+          module_functions = true;
+          if (end + 1 < to && is(tokens[end + 1], "{")) {
+            const size_t body = closer[end + 1 - from];
+            if (body) {
+              module_init_lines = fmt::format("{}-{}", tokens[j].line, tokens[body].line);
+              module_init = text_of(tokens, {j, end + 1});
+              continue;
+            }
+          }
+        }
       } else {
         for (size_t k = j + 1; k < to && !starts_init(k); ++k) {
           if (is(tokens[k], ";") || is(tokens[k], ")") || is(tokens[k], "}") || is(tokens[k], "]")) break;
@@ -529,6 +543,7 @@ void Collector::cpp(const SourceFile& file) {
     result.blocks[b].file_has_other_code = other_code;
     result.blocks[b].python_module_init = module_init;
     result.blocks[b].python_module_init_lines = module_init_lines;
+    result.blocks[b].python_module_functions = module_functions;
   }
 }
 
