@@ -7,6 +7,7 @@
 #     KERNELS <file>.cpp|.cu...       # CPU and CUDA kernels
 #     [PYTHON_PACKAGE <pkg>]          # default: <ns> (opgen_ops for namespace opgen)
 #     [FRAGMENT]                      # the namespace is shared: ops added as fragments, no TORCH_LIBRARY claims it
+#     [PYTHON_API]                    # the kernels call Python's C API (pybind11): resolved when Python loads it
 #     [PYTHON_SOURCES <file>.py...]   # copied into the package (an __init__.py among them replaces the default)
 #     [TORCH_TARGET_VERSION <M.m>]    # oldest PyTorch the stable-ABI ops load in; default 2.10
 #     [SHARDS <n>]                    # unity TUs per ABI the bindings compile as; 0: one TU per op
@@ -15,7 +16,7 @@
 #     [INSTALL_DIR <dir>])            # cmake --install puts the package in <dir>/<pkg> (component python)
 #
 # Produces the shared library <target> (lib<target>.so, plain C++: no
-# Python.h, no libpython) inside the Python package directory
+# Python.h, no libpython, unless PYTHON_API) inside the Python package directory
 # ${CMAKE_BINARY_DIR}/python/<pkg>, next to the generated _ops.py/_ops.pyi.
 # The tool it runs is the target opgen::opgen (find_package(opgen)) or else
 # opgen (the in-tree build, or an imported prebuilt binary).
@@ -102,7 +103,7 @@ if(OPGEN_EXECUTABLE AND NOT TARGET opgen AND NOT TARGET opgen::opgen)
 endif()
 
 function(opgen_add_library target)
-  cmake_parse_arguments(ARG "FRAGMENT" "NAMESPACE;PYTHON_PACKAGE;TORCH_TARGET_VERSION;SHARDS;GENERATED_REFERENCE;INSTALL_DIR"
+  cmake_parse_arguments(ARG "FRAGMENT;PYTHON_API" "NAMESPACE;PYTHON_PACKAGE;TORCH_TARGET_VERSION;SHARDS;GENERATED_REFERENCE;INSTALL_DIR"
                         "SCHEMAS;KERNELS;PYTHON_SOURCES" ${ARGN})
   if(NOT ARG_NAMESPACE)
     message(FATAL_ERROR "opgen_add_library(${target}): NAMESPACE is required")
@@ -220,9 +221,19 @@ function(opgen_add_library target)
   add_library(${target} SHARED ${gen_sources} ${kernels})
   target_include_directories(${target} PRIVATE ${gen_dir}/include)
   target_link_libraries(${target} PRIVATE opgen_torch)
-  # A kernel the registrations name but nobody defined is a link error here,
-  # not a library that fails to load.
-  target_link_options(${target} PRIVATE LINKER:--no-undefined)
+  if(ARG_PYTHON_API)
+    # Kernels that call Python's C API (they take pybind11 objects: DeepSpeed's
+    # DeepCompile state) find the interpreter's symbols, and torch_python's,
+    # in the Python process that loads the library, as an extension module
+    # does: the link leaves undefined symbols open, those of a kernel nobody
+    # defined among them (the package's import then fails, naming it).
+    find_package(Python3 REQUIRED COMPONENTS Interpreter Development.Module)
+    target_link_libraries(${target} PRIVATE Python3::Module torch_python)
+  else()
+    # A kernel the registrations name but nobody defined is a link error here,
+    # not a library that fails to load.
+    target_link_options(${target} PRIVATE LINKER:--no-undefined)
+  endif()
   # A kernel whose definition no longer matches its generated declaration
   # fails to compile with a message that names neither (GCC: "should have
   # been declared inside"). The compiler runs under `opgen compile`, which

@@ -700,8 +700,9 @@ print("ok")
 
 def test_a_pybind11_module_in_a_file_that_stays_is_named_with_where_it_goes(tmp_path):
     """DeepSpeed's csrc/compile/init.cpp: its op blocks, impls that stay (kernels no call reaches), and a
-    PYBIND11_MODULE of its own functions (`init`, `register_param`...), which its Python calls. The library opgen
-    builds links no Python: the report names the module's lines, to move into the project's own extension."""
+    PYBIND11_MODULE of its own functions (`init`, `register_param`...), which its Python imports as a module. The
+    module stays in the library (pybind11 hides what takes its types: no other library could call the kernels'
+    functions), and the report says how Python imports it; nothing of it is deleted."""
     (tmp_path / "csrc").mkdir()
     (tmp_path / "csrc" / "init.cpp").write_text(
         '#include <torch/extension.h>\nnamespace { at::Tensor hidden(const at::Tensor& x) { return x; } }\n'
@@ -712,12 +713,57 @@ def test_a_pybind11_module_in_a_file_that_stays_is_named_with_where_it_goes(tmp_
         '    m.def("set_persistent", &set_persistent, "Set persistent flag for a parameter");\n}\n')
     proc = run_opgen("import", "csrc/init.cpp", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert ("csrc/init.cpp:10-13: delete PYBIND11_MODULE(TORCH_EXTENSION_NAME,m) too, a pybind11 module of the "
-            "project's own functions, which the library cannot hold (it links no Python): move it into a source of "
-            "its own") in proc.stdout, proc.stdout
+    assert ("next: csrc/init.cpp:10-13: PYBIND11_MODULE(TORCH_EXTENSION_NAME,m) stays in the library, the project's "
+            "own Python module") in proc.stdout, proc.stdout
+    assert "through a link to libdc_ops.so named as the module" in proc.stdout, proc.stdout
+    assert "PYTHON_API" in proc.stdout and "delete PYBIND11_MODULE" not in proc.stdout, proc.stdout
     report = tmp_path / "report.txt"
     report.write_text(proc.stdout)
     applied = subprocess.run([sys.executable, SOURCE_DIR / "scripts" / "apply_deletions.py", report, tmp_path],
                              capture_output=True, text=True)
     assert applied.returncode == 0, applied.stdout + applied.stderr
-    assert "PYBIND11_MODULE" not in (tmp_path / "csrc" / "init.cpp").read_text()
+    assert "PYBIND11_MODULE" in (tmp_path / "csrc" / "init.cpp").read_text()
+
+
+# DeepSpeed's DeepCompile kernels include torch/extension.h and take pybind11 objects: a library built from them
+# calls Python's C API. The report's line says PYTHON_API, and the library built with it loads and runs.
+PYAPI_KERNELS = """#include <torch/extension.h>
+#include "ops.h"
+at::Tensor twice(const at::Tensor& x) {
+  TORCH_CHECK(Py_IsInitialized(), "called outside Python");
+  return x * 2;
+}
+"""
+
+
+def test_kernels_that_call_python_are_built_with_the_python_api(tmp_path):
+    project = tmp_path / "project"
+    (project / "csrc").mkdir(parents=True)
+    (project / "csrc" / "ops.h").write_text("#pragma once\n#include <ATen/core/Tensor.h>\n"
+                                            "at::Tensor twice(const at::Tensor& x);\n")
+    (project / "csrc" / "kernels.cpp").write_text(PYAPI_KERNELS)
+    (project / "csrc" / "binding.cpp").write_text(
+        '#include <torch/library.h>\n#include "ops.h"\nTORCH_LIBRARY(pyapi, m) {\n'
+        '  m.def("twice(Tensor x) -> Tensor");\n}\nTORCH_LIBRARY_IMPL(pyapi, CPU, m) {\n  m.impl("twice", &twice);\n}\n')
+    proc = run_opgen("import", "csrc", cwd=project)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "# PYTHON_API: csrc/kernels.cpp brings pybind11 in (torch/extension.h)" in proc.stdout, proc.stdout
+    cmake = next(line.strip() for line in proc.stdout.splitlines() if "opgen_add_library(" in line)
+    assert " PYTHON_API " in cmake and cmake.endswith("KERNELS csrc/kernels.cpp)"), cmake
+    spec = project / "schemas" / "twice.yaml"
+    text = spec.read_text()
+    spec.write_text(text.replace(text[text.index("fake:"):].split("\n")[0], "fake:\n  - like(x)"))
+    (project / "csrc" / "binding.cpp").unlink()  # the report: nothing in it but the registrations the spec makes
+    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
+project(pyapi CXX)
+include({SOURCE_DIR}/cmake/Opgen.cmake)
+{cmake}
+target_include_directories(pyapi_ops PRIVATE csrc)
+""")
+    _, env = build_with_opgen(project, tmp_path / "build")
+    run_check("""
+import torch, pyapi
+x = torch.arange(4, dtype=torch.float32)
+assert torch.equal(torch.ops.pyapi.twice(x), x * 2)
+print("ok")
+""", env, tmp_path)

@@ -269,6 +269,8 @@ struct BuildSteps {
   // The head of a block that claims the namespace (TORCH_LIBRARY) and stays, for registrations it keeps
   // (deep-gemm's, for its one kept impl): the library must then add to the namespace, not claim it again.
   std::string claim_that_stays;
+  // "file:lines: PYBIND11_MODULE(...)" in files that stay: pybind11 modules of the project's own functions.
+  std::vector<std::string> python_modules;
 };
 
 BuildSteps build_steps(const ImportResult& found, const std::set<std::string>& written_ops, const std::string& ns,
@@ -372,17 +374,15 @@ BuildSteps build_steps(const ImportResult& found, const std::set<std::string>& w
     else if (fate[file].every_block_owned) steps.dropped_files.push_back(file);
     // Kept in the library, the init would call Python's C API, which the library does not link: the generated
     // package loads it, where the project's Python imported the module.
-    if (fate[file].stays && !fate[file].python_module_init.empty())
+    // A pybind11 module of the project's own functions stays: it is the project's Python API (build_python_module).
+    if (fate[file].stays && !fate[file].python_module_init.empty() && fate[file].python_module_functions)
+      steps.python_modules.push_back(
+          fmt::format("{}:{}: {}", file, fate[file].python_module_init_lines, fate[file].python_module_init));
+    else if (fate[file].stays && !fate[file].python_module_init.empty())
       steps.drop_lines.emplace_back(
-          file, fate[file].python_module_functions
-                    ? fmt::format("{}:{}: delete {} too, a pybind11 module of the project's own functions, which the "
-                                  "library cannot hold (it links no Python): move it into a source of its own, built "
-                                  "as the project's Python extension and linked to the library, whose kernels share "
-                                  "its state",
-                                  file, fate[file].python_module_init_lines, fate[file].python_module_init)
-                    : fmt::format("{}:{}: delete {} too, a Python module's init: the generated package loads the "
-                                  "library, which links no Python",
-                                  file, fate[file].python_module_init_lines, fate[file].python_module_init));
+          file, fmt::format("{}:{}: delete {} too, a Python module's init: the generated package loads the library, "
+                            "which links no Python",
+                            file, fate[file].python_module_init_lines, fate[file].python_module_init));
   }
   // A file dropped whole needs no line of its own.
   std::erase_if(steps.drop_lines, [&](const auto& line) {
@@ -728,7 +728,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   for (const Draft& d : drafts)
     if (d.needs.empty()) written_ops.insert(d.op->name);
   const BuildSteps steps = build_steps(found, written_ops, ns, moved);
-  const auto& [drop_lines, dropped_files, kept_files, unread_blocks, claim_that_stays] = steps;
+  const auto& [drop_lines, dropped_files, kept_files, unread_blocks, claim_that_stays, python_modules] = steps;
   // A block of the sources that claims the namespace and stays: the library adds to the namespace instead.
   const bool fragment = settings.fragment || !claim_that_stays.empty();
   const std::string fragment_why =
@@ -786,6 +786,9 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
       // its build knows (a note after them says so).
       const std::vector<std::string> helpers = several ? std::vector<std::string>{} : found.registration_free_sources;
       sources.insert(sources.end(), helpers.begin(), helpers.end());
+      std::vector<std::string> pybind11;  // the sources that include pybind11: the library calls Python
+      for (const std::string& file : sources)
+        if (found.pybind11_sources.count(file)) pybind11.push_back(file);
       // The kernels' sources, but where every bound kernel is defined in a file that stays.
       if (std::any_of(kernel_definitions.begin(), kernel_definitions.end(), [&](const std::string& file) {
             return std::find(sources.begin(), sources.end(), file) == sources.end();  // sources: the kept files
@@ -799,8 +802,13 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
                                                      "helpers, kernels other files register)",
                                                      helpers.size() == 1 ? "source" : fmt::format("{} sources", helpers.size()),
                                                      helpers.size() == 1 ? "s" : ""),
-                       fragment_why, target, ns, fragment ? " FRAGMENT" : "", package_args,
-                       options.schemas_dir.generic_string(), fmt::join(sources, " "));
+                       fragment_why, target, ns, fragment ? " FRAGMENT" : "",
+                       (pybind11.empty() ? "" : " PYTHON_API") + package_args, options.schemas_dir.generic_string(),
+                       fmt::join(sources, " "));
+      if (!pybind11.empty())
+        r += fmt::format("    # PYTHON_API: {} bring{} pybind11 in (torch/extension.h): the kernels call Python's C API, "
+                         "whose symbols the library finds when Python loads it (docs/cmake.md)\n",
+                         fmt::join(pybind11, ", "), pybind11.size() == 1 ? "s" : "");
     }
     std::vector<std::string> include_dirs = found.include_dirs;
     if (!declarations_headers.empty()) include_dirs.push_back(options.schemas_dir.generic_string());
@@ -817,6 +825,15 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
       r += fmt::format("    # {}: the compiler defines {} from its target flags: give {} the flags that do, as the "
                        "project's build does (target_compile_options), not a definition\n",
                        fmt::join(compilers, ", "), compilers.size() == 1 ? "it" : "them", target);
+    // Its functions (DeepSpeed's `init`, taking a pybind11 config object) have hidden visibility, as pybind11
+    // gives what takes its types: only the library that defines the kernels can hold the module that calls them.
+    for (const std::string& module : python_modules)
+      r += fmt::format("  next: {} stays in the library, the project's own Python module (its functions share the "
+                       "kernels' state, and pybind11 gives those that take its types hidden visibility: no other "
+                       "library could call them): define its name as the project's build does, and import it "
+                       "through a link to lib{}.so named as the module, with Python's extension suffix "
+                       "(<name>.cpython-311-x86_64-linux-gnu.so), so that Python loads the library once\n",
+                       module, target);
   }
   if (drafts.empty()) {
     plan.ok = false;

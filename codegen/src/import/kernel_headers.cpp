@@ -70,6 +70,12 @@ bool needs_python(const std::string& include) {
          include.starts_with("<pybind11/");
 }
 
+// Of those, the ones whose inline code calls Python's C API wherever they are included (pybind11's): a library
+// compiled with them must find the interpreter's symbols when Python loads it. <Python.h> alone declares.
+bool brings_pybind11(const std::string& include) {
+  return include == "<torch/extension.h>" || include == "<torch/python.h>" || include.starts_with("<pybind11/");
+}
+
 // The headers a run reads, each once: where a quoted include of a file in a directory is, what a header declares,
 // what an include brings in with its own includes, and the registering sources, read again for their own
 // declarations.
@@ -80,12 +86,14 @@ class IncludeGraph {
     std::set<std::string> identifiers;
     std::vector<std::string> includes;
     bool python = false;  // it includes Python's C API (directly): an opgen library's build has none
+    bool pybind11 = false;  // it includes pybind11 (directly): brings_pybind11
   };
   // What an include brings in, its own includes followed: its headers' identifiers, and whether one of them needs
   // Python's C API (vLLM's core/registration.h: <Python.h>), which the generated bindings cannot include.
   struct Beneath {
     std::set<std::string> names;
     bool python = false;
+    bool pybind11 = false;
   };
 
   IncludeGraph(const Configuration* configuration, const std::vector<std::filesystem::path>& include_dirs)
@@ -111,6 +119,7 @@ class IncludeGraph {
         if (t.kind == Token::Kind::Identifier) header.identifiers.insert(t.text);
       header.includes = scanned.quoted_includes;
       header.python = std::any_of(scanned.includes.begin(), scanned.includes.end(), needs_python);
+      header.pybind11 = std::any_of(scanned.includes.begin(), scanned.includes.end(), brings_pybind11);
       it->second = std::move(header);
     }
     return it->second;
@@ -139,6 +148,7 @@ class IncludeGraph {
       walk(dir, {include}, [&](const Header& h) {
         brought.names.insert(h.identifiers.begin(), h.identifiers.end());
         brought.python = brought.python || h.python;
+        brought.pybind11 = brought.pybind11 || h.pybind11;
         return false;
       });
     return brought;
@@ -469,6 +479,22 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
   }
   for (const auto& dir : beside) add_dir(dir);
   found.include_dirs = path;
+  // The compiled sources given that bring pybind11 in, themselves or through their quoted includes: the library
+  // that compiles them calls Python's C API (DeepSpeed's DeepCompile kernels take pybind11 objects).
+  std::vector<std::string> files;
+  for (const auto& block : found.blocks)
+    if (std::find(files.begin(), files.end(), block.file) == files.end()) files.push_back(block.file);
+  files.insert(files.end(), found.registration_free_sources.begin(), found.registration_free_sources.end());
+  for (const std::string& file : files)
+    if (const IncludeGraph::Source* source = graph.source(file)) {
+      const fs::path dir = fs::path(file).parent_path();
+      const auto& includes = source->scanned.includes;
+      if (std::any_of(includes.begin(), includes.end(), [&](const std::string& include) {
+            return brings_pybind11(include) ||
+                   (include.starts_with("\"") && graph.beneath(dir, include.substr(1, include.size() - 2)).pybind11);
+          }))
+        found.pybind11_sources.insert(file);
+    }
 
   // The generated header includes them from that path, not from beside the registering file. Where a directory
   // before has a header of the same name (vLLM's csrc/ops.h, ahead of the csrc/libtorch_stable/ops.h its stable

@@ -154,6 +154,9 @@ struct ImportResult {
   // .def( or .impl( call (a macro's or pybind11's among them). The kernels' helpers and kernels other files register
   // (xformers' pt_stable_utils.cu): the project's build compiles them, and the library's needs them as well.
   std::vector<std::string> registration_free_sources;
+  // The compiled sources given that include pybind11 (torch/extension.h), themselves or through their headers
+  // (kernel_headers.h): a library built from them calls Python's C API.
+  std::set<std::string> pybind11_sources;
 };
 
 // The ops of all the sources together: an impl or a fake in one file joins
