@@ -308,13 +308,17 @@ int run_import(const ImportCli& o) {
     configuration->defines[name] = eq == std::string::npos ? "1" : define.substr(eq + 1);
   }
   const std::vector<std::filesystem::path> include_dirs(o.include_dirs.begin(), o.include_dirs.end());
+  std::string header_walk_note;
   if (configuration) {
     // What the configuration cannot say is undefined: the macros of headers, the compiler's own.
-    configuration->unknown = opgen::import::macros_headers_define(sources, include_dirs);
+    auto header_macros = opgen::import::macros_headers_define(sources, include_dirs);
+    configuration->unknown = std::move(header_macros.names);
+    header_walk_note = std::move(header_macros.note);
     for (std::string_view name : opgen::import::compiler_macros()) configuration->unknown.emplace(name);
   }
   const opgen::import::Configuration* config = configuration ? &*configuration : nullptr;
   auto found = opgen::import::find_registrations(sources, config);
+  if (!header_walk_note.empty()) found.notes.push_back(header_walk_note);
   opgen::import::infer_schemas(found, config, include_dirs);
   opgen::import::keep_unbound_impls(found);
   opgen::import::choose_kernel_headers(found, config, include_dirs);

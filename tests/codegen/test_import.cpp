@@ -1,8 +1,12 @@
 // `opgen import`'s first two stages on small sources: the scanner (what a
 // string is, what a comment is, which #if a token stands in) and the
 // registration finder. Real projects' files are tests/python/test_import.py's.
+#include <filesystem>
+#include <fstream>
+
 #include <gtest/gtest.h>
 
+#include "import/header_macros.h"
 #include "import/infer_schema.h"
 #include "import/pp_condition.h"
 #include "import/registrations.h"
@@ -483,4 +487,25 @@ TEST(ImportInfer, CppTypesMapToTheSchemaTypesPyTorchInfers) {
     return std::nullopt;
   };
   EXPECT_EQ(opgen::import::schema_type_of("const std::vector<fptr_t>&", false, alias), "int[]");
+}
+
+// The walk over the headers a source includes, for the macros they may define: their includes followed, beside
+// the file and on the include path, within its limits (a hostile tree ends it with a note).
+TEST(ImportHeaderMacros, FollowsIncludesAndStopsAtItsLimits) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::path(::testing::TempDir()) / "opgen_header_macros";
+  fs::remove_all(root);
+  fs::create_directories(root / "include" / "lib");
+  auto write = [](const fs::path& path, const std::string& text) { std::ofstream(path) << text; };
+  write(root / "include" / "lib" / "config.h", "#pragma once\n#include \"arch.h\"\n#define LIB_CONFIG 1\n");
+  write(root / "include" / "lib" / "arch.h", "#if (__CUDACC_VER_MAJOR__ >= 12)\n#define LIB_SM90_SUPPORTED\n#endif\n");
+  const std::vector<opgen::import::SourceFile> sources = {
+      {(root / "ops.cu").string(), "#include <lib/config.h>\n#include \"missing.h\"\n#define OWN 1\n"}};
+  const auto all = opgen::import::macros_headers_define(sources, {root / "include"});
+  EXPECT_EQ(all.names, (std::set<std::string>{"LIB_CONFIG", "LIB_SM90_SUPPORTED"}));
+  EXPECT_TRUE(all.note.empty()) << all.note;
+  const auto one = opgen::import::macros_headers_define(sources, {root / "include"}, {.headers = 1});
+  EXPECT_EQ(one.names, (std::set<std::string>{"LIB_CONFIG"}));
+  EXPECT_NE(one.note.find("up to 1 headers"), std::string::npos) << one.note;
+  fs::remove_all(root);
 }

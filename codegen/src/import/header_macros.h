@@ -15,13 +15,24 @@
 
 namespace opgen::import {
 
+// What the walk may read: a hostile tree (an include path of millions of
+// headers, each of 64 MiB) ends it at these, with a note.
+struct HeaderWalkLimits {
+  size_t headers = 20'000;
+  size_t bytes = size_t{512} << 20;
+};
+
+struct HeaderMacros {
+  std::set<std::string> names;
+  std::string note;  // why the walk stopped short ("" where it read every header it found)
+};
+
 // The names every header the C and C++ sources include may #define, under
 // any condition: their #includes followed, a quoted one beside the file
 // that includes it then on `include_dirs` (find_include), an angle one on
-// `include_dirs`; each header read once, at most kMaxHeaders of them.
-std::set<std::string> macros_headers_define(const std::vector<SourceFile>& sources,
-                                            const std::vector<std::filesystem::path>& include_dirs);
-
-inline constexpr size_t kMaxHeaders = 20'000;
+// `include_dirs`; each header read once, within `limits`.
+HeaderMacros macros_headers_define(const std::vector<SourceFile>& sources,
+                                   const std::vector<std::filesystem::path>& include_dirs,
+                                   const HeaderWalkLimits& limits = {});
 
 }  // namespace opgen::import
