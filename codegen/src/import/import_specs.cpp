@@ -832,7 +832,8 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
                        "kernels' state, and pybind11 gives those that take its types hidden visibility: no other "
                        "library could call them): define its name as the project's build does, and import it "
                        "through a link to lib{}.so named as the module, with Python's extension suffix "
-                       "(<name>.cpython-311-x86_64-linux-gnu.so), so that Python loads the library once\n",
+                       "(sysconfig.get_config_var('EXT_SUFFIX'): <name>.cpython-311-x86_64-linux-gnu.so for CPython "
+                       "3.11 on x86-64 Linux), so that Python loads the library once\n",
                        module, target);
   }
   if (drafts.empty()) {
