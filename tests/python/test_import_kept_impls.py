@@ -46,6 +46,11 @@ target_include_directories(mylib_ops PRIVATE csrc)
 
 
 
+def with_like_fake(text):
+    """A spec's text with the fake the report asks for written as a rule, `like(x)`: the person's step."""
+    return text.replace(text[text.index("fake:"):].split("\n")[0], "fake:\n  - like(x)")
+
+
 OPS_H = """#pragma once
 #include <ATen/core/Tensor.h>
 at::Tensor scale(const at::Tensor& x, double a);
@@ -112,7 +117,7 @@ def test_an_impl_for_a_key_opgen_does_not_register_stays_and_runs(tmp_path):
     assert "# kept in the project's build: the impl for AutocastCPU (csrc/binding.cpp:10;" in text, text
     assert "dispatch: [CPU]" in text, text
     # The person's step the report asks for: the fake (here a rule instead of python/_fakes.py).
-    spec.write_text(text.replace(text[text.index("fake:"):].split("\n")[0], "fake:\n  - like(x)"))
+    spec.write_text(with_like_fake(text))
     check = run_opgen("check", "--namespace", "mylib", project / "schemas")
     assert check.returncode == 0, check.stderr
     write_cmake(project, "csrc/kernels.cpp")
@@ -241,7 +246,7 @@ def test_impls_for_autograd_and_autocast_keys_are_bound_in_the_spec(tmp_path):
     assert "dispatch: [CPU, AutogradCPU, AutocastCPU]" in text, text
     assert "AutogradCPU: \"scale_autograd\"" in text and "AutocastCPU: \"scale_autocast\"" in text, text
     # The person's steps: the fake the report asks for, and a check of their own.
-    text = text.replace(text[text.index("fake:"):].split("\n")[0], "fake:\n  - like(x)")
+    text = with_like_fake(text)
     spec.write_text(text + "checks:\n  x: {dtype: [float32]}\n")
     check = run_opgen("check", "--namespace", "mylib", project / "schemas")
     assert check.returncode == 0, check.stderr
@@ -577,7 +582,7 @@ def test_the_sources_that_register_nothing_are_built_with_the_kernels(tmp_path):
     assert cmake.split(" KERNELS ")[1] == "csrc/helper.cpp csrc/kernels.cpp csrc/rocm.cpp)", cmake
     spec = project / "schemas" / "scale.yaml"
     text = spec.read_text()
-    spec.write_text(text.replace(text[text.index("fake:"):].split("\n")[0], "fake:\n  - like(x)"))
+    spec.write_text(with_like_fake(text))
     # The report's lines, as printed, build (the library is linked --no-undefined) and the op runs.
     (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
 project(mylib CXX)
@@ -677,7 +682,7 @@ def test_a_claiming_block_that_stays_makes_the_library_a_fragment(tmp_path):
     for op in ("shown_op", "hidden_op"):
         spec = project / "schemas" / f"{op}.yaml"
         text = spec.read_text()
-        spec.write_text(text.replace(text[text.index("fake:"):].split("\n")[0], "fake:\n  - like(x)"))
+        spec.write_text(with_like_fake(text))
     report = tmp_path / "report.txt"
     report.write_text(proc.stdout)
     applied = subprocess.run([sys.executable, SOURCE_DIR / "scripts" / "apply_deletions.py", report, project],
@@ -752,7 +757,7 @@ def test_kernels_that_call_python_are_built_with_the_python_api(tmp_path):
     assert " PYTHON_API " in cmake and cmake.endswith("KERNELS csrc/kernels.cpp)"), cmake
     spec = project / "schemas" / "twice.yaml"
     text = spec.read_text()
-    spec.write_text(text.replace(text[text.index("fake:"):].split("\n")[0], "fake:\n  - like(x)"))
+    spec.write_text(with_like_fake(text))
     (project / "csrc" / "binding.cpp").unlink()  # the report: nothing in it but the registrations the spec makes
     (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
 project(pyapi CXX)
