@@ -22,6 +22,7 @@ OUT=$(mkdir -p "${2:-$root/build-deepspeed-dc}" && cd "${2:-$root/build-deepspee
 OPGEN=${OPGEN:-$root/build/codegen/opgen}
 VENV=${VENV:-$HOME/.cache/opgen/venv-torch-2.11.0}
 PY=$VENV/bin/python
+source "$root/scripts/lib/both_ways.sh"
 SOURCES="csrc/compile/deepcompile.cpp csrc/compile/init.cpp csrc/compile/z1.cpp csrc/compile/z2.cpp csrc/compile/z3.cpp csrc/compile/util.cpp"
 SITE=$("$PY" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
 PYTHON_INCLUDE=$("$PY" -c "import sysconfig; print(sysconfig.get_paths()['include'])")
@@ -77,32 +78,18 @@ target_link_libraries(dc_ops PRIVATE torch_cuda c10_cuda OpenMP::OpenMP_CXX CUDA
 # The module's name, as the op builder defines it (the report: define its name as the project's build does).
 target_compile_definitions(dc_ops PRIVATE TORCH_EXTENSION_NAME=dc_op)"
 } > "$OUT/imported/CMakeLists.txt"
-for side in project imported; do
-  cmake -S "$OUT/$side" -B "$OUT/build-$side" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE="$PY" \
-    -DOPGEN_EXECUTABLE="$OPGEN" -DOPGEN_ENABLE_CUDA=OFF > "$OUT/$side.configure.log" 2>&1 \
-    || { tail -20 "$OUT/$side.configure.log"; exit 1; }
-  start=$SECONDS
-  ninja -C "$OUT/build-$side" > "$OUT/$side.build.log" 2>&1 || { grep -m5 -A10 "error" "$OUT/$side.build.log"; exit 1; }
-  echo "built: $side ($((SECONDS - start)) s)"
-done
+build_sides -DOPGEN_ENABLE_CUDA=OFF
 
 # 4. Each side in its own process (libcuda's stub stands in for a driver where there is none): what it registers,
 #    compared; then its dc_op module, imported and called.
-stub=""
-if ! ldconfig -p | grep -q "libcuda.so.1"; then
-  mkdir -p "$OUT/stub"; ln -sf "$(dirname "$(command -v nvcc)")/../lib64/stubs/libcuda.so" "$OUT/stub/libcuda.so.1"
-  stub="$OUT/stub"
-fi
-run() { LD_LIBRARY_PATH=$stub:$NCCL/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$PY" "$@"; }
-run "$root/scripts/vllm_subset/registered.py" project "$OUT" "$OUT/project.json" "$OUT/build-project/dc_op.so"
-run "$root/scripts/vllm_subset/registered.py" imported "$OUT" "$OUT/imported.json" dc
-"$PY" "$root/scripts/vllm_subset/registered.py" compare "$OUT" "$OUT/project.json" "$OUT/imported.json"
+EXTRA_LIBRARY_PATH=$NCCL/lib
+compare_registered "$OUT/build-project/dc_op.so" dc
 # The imported side's module: a link to the library named as the module, as the report says.
 EXT=$("$PY" -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
 mkdir -p "$OUT/module"
 ln -sf "$OUT/build-imported/python/dc/libdc_ops.so" "$OUT/module/dc_op$EXT"
 for side in project imported; do
-  run -c "
+  run_python -c "
 import importlib.util, sys, torch
 if '$side' == 'imported':  # the package loads the library; the module is the same file, loaded once
     sys.path[:0] = ['$OUT/build-imported/python', '$OUT/module']

@@ -22,6 +22,7 @@ OUT=$(mkdir -p "${3:-$root/build-xformers-cuda}" && cd "${3:-$root/build-xformer
 OPGEN=${OPGEN:-$root/build/codegen/opgen}
 VENV=${VENV:-$HOME/.cache/opgen/venv-torch-2.11.0}
 PY=$VENV/bin/python
+source "$root/scripts/lib/both_ways.sh"
 # setup.py's CUDA sources: xformers/csrc/**/*.cpp and *.cu, less attention/hip_*.
 SOURCES=$(cd "$X" && find xformers/csrc -name '*.cpp' -o -name '*.cu' | grep -v '/attention/hip_' | sort)
 # setup.py's nvcc flags (RelWithDebInfo's line info left out: it changes no code), and its stable-ABI macros.
@@ -64,23 +65,8 @@ $COMMON"
   grep -oP '^ *\K(opgen_add_library|target_include_directories|target_compile_definitions)\(.*\)$' "$OUT/import.log" \
     | sed "s# xformers/# $OUT/imported/src/xformers/#g"
 } > "$OUT/imported/CMakeLists.txt"
-for side in project imported; do
-  cmake -S "$OUT/$side" -B "$OUT/build-$side" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE="$PY" \
-    -DOPGEN_EXECUTABLE="$OPGEN" -DOPGEN_REQUIRE_CUDA=ON > "$OUT/$side.configure.log" 2>&1 \
-    || { tail -20 "$OUT/$side.configure.log"; exit 1; }
-  start=$SECONDS
-  ninja -C "$OUT/build-$side" > "$OUT/$side.build.log" 2>&1 || { grep -m5 -A10 "error" "$OUT/$side.build.log"; exit 1; }
-  echo "built: $side ($((SECONDS - start)) s)"
-done
+build_sides -DOPGEN_REQUIRE_CUDA=ON
 
 # 4. Loaded each in its own process (libcuda's stub stands in for a driver where there is none); what they
 #    register compared.
-stub=""
-if ! ldconfig -p | grep -q "libcuda.so.1"; then
-  mkdir -p "$OUT/stub"; ln -sf "$(dirname "$(command -v nvcc)")/../lib64/stubs/libcuda.so" "$OUT/stub/libcuda.so.1"
-  stub="$OUT/stub"
-fi
-registered() { LD_LIBRARY_PATH=$stub${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$PY" "$root/scripts/vllm_subset/registered.py" "$@"; }
-registered project "$OUT" "$OUT/project.json" "$OUT/build-project/_C.so"
-registered imported "$OUT" "$OUT/imported.json" xformers_ops
-"$PY" "$root/scripts/vllm_subset/registered.py" compare "$OUT" "$OUT/project.json" "$OUT/imported.json"
+compare_registered "$OUT/build-project/_C.so" xformers_ops
