@@ -556,6 +556,80 @@ print("ok")
 """, env, tmp_path)
 
 
+# FlashAttention 3's flash_api_stable.cpp: stable impls whose kernels are boxed by hand (`void f(StableIValue*
+# stack, uint64_t, uint64_t)`), one declared in a header, one in the source alone. The generated bindings call a
+# kernel with the schema's arguments, so neither is bound: both impls stay in the project's build, with why.
+BOXED_H = """#pragma once
+#include <torch/csrc/stable/library.h>
+void boxed_twice(StableIValue* stack, uint64_t num_args, uint64_t num_outputs);
+"""
+
+BOXED_BINDING = """#include <torch/csrc/stable/library.h>
+#include <torch/csrc/stable/ops.h>
+#include <torch/csrc/stable/tensor.h>
+#include "boxed.h"
+using torch::stable::Tensor;
+static Tensor scaled(const Tensor& x, double by) {
+  Tensor out = torch::stable::empty_like(x);
+  const float* in = static_cast<const float*>(x.data_ptr());
+  float* result = static_cast<float*>(out.data_ptr());
+  for (int64_t i = 0; i < x.numel(); ++i) result[i] = static_cast<float>(by) * in[i];
+  return out;
+}
+void boxed_twice(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
+  stack[0] = torch::stable::detail::from(scaled(torch::stable::detail::to<Tensor>(stack[0]), 2.0));
+}
+void boxed_thrice(StableIValue* stack, uint64_t num_args, uint64_t num_outputs) {
+  stack[0] = torch::stable::detail::from(scaled(torch::stable::detail::to<Tensor>(stack[0]), 3.0));
+}
+STABLE_TORCH_LIBRARY(boxlib, m) {
+  m.def("twice(Tensor x) -> Tensor");
+  m.def("thrice(Tensor x) -> Tensor");
+}
+STABLE_TORCH_LIBRARY_IMPL(boxlib, CPU, m) {
+  m.impl("twice", &boxed_twice);
+  m.impl("thrice", &boxed_thrice);
+}
+"""
+
+
+def test_an_impl_whose_kernel_is_boxed_by_hand_stays_and_runs(tmp_path):
+    project = tmp_path / "project"
+    (project / "csrc").mkdir(parents=True)
+    (project / "csrc" / "boxed.h").write_text(BOXED_H)
+    (project / "csrc" / "binding.cpp").write_text(BOXED_BINDING)
+    proc = run_opgen("import", "csrc", cwd=project)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "0 of them with their kernels as they are" in proc.stdout, proc.stdout
+    for op, where in (("twice", "csrc/boxed.h:3"), ("thrice", "csrc/binding.cpp:16")):
+        assert (f"its kernel boxed_{op} is boxed, it takes PyTorch's stack of values ({where}), and the generated "
+                "bindings call a kernel with the schema's arguments: the impl registers it as it is") in proc.stdout, \
+            proc.stdout
+        spec = project / "schemas" / f"{op}.yaml"
+        text = spec.read_text()
+        assert "dispatch: []" in text and "kernels:" not in text, text
+        spec.write_text(with_like_fake(text))
+    report = tmp_path / "report.txt"
+    report.write_text(proc.stdout)
+    applied = subprocess.run([sys.executable, SOURCE_DIR / "scripts" / "apply_deletions.py", report, project],
+                             capture_output=True, text=True)
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+    cmake = next(line.strip() for line in proc.stdout.splitlines() if "opgen_add_library(" in line)
+    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
+project(boxlib CXX)
+include({SOURCE_DIR}/cmake/Opgen.cmake)
+{cmake}
+target_include_directories(boxlib_ops PRIVATE csrc)
+""")
+    _, env = build_with_opgen(project, tmp_path / "build")
+    run_check("""
+import torch, boxlib
+x = torch.arange(4, dtype=torch.float32)
+assert torch.equal(torch.ops.boxlib.twice(x), x * 2) and torch.equal(torch.ops.boxlib.thrice(x), x * 3)
+print("ok")
+""", env, tmp_path)
+
+
 # xformers' pt_stable_utils.cu: a source that registers nothing, whose function the kernels call. The project's
 # build compiles it, so the library's must: the report's KERNELS lists every source given that registers nothing
 # in the configuration read (a pybind11 module and a file that registers elsewhere are not among them).

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <variant>
 #include <vector>
@@ -367,6 +368,13 @@ void infer_schemas(ImportResult& found, const Configuration* configuration,
   // every declaration import can read takes another number of parameters
   // would not compile. Said here, with the declaration, rather than by the
   // build. (Where no declaration is readable, the build is the check.)
+  // A boxed kernel (the stable ABI's `void f(StableIValue* stack, uint64_t,
+  // uint64_t)`, FlashAttention's `boxed_mha_fwd`) takes the stack, not the
+  // arguments: its impl registers it as it is, so the impl stays in the
+  // project's build.
+  std::map<std::string, RegistrationBlock::Registration*> registration_at;  // by file:line of the call
+  for (auto& block : found.blocks)
+    for (auto& registration : block.registrations) registration_at.emplace(registration.where, &registration);
   for (ImportedOp& op : found.ops) {
     if (op.schema.empty() || op.kernels.empty() || op.includes_from.empty()) continue;
     const auto parsed = model::parse_schema(op.schema);
@@ -376,18 +384,36 @@ void infer_schemas(ImportResult& found, const Configuration* configuration,
     std::vector<fs::path> places = {file};
     for (const auto& include : op.includes)
       if (auto path = find_include(file.parent_path(), include, include_dirs)) places.push_back(*path);
-    for (const ImportedKernel& kernel : op.kernels) {
+    std::erase_if(op.kernels, [&](const ImportedKernel& kernel) {
+      if (kernel.python) return false;
       std::vector<std::string> seen;
       bool fits = false;
+      std::optional<std::string> boxed;  // where a boxed declaration of it is
       for (const fs::path& place : places) {
         const auto& tokens = tokens_of(place);
         if (!tokens) continue;
         for (const Declaration& d : declarations_in(place, *tokens, declared_name(kernel.function))) {
-          // A boxed kernel (the stable ABI's `void f(StableIValue* stack, uint64_t, uint64_t)`) takes the stack.
-          const bool boxed = !d.params.empty() && normalize(d.params[0]).find("StableIValue") != std::string::npos;
-          if (boxed || d.params.size() == schema->arguments.size()) fits = true;
+          if (!d.params.empty() && normalize(d.params[0]).find("StableIValue") != std::string::npos) boxed = d.where;
+          if (d.params.size() == schema->arguments.size()) fits = true;
           seen.push_back(fmt::format("{} ({} parameter{})", d.where, d.params.size(), d.params.size() == 1 ? "" : "s"));
         }
+      }
+      if (boxed && !fits) {
+        const std::string why = fmt::format(
+            "its kernel {} is boxed, it takes PyTorch's stack of values ({}), and the generated bindings call a "
+            "kernel with the schema's arguments",
+            kernel.function, *boxed);
+        const auto registration = registration_at.find(kernel.where);
+        if (registration == registration_at.end() || registration->second->def) {
+          op.kernel_refused = true;
+          op.needs.push_back(fmt::format("{}: {}: name the typed function it unboxes into", kernel.where, why));
+          return true;
+        }
+        registration->second->kept = true;
+        op.kept_impls.push_back(fmt::format("{} ({}; {}: the impl registers it as it is; name the typed function "
+                                            "it unboxes into to bind it)",
+                                            kernel.dispatch_key, kernel.where, why));
+        return true;
       }
       if (!fits && !seen.empty())
         op.needs.push_back(fmt::format("{}: the {} kernel {} takes another number of parameters than the schema's {} "
@@ -395,7 +421,8 @@ void infer_schemas(ImportResult& found, const Configuration* configuration,
                                        "the kernel",
                                        kernel.where, kernel.dispatch_key, kernel.function, schema->arguments.size(),
                                        schema->arguments.size() == 1 ? "" : "s", fmt::join(seen, ", ")));
-    }
+      return false;
+    });
   }
 }
 
