@@ -57,6 +57,10 @@ CASES = {
     # looked for its end to the file's end: over 2 minutes).
     "module inits that never close": (plain(before="void keep() {}\n") + "REGISTER_EXTENSION(\n" * 100_000
                                       + "PyMODINIT_FUNC (\n" * 100_000, []),
+    # And 100,000 inits written out, each a definition nested in the one before, none closed; then as many
+    # identifiers before one that closes (its return type is read back to where it starts).
+    "written-out inits": (plain(before="void keep() {}\n") + "PyObject* PyInit_a() {\n" * 100_000, []),
+    "a long return type": (plain(before="void keep() {}\n") + "int " * 200_000 + "PyInit_a() {}\n", []),
     # A raw string whose delimiter is 1.5 million characters (C++ caps it at 16).
     "raw string delimiter": (plain(before='const char* s = R"' + "d" * 1_500_000 + '(x)' + "d" * 1_500_000 + '";\n'), []),
 }

@@ -502,7 +502,30 @@ void Collector::cpp(const SourceFile& file) {
               is(tokens[j + 1], "(")) ||
              is(tokens[j], "PyMODINIT_FUNC");
     };
+    // `PyObject* PyInit__C(void) { ... }`, written without PyMODINIT_FUNC (FlashAttention 3's, in an `extern "C"`
+    // block): where its declaration starts (its return type), or nullopt.
+    auto written_out_init = [&](size_t j) -> std::optional<size_t> {
+      if (tokens[j].kind != Token::Kind::Identifier || !tokens[j].text.starts_with("PyInit_") || j + 1 >= to ||
+          !is(tokens[j + 1], "("))
+        return std::nullopt;
+      const size_t params_end = closer[j + 1 - from];
+      if (!params_end || params_end + 1 >= to || !is(tokens[params_end + 1], "{") || !closer[params_end + 1 - from])
+        return std::nullopt;
+      size_t start = j;
+      while (start > from && (tokens[start - 1].kind == Token::Kind::Identifier || is(tokens[start - 1], "*")))
+        --start;
+      for (size_t k = start; k < j; ++k)
+        if (is(tokens[k], "PyMODINIT_FUNC")) return std::nullopt;  // read as the PyMODINIT_FUNC form
+      return start;
+    };
     for (size_t j = from; j < to && module_init.empty(); ++j) {
+      if (const auto start = written_out_init(j)) {
+        const size_t body_end = closer[closer[j + 1 - from] + 1 - from];
+        const int first = tokens[*start].line, last = tokens[body_end].line;
+        module_init = tokens[j].text;
+        module_init_lines = first == last ? std::to_string(first) : fmt::format("{}-{}", first, last);
+        continue;
+      }
       if (!starts_init(j)) continue;
       const bool macro = !is(tokens[j], "PyMODINIT_FUNC");
       size_t end = 0;  // the macro's closing parenthesis, or the closing brace of the function's body
