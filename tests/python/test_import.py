@@ -260,7 +260,7 @@ MODULE_INITS = {  # what the file defines beside its block -> the report's line 
     "PyMODINIT_FUNC PyInit__C(void);\n": None,  # a declaration defines no init
     # FlashAttention 3's: written out, in an `extern "C"` block.
     'extern "C" {\nPyObject* PyInit__C(void) {\n  return PyModule_Create(&module);\n}\n}\n':
-        "binding.cpp:10-12: delete PyInit__C too, a Python module's init",
+        "binding.cpp:10-12: delete PyObject* PyInit__C too, a Python module's init",
     'extern "C" PyObject* PyInit__C(void);\n': None,
 }
 

@@ -630,6 +630,73 @@ print("ok")
 """, env, tmp_path)
 
 
+# causal-conv1d's, mamba's and FlashAttention forks' binding: each impl's kernel wrapped in a call,
+# make_pytorch_shim(&fn), whose lambda converts PyTorch's int64_t and double to the kernel's int and float. The
+# impl stays in the project's build as it is; a def whose kernel is such a call cannot be split from it: a need.
+SHIM_H = """#pragma once
+#include <ATen/core/Tensor.h>
+#include <cstdint>
+template <typename T> struct compatible { using type = T; };
+template <> struct compatible<int> { using type = int64_t; };
+template <typename Ret, typename... Args>
+auto make_pytorch_shim(Ret (*fun)(Args...)) {
+  return [fun](typename compatible<Args>::type... args) { return fun(static_cast<Args>(args)...); };
+}
+at::Tensor shifted(const at::Tensor& x, int by);
+"""
+
+SHIM_BINDING = """#include <torch/library.h>
+#include <ATen/ops/add.h>
+#include "shim.h"
+at::Tensor shifted(const at::Tensor& x, int by) { return at::add(x, by); }
+TORCH_LIBRARY(shimlib, m) {
+  m.def("shifted(Tensor x, int by) -> Tensor");
+  m.impl("shifted", c10::DispatchKey::CPU, make_pytorch_shim(&shifted));
+  m.def("twice(Tensor x) -> Tensor", [](const at::Tensor& x) { return at::add(x, x); });
+}
+"""
+
+
+def test_an_impl_whose_kernel_is_a_call_stays_and_a_def_with_one_is_a_need(tmp_path):
+    project = tmp_path / "project"
+    (project / "csrc").mkdir(parents=True)
+    (project / "csrc" / "shim.h").write_text(SHIM_H)
+    (project / "csrc" / "binding.cpp").write_text(SHIM_BINDING)
+    proc = run_opgen("import", "csrc", cwd=project)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert ("shifted: CPU (csrc/binding.cpp:7; its kernel is 'make_pytorch_shim(&shifted)', not a plain function: "
+            "the impl registers it as it is") in proc.stdout, proc.stdout
+    # Before, the def's lambda was dropped without a word: the spec defined the op with no kernel, and the
+    # report said to delete the def with it.
+    assert ("csrc/binding.cpp:8: the def's kernel is '[](const at::Tensor&x){return at::add(x,x);}', not a plain "
+            "function: a def cannot be split from its kernel") in proc.stdout, proc.stdout
+    assert (project / "schemas" / "twice.yaml.todo").is_file()
+    spec = project / "schemas" / "shifted.yaml"
+    text = spec.read_text()
+    assert "dispatch: []" in text, text
+    spec.write_text(with_like_fake(text))
+    report = tmp_path / "report.txt"
+    report.write_text(proc.stdout)
+    applied = subprocess.run([sys.executable, SOURCE_DIR / "scripts" / "apply_deletions.py", report, project],
+                             capture_output=True, text=True)
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+    cmake = next(line.strip() for line in proc.stdout.splitlines() if "opgen_add_library(" in line)
+    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
+project(shimlib CXX)
+include({SOURCE_DIR}/cmake/Opgen.cmake)
+{cmake}
+target_include_directories(shimlib_ops PRIVATE csrc)
+""")
+    _, env = build_with_opgen(project, tmp_path / "build")
+    run_check("""
+import torch, shimlib
+x = torch.arange(4, dtype=torch.float32)
+assert torch.equal(torch.ops.shimlib.shifted(x, 3), x + 3)
+assert torch.equal(torch.ops.shimlib.twice(x), x * 2)  # the project's own def, which stays
+print("ok")
+""", env, tmp_path)
+
+
 # xformers' pt_stable_utils.cu: a source that registers nothing, whose function the kernels call. The project's
 # build compiles it, so the library's must: the report's KERNELS lists every source given that registers nothing
 # in the configuration read (a pybind11 module and a file that registers elsewhere are not among them).

@@ -418,6 +418,13 @@ void Collector::cpp(const SourceFile& file) {
             } else if (auto fn = kernel_function(tokens, args[a]); fn && o.schema.size()) {
               // def(schema, fn): a kernel with no key, which PyTorch registers as CompositeImplicitAutograd.
               bind(o, "CompositeImplicitAutograd", *fn, k, /*def=*/true);
+            } else if (!fn && o.schema.size()) {
+              // def(schema, [](...) {...}): the def goes with its kernel, so the spec must call it.
+              o.kernel_refused = true;
+              o.needs.push_back(fmt::format("{}: the def's kernel is '{}', not a plain function: a def cannot be "
+                                            "split from its kernel; give opgen the function it calls "
+                                            "(docs/existing-kernels.md)",
+                                            where(k), text_of(tokens, args[a])));
             }
           }
         } else {
@@ -447,10 +454,11 @@ void Collector::cpp(const SourceFile& file) {
           if (auto fn = kernel_function(tokens, fn_range)) {
             bind(o, key, *fn, k);
           } else {
-            o.kernel_refused = true;
-            o.needs.push_back(fmt::format("{}: the {} kernel is '{}', not a plain function: give opgen the function "
-                                          "it calls (docs/existing-kernels.md)",
-                                          where(k), key, text_of(tokens, fn_range)));
+            // A lambda, a call (make_pytorch_shim(&fn), which FlashAttention's forks, mamba and causal-conv1d wrap
+            // their kernels in to convert `int` and `std::optional<T>&` parameters): the impl registers it as it is.
+            o.kept_impls.push_back(fmt::format("{} ({}; its kernel is '{}', not a plain function: the impl registers "
+                                               "it as it is; name the function it calls to bind it)",
+                                               key, where(k), text_of(tokens, fn_range)));
           }
         }
       };
@@ -522,7 +530,8 @@ void Collector::cpp(const SourceFile& file) {
       if (const auto start = written_out_init(j)) {
         const size_t body_end = closer[closer[j + 1 - from] + 1 - from];
         const int first = tokens[*start].line, last = tokens[body_end].line;
-        module_init = tokens[j].text;
+        for (size_t k = *start; k <= j; ++k)  // `PyObject* PyInit__C`, as it is written
+          module_init += (k == *start || is(tokens[k], "*") ? "" : " ") + tokens[k].text;
         module_init_lines = first == last ? std::to_string(first) : fmt::format("{}-{}", first, last);
         continue;
       }
