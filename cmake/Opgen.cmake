@@ -8,6 +8,7 @@
 #     [PYTHON_PACKAGE <pkg>]          # default: <ns> (opgen_ops for namespace opgen)
 #     [FRAGMENT]                      # the namespace is shared: ops added as fragments, no TORCH_LIBRARY claims it
 #     [PYTHON_API]                    # the kernels call Python's C API (pybind11): resolved when Python loads it
+#     [PYTHON_HEADERS]                # the kernels include Python.h but call none of it: its headers, no Python linked
 #     [PYTHON_SOURCES <file>.py...]   # copied into the package (an __init__.py among them replaces the default)
 #     [TORCH_TARGET_VERSION <M.m>]    # oldest PyTorch the stable-ABI ops load in; default 2.10
 #     [SHARDS <n>]                    # unity TUs per ABI the bindings compile as; 0: one TU per op
@@ -103,7 +104,7 @@ if(OPGEN_EXECUTABLE AND NOT TARGET opgen AND NOT TARGET opgen::opgen)
 endif()
 
 function(opgen_add_library target)
-  cmake_parse_arguments(ARG "FRAGMENT;PYTHON_API" "NAMESPACE;PYTHON_PACKAGE;TORCH_TARGET_VERSION;SHARDS;GENERATED_REFERENCE;INSTALL_DIR"
+  cmake_parse_arguments(ARG "FRAGMENT;PYTHON_API;PYTHON_HEADERS" "NAMESPACE;PYTHON_PACKAGE;TORCH_TARGET_VERSION;SHARDS;GENERATED_REFERENCE;INSTALL_DIR"
                         "SCHEMAS;KERNELS;PYTHON_SOURCES" ${ARGN})
   if(NOT ARG_NAMESPACE)
     message(FATAL_ERROR "opgen_add_library(${target}): NAMESPACE is required")
@@ -230,6 +231,13 @@ function(opgen_add_library target)
     find_package(Python3 REQUIRED COMPONENTS Interpreter Development.Module)
     target_link_libraries(${target} PRIVATE Python3::Module torch_python)
   else()
+    if(ARG_PYTHON_HEADERS)
+      # A project's source that includes Python.h for what the library does not
+      # keep (FlashAttention 3's bindings, for the module init import deletes):
+      # the headers, and still no symbol of Python's, which the link checks.
+      find_package(Python3 REQUIRED COMPONENTS Interpreter Development.Module)
+      target_include_directories(${target} PRIVATE ${Python3_INCLUDE_DIRS})
+    endif()
     # A kernel the registrations name but nobody defined is a link error here,
     # not a library that fails to load.
     target_link_options(${target} PRIVATE LINKER:--no-undefined)

@@ -5,6 +5,7 @@
 // of a code that does not exist).
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -281,6 +282,19 @@ struct ImportCli {
   std::string python_package;
 };
 
+// TORCH_TARGET_VERSION's value as a build defines it (FlashAttention 3's `0x0209000000000000`, a `ULL` suffix
+// allowed): the major and minor version, as parse_version gives them.
+std::optional<uint64_t> parse_target_version_macro(std::string text) {
+  while (!text.empty() && std::string_view("uUlL").find(text.back()) != std::string_view::npos) text.pop_back();
+  const bool hex = text.starts_with("0x") || text.starts_with("0X");
+  const char* first = text.data() + (hex ? 2 : 0);
+  const char* last = text.data() + text.size();
+  uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(first, last, value, hex ? 16 : 10);
+  if (ec != std::errc{} || end != last || first == last) return std::nullopt;
+  return value & 0xffff000000000000ULL;
+}
+
 // `opgen import`: a project's binding sources -> one spec per op (import/).
 int run_import(const ImportCli& o) {
   auto version = parse_version(o.torch_target);
@@ -307,6 +321,18 @@ int run_import(const ImportCli& o) {
     if (!configuration) configuration.emplace();
     configuration->defines[name] = eq == std::string::npos ? "1" : define.substr(eq + 1);
   }
+  // The library targets no older PyTorch than the project's sources do, nor than opgen's bindings can.
+  if (configuration)
+    if (const auto define = configuration->defines.find("TORCH_TARGET_VERSION"); define != configuration->defines.end()) {
+      const auto project_target = parse_target_version_macro(define->second);
+      if (!project_target) {
+        std::cerr << fmt::format("opgen import: error: --define TORCH_TARGET_VERSION={} is not a version PyTorch reads "
+                                 "(0xMMmm000000000000)\n",
+                                 define->second);
+        return 2;
+      }
+      *version = std::max(*version, *project_target);
+    }
   const std::vector<std::filesystem::path> include_dirs(o.include_dirs.begin(), o.include_dirs.end());
   std::string header_walk_note;
   if (configuration) {

@@ -77,7 +77,7 @@ python3 "$root/scripts/apply_deletions.py" "$OUT/import.log" "$OUT/imported/src"
   echo "cmake_minimum_required(VERSION 3.25)
 project(flash_attn_3_imported CXX CUDA)
 $COMMON"
-  grep -oP '^ *\K(opgen_add_library|target_include_directories|target_compile_definitions)\(.*\)$' "$OUT/import.log" \
+  grep -oP '^ *\K(opgen_add_library|target_include_directories|target_compile_definitions|set_source_files_properties)\(.*\)$' "$OUT/import.log" \
     | sed -E "s#( |\()(flash_api_stable.cpp|instantiations/|flash_prepare_scheduler.cu|\.( |\)))#\1$OUT/imported/src/\2#g"
 } > "$OUT/imported/CMakeLists.txt"
 build_sides -DOPGEN_REQUIRE_CUDA=ON

@@ -106,7 +106,13 @@ TORCH_LIBRARY_IMPL(myns, CPU, m) {
   EXPECT_EQ(sel.schema, "myns::sel(Tensor x) -> Tensor");
   ASSERT_EQ(sel.kernels.size(), 1u);
   EXPECT_EQ(sel.kernels[0].function, "sel_cpu");
-  EXPECT_TRUE(sel.kernel_refused);  // the lambda
+  // The lambda's impl stays in the project's build, registered against the spec's def: it does not block the op.
+  EXPECT_FALSE(sel.kernel_refused);
+  ASSERT_EQ(sel.kept_impls.size(), 1u);
+  EXPECT_NE(sel.kept_impls[0].find("CPU (b.cc:12; its kernel is '[](const at::Tensor&x){return x;}', not a plain "
+                                   "function: the impl registers it as it is"),
+            std::string::npos)
+      << sel.kept_impls[0];
 }
 
 TEST(ImportFind, PythonDefinesFakesAndAliases) {

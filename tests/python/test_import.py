@@ -285,6 +285,55 @@ def test_a_python_module_init_in_a_file_that_stays_is_named_for_deletion(tmp_pat
         assert "Python module's init" not in proc.stdout, proc.stdout
 
 
+MEGABLOCKS_LIKE = """#include <torch/library.h>
+#if defined(CUDA_KERNEL) || defined(ROCM_KERNEL)
+TORCH_LIBRARY(mb, m) {
+  m.def("histogram(Tensor x, int num_bins) -> Tensor");
+  m.impl("histogram", torch::kCUDA, &histogram_cuda);
+}
+#elif defined(CPU_KERNEL)
+TORCH_LIBRARY(mb, m) {
+  m.def("moe_sum(Tensor input, Tensor! output) -> ()");
+}
+#endif
+"""
+
+
+def test_a_configuration_that_leaves_out_every_op_says_so(tmp_path):
+    """kernels-community's megablocks registers every op under `#if defined(CUDA_KERNEL) || ...`: a configuration
+    that names none of those macros reads nothing, and the error says where the defs are, not that no namespace
+    is named."""
+    (tmp_path / "binding.cpp").write_text(MEGABLOCKS_LIKE)
+    proc = run_opgen("import", "-D", "TORCH_EXTENSION_NAME=mb", "binding.cpp", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert ("error: the configuration given (--define) leaves out every op the sources define: their 2 defs stand "
+            "in #if branches it does not take (histogram (binding.cpp:4, under #if defined(CUDA_KERNEL) || "
+            "defined(ROCM_KERNEL)); moe_sum (binding.cpp:9, under #elif defined(CPU_KERNEL)") in proc.stderr, proc.stderr
+    assert not (tmp_path / "schemas").exists()
+    proc = run_opgen("import", "-D", "TORCH_EXTENSION_NAME=mb", "-D", "CPU_KERNEL", "binding.cpp", cwd=tmp_path)
+    assert proc.returncode == 0 and "1 ops imported" in proc.stdout, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("value, target", [("0x0209000000000000", None), ("0x020c000000000000ULL", "2.12"),
+                                           ("0x020b000000000000", "2.11"), ("zz", "error"), ("0x", "error")])
+def test_the_projects_stable_target_version_goes_to_its_sources_and_raises_the_librarys(tmp_path, value, target):
+    """FlashAttention 3 builds with -DTORCH_TARGET_VERSION=0x0209000000000000: its sources compile so, and the
+    library targets no older PyTorch than they do, nor than opgen's bindings can (2.10)."""
+    (tmp_path / "binding.cpp").write_text('#include "ops.h"\n#include <torch/csrc/stable/library.h>\n'
+                                          'STABLE_TORCH_LIBRARY(tv, m) {\n  m.def("op(Tensor x) -> Tensor");\n}\n'
+                                          'namespace {\nvoid keep() {}\n}\n')
+    proc = run_opgen("import", "-D", f"TORCH_TARGET_VERSION={value}", "binding.cpp", cwd=tmp_path)
+    if target == "error":
+        assert proc.returncode == 2 and "is not a version PyTorch reads" in proc.stderr, proc.stdout + proc.stderr
+        return
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    cmake = next(line for line in proc.stdout.splitlines() if "opgen_add_library(" in line)
+    assert (f" TORCH_TARGET_VERSION {target} " in cmake) if target else "TORCH_TARGET_VERSION" not in cmake, cmake
+    assert (f"    set_source_files_properties(binding.cpp PROPERTIES COMPILE_DEFINITIONS "
+            f"TORCH_TARGET_VERSION={value})\n") in proc.stdout, proc.stdout
+    assert "target_compile_definitions" not in proc.stdout, proc.stdout
+
+
 def test_a_python_module_init_goes_with_a_file_dropped_whole(tmp_path):
     (tmp_path / "binding.cpp").write_text('#include "ops.h"\nTORCH_LIBRARY(_C, m) {\n  m.def("op(Tensor x) -> Tensor");\n'
                                           '  m.impl("op", torch::kCPU, &op_cpu);\n}\nREGISTER_EXTENSION(_C)\n')

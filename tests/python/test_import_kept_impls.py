@@ -558,17 +558,27 @@ print("ok")
 
 # FlashAttention 3's flash_api_stable.cpp: stable impls whose kernels are boxed by hand (`void f(StableIValue*
 # stack, uint64_t, uint64_t)`), one declared in a header, one in the source alone. The generated bindings call a
-# kernel with the schema's arguments, so neither is bound: both impls stay in the project's build, with why.
+# kernel with the schema's arguments, so neither is bound: both impls stay in the project's build, with why. The
+# file also includes Python.h for a module init written out in an `extern "C"` block (deleted: the library gets
+# Python's headers, PYTHON_HEADERS, and no Python), and its build defines the stable ABI's target version, which
+# goes to the project's sources alone (opgen's bindings refuse another one than the library's).
 BOXED_H = """#pragma once
 #include <torch/csrc/stable/library.h>
 void boxed_twice(StableIValue* stack, uint64_t num_args, uint64_t num_outputs);
 """
 
-BOXED_BINDING = """#include <torch/csrc/stable/library.h>
+BOXED_BINDING = """#include <Python.h>
+#include <torch/csrc/stable/library.h>
 #include <torch/csrc/stable/ops.h>
 #include <torch/csrc/stable/tensor.h>
 #include "boxed.h"
 using torch::stable::Tensor;
+extern "C" {
+PyObject* PyInit__C(void) {
+  static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_C", NULL, -1, NULL};
+  return PyModule_Create(&module);
+}
+}
 static Tensor scaled(const Tensor& x, double by) {
   Tensor out = torch::stable::empty_like(x);
   const float* in = static_cast<const float*>(x.data_ptr());
@@ -598,10 +608,15 @@ def test_an_impl_whose_kernel_is_boxed_by_hand_stays_and_runs(tmp_path):
     (project / "csrc").mkdir(parents=True)
     (project / "csrc" / "boxed.h").write_text(BOXED_H)
     (project / "csrc" / "binding.cpp").write_text(BOXED_BINDING)
-    proc = run_opgen("import", "csrc", cwd=project)
+    proc = run_opgen("import", "-D", "TORCH_TARGET_VERSION=0x020a000000000000", "csrc", cwd=project)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "0 of them with their kernels as they are" in proc.stdout, proc.stdout
-    for op, where in (("twice", "csrc/boxed.h:3"), ("thrice", "csrc/binding.cpp:16")):
+    assert "csrc/binding.cpp:8-11: delete PyObject* PyInit__C too, a Python module's init" in proc.stdout, proc.stdout
+    assert "# PYTHON_HEADERS: csrc/binding.cpp includes Python.h" in proc.stdout, proc.stdout
+    assert ("    set_source_files_properties(csrc/binding.cpp PROPERTIES COMPILE_DEFINITIONS "
+            "TORCH_TARGET_VERSION=0x020a000000000000)\n") in proc.stdout, proc.stdout
+    assert "target_compile_definitions" not in proc.stdout, proc.stdout
+    for op, where in (("twice", "csrc/boxed.h:3"), ("thrice", "csrc/binding.cpp:23")):
         assert (f"its kernel boxed_{op} is boxed, it takes PyTorch's stack of values ({where}), and the generated "
                 "bindings call a kernel with the schema's arguments: the impl registers it as it is") in proc.stdout, \
             proc.stdout
@@ -614,12 +629,13 @@ def test_an_impl_whose_kernel_is_boxed_by_hand_stays_and_runs(tmp_path):
     applied = subprocess.run([sys.executable, SOURCE_DIR / "scripts" / "apply_deletions.py", report, project],
                              capture_output=True, text=True)
     assert applied.returncode == 0, applied.stdout + applied.stderr
-    cmake = next(line.strip() for line in proc.stdout.splitlines() if "opgen_add_library(" in line)
+    cmake = "\n".join(line.strip() for line in proc.stdout.splitlines()
+                      if re.match(r" *(opgen_add_library|target_include_directories|set_source_files_properties)\(", line))
+    assert " PYTHON_HEADERS " in cmake, cmake
     (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
 project(boxlib CXX)
 include({SOURCE_DIR}/cmake/Opgen.cmake)
 {cmake}
-target_include_directories(boxlib_ops PRIVATE csrc)
 """)
     _, env = build_with_opgen(project, tmp_path / "build")
     run_check("""

@@ -40,14 +40,20 @@ TORCH_LIBRARY($ns$, m) {
 // Owns the '$ns$' namespace on the stable ABI: a second library claiming it
 // fails to load. Each op defines itself, with its Python module where the
 // ABI can name it (2.13 and later), in its own TU.
+#ifndef TORCH_TARGET_VERSION
 #define TORCH_TARGET_VERSION $target$ULL
+#elif TORCH_TARGET_VERSION != $target$ULL
+#error "the '$ns$' library targets the stable ABI of PyTorch $version$, but TORCH_TARGET_VERSION names another version"
+#endif
 #include <torch/csrc/stable/library.h>
 
 STABLE_TORCH_LIBRARY($ns$, m) {
   static_cast<void>(m);  // nothing to add: each op defines itself
 }
 )cc",
-           {{"ns", lib.ns}, {"target", fmt::format("0x{:016x}", lib.torch_target_version)}});
+           {{"ns", lib.ns},
+            {"target", fmt::format("0x{:016x}", lib.torch_target_version)},
+            {"version", model::format_torch_version(lib.torch_target_version)}});
   }
   return p.str();
 }

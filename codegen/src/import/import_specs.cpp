@@ -767,6 +767,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     // header directories, and the configuration's macros, which those headers may test.
     const std::string target = settings.library_name;
     const bool named_package = package != model::default_python_package(ns);
+    std::vector<std::string> library_sources;  // what opgen_add_library's KERNELS lists
     if (with_cpp_kernels == 0 && kept_files.empty()) {
       // Python kernels and schemas alone: the package defines every op (model::OpSpec::defined_in_python).
       r += fmt::format("  next: generate the package, nothing to build (no C++ kernel): opgen generate "
@@ -780,6 +781,8 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
       // The package the specs' fakes name, and the _fakes module they name in it.
       std::string package_args;
       if (named_package) package_args += " PYTHON_PACKAGE " + package;
+      if (options.torch_target_version != model::Library{}.torch_target_version)
+        package_args += " TORCH_TARGET_VERSION " + model::format_torch_version(options.torch_target_version);
       if (stubs || moved_fakes) package_args += " PYTHON_SOURCES " + (options.python_dir / "_fakes.py").generic_string();
       std::vector<std::string> sources = kept_files;
       // With one namespace the sources given are its library's; with several, which library calls a helper only
@@ -787,13 +790,19 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
       const std::vector<std::string> helpers = several ? std::vector<std::string>{} : found.registration_free_sources;
       sources.insert(sources.end(), helpers.begin(), helpers.end());
       std::vector<std::string> pybind11;  // the sources that include pybind11: the library calls Python
+      std::vector<std::string> python_headers;  // the others that include Python.h: its headers alone
       for (const std::string& file : sources)
-        if (found.pybind11_sources.count(file)) pybind11.push_back(file);
+        if (found.pybind11_sources.count(file))
+          pybind11.push_back(file);
+        else if (found.python_header_sources.count(file))
+          python_headers.push_back(file);
+      if (!pybind11.empty()) python_headers.clear();  // PYTHON_API gives the headers too
       // The kernels' sources, but where every bound kernel is defined in a file that stays.
       if (std::any_of(kernel_definitions.begin(), kernel_definitions.end(), [&](const std::string& file) {
             return std::find(sources.begin(), sources.end(), file) == sources.end();  // sources: the kept files
           }))
         sources.push_back("<the kernels' sources>");
+      library_sources = sources;
       r += fmt::format("  next: build them (docs/cmake.md), with the kernels' sources as they are and the files "
                        "above that stay{}{}:\n"
                        "    opgen_add_library({} NAMESPACE {}{}{} SCHEMAS {} KERNELS {})\n",
@@ -803,12 +812,18 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
                                                      helpers.size() == 1 ? "source" : fmt::format("{} sources", helpers.size()),
                                                      helpers.size() == 1 ? "s" : ""),
                        fragment_why, target, ns, fragment ? " FRAGMENT" : "",
-                       (pybind11.empty() ? "" : " PYTHON_API") + package_args, options.schemas_dir.generic_string(),
+                       std::string(pybind11.empty() ? "" : " PYTHON_API") + (python_headers.empty() ? "" : " PYTHON_HEADERS") +
+                           package_args,
+                       options.schemas_dir.generic_string(),
                        fmt::join(sources, " "));
       if (!pybind11.empty())
         r += fmt::format("    # PYTHON_API: {} bring{} pybind11 in (torch/extension.h): the kernels call Python's C API, "
                          "whose symbols the library finds when Python loads it (docs/cmake.md)\n",
                          fmt::join(pybind11, ", "), pybind11.size() == 1 ? "s" : "");
+      if (!python_headers.empty())
+        r += fmt::format("    # PYTHON_HEADERS: {} include{} Python.h: compiled with Python's headers, the library "
+                         "linked without Python, whose symbols none of the code it keeps may call (docs/cmake.md)\n",
+                         fmt::join(python_headers, ", "), python_headers.size() == 1 ? "s" : "");
     }
     std::vector<std::string> include_dirs = found.include_dirs;
     if (!declarations_headers.empty()) include_dirs.push_back(options.schemas_dir.generic_string());
@@ -817,10 +832,22 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     // The configuration's macros, but those the compiler defines from its flags: defined by hand, they
     // would select code for an instruction set the target is not compiled for.
     std::vector<std::string> definitions, compilers;
+    std::string target_version;  // TORCH_TARGET_VERSION=..., as the project's build defines it
     for (const std::string& define : options.defines)
-      (predefined_by_compiler(define.substr(0, define.find('='))) ? compilers : definitions).push_back(define);
+      if (define.starts_with("TORCH_TARGET_VERSION="))
+        target_version = define;
+      else
+        (predefined_by_compiler(define.substr(0, define.find('='))) ? compilers : definitions).push_back(define);
     if (!definitions.empty())
       r += fmt::format("    target_compile_definitions({} PRIVATE {})\n", target, fmt::join(definitions, " "));
+    // The generated stable-ABI bindings compile for the library's target version, and refuse another one: the
+    // project's target version goes to its own sources alone, which compile as its build compiles them.
+    if (!target_version.empty() && !library_sources.empty())
+      r += fmt::format("    set_source_files_properties({} PROPERTIES COMPILE_DEFINITIONS {})\n"
+                       "    # {}: the project's sources, as its build compiles them; the bindings for PyTorch {}, "
+                       "the library's TORCH_TARGET_VERSION\n",
+                       fmt::join(library_sources, " "), target_version, target_version,
+                       model::format_torch_version(options.torch_target_version));
     if (!compilers.empty())
       r += fmt::format("    # {}: the compiler defines {} from its target flags: give {} the flags that do, as the "
                        "project's build does (target_compile_options), not a definition\n",
@@ -858,6 +885,20 @@ ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) 
     return plan_namespace(found, options, options.ns, namespaces, moved);
   }
   if (namespaces.size() == 1) return plan_namespace(found, options, *namespaces.begin(), namespaces, false);
+  if (namespaces.empty() && !found.defs_in_other_configurations.empty()) {
+    // megablocks' bindings: every block under `#if defined(CUDA_KERNEL) || ...`, the configuration naming none.
+    ImportPlan plan;
+    plan.ok = false;
+    const auto& defs = found.defs_in_other_configurations;
+    plan.report = fmt::format(
+        "opgen import: error: the configuration given (--define) leaves out every op the sources define: their {} "
+        "def{} stand in #if branches it does not take ({}{})\n  note: give the macros the build defines, as its "
+        "compiler's -D flags do\n",
+        defs.size(), defs.size() == 1 ? "" : "s",
+        fmt::join(defs.begin(), defs.begin() + static_cast<std::ptrdiff_t>(std::min<size_t>(defs.size(), 3)), "; "),
+        defs.size() > 3 ? fmt::format("; {} more", defs.size() - 3) : "");
+    return plan;
+  }
   if (namespaces.empty()) {
     ImportPlan plan;
     plan.ok = false;

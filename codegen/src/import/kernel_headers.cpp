@@ -494,6 +494,11 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
                    (include.starts_with("\"") && graph.beneath(dir, include.substr(1, include.size() - 2)).pybind11);
           }))
         found.pybind11_sources.insert(file);
+      else if (std::any_of(includes.begin(), includes.end(), [&](const std::string& include) {
+                 return needs_python(include) ||
+                        (include.starts_with("\"") && graph.beneath(dir, include.substr(1, include.size() - 2)).python);
+               }))
+        found.python_header_sources.insert(file);
     }
 
   // The generated header includes them from that path, not from beside the registering file. Where a directory

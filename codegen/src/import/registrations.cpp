@@ -89,12 +89,9 @@ namespace {
 // C++ sources read without a configuration do have (every branch read, each
 // impl with its guard): they all stand in branches this configuration does
 // not take, so here the sources register the schema alone.
-void find_impls_in_other_configurations(ImportResult& configured, const std::vector<SourceFile>& sources) {
-  Collector all;
-  for (const SourceFile& source : sources)
-    if (!source.display.ends_with(".py")) all.cpp(source);
+void find_impls_in_other_configurations(ImportResult& configured, const ImportResult& every_branch) {
   std::multimap<std::string, const ImportedOp*> by_name;  // one lookup per op: linear in hostile sources too
-  for (const ImportedOp& every : all.result.ops) by_name.emplace(every.name, &every);
+  for (const ImportedOp& every : every_branch.ops) by_name.emplace(every.name, &every);
   for (ImportedOp& o : configured.ops) {
     if (!o.defined || !o.kernels.empty() || !o.kept_impls.empty() || o.kernel_refused) continue;
     for (auto [it, end] = by_name.equal_range(o.name); it != end; ++it) {
@@ -119,7 +116,19 @@ ImportResult find_registrations(const std::vector<SourceFile>& sources, const Co
     else
       c.cpp(source);
   }
-  if (configuration) find_impls_in_other_configurations(c.result, sources);
+  if (configuration) {
+    Collector all;  // every branch read, each registration with its guard
+    for (const SourceFile& source : sources)
+      if (!source.display.ends_with(".py")) all.cpp(source);
+    find_impls_in_other_configurations(c.result, all.result);
+    const bool none_defined = std::none_of(c.result.ops.begin(), c.result.ops.end(),
+                                           [](const ImportedOp& o) { return o.defined; });
+    if (none_defined)
+      for (const ImportedOp& o : all.result.ops)
+        if (o.defined)
+          c.result.defs_in_other_configurations.push_back(
+              fmt::format("{} ({}{})", o.name, o.where, o.guard.empty() ? "" : ", under " + o.guard));
+  }
   return std::move(c.result);
 }
 

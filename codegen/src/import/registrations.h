@@ -138,6 +138,9 @@ struct ImportResult {
   // whose namespace is a macro; the others the sources add to as fragments.
   std::set<std::string> claimed_namespaces;
   size_t registrations = 0;         // def/impl/define/fake calls read
+  // With a configuration under which the sources define no op: the defs they hold in branches it does not take,
+  // "name (file:line, under <#if ...>)", so the report can say why nothing was read.
+  std::vector<std::string> defs_in_other_configurations;
   // Kernels a registering source declares itself (vLLM's CPU bindings declare
   // each above their TORCH_LIBRARY block and define it in another file):
   // their declarations, copied into a header import writes beside the specs,
@@ -157,6 +160,10 @@ struct ImportResult {
   // The compiled sources given that include pybind11 (torch/extension.h), themselves or through their headers
   // (kernel_headers.h): a library built from them calls Python's C API.
   std::set<std::string> pybind11_sources;
+  // The others that include Python.h, themselves or through their quoted includes (FlashAttention 3's bindings,
+  // kernel-builder's registration.h: for a module init, which the report deletes): they compile with Python's
+  // headers, and the library links no Python.
+  std::set<std::string> python_header_sources;
 };
 
 // The ops of all the sources together: an impl or a fake in one file joins
