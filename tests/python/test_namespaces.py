@@ -83,6 +83,30 @@ def test_a_namespace_the_c_library_declares_compiles(tmp_path):
         assert compiled.returncode == 0, compiled.stderr[-3000:]
 
 
+def test_a_kernel_at_global_scope_named_as_the_namespace_compiles(tmp_path):
+    """kernels-community's relu binds `void relu(at::Tensor& out, const at::Tensor& input)`, a function at global
+    scope, in namespace relu: the generated code's C++ namespace `relu` was "redeclared as different kind of
+    entity". Where a kernel the specs bind is so named, the C++ namespace is `relu_ns`."""
+    import torch
+    (tmp_path / "csrc").mkdir()
+    (tmp_path / "csrc" / "relu.h").write_text("#pragma once\n#include <ATen/core/Tensor.h>\n"
+                                              "void relu(at::Tensor& out, const at::Tensor& input);\n")
+    (tmp_path / "schemas").mkdir()
+    (tmp_path / "schemas" / "relu.yaml").write_text(
+        'schema: "relu(Tensor! out, Tensor input) -> ()"\nabi: unstable\ndispatch: [CPU]\n'
+        'kernels:\n  include: "relu.h"\n  CPU: "relu"\nfake: []\nsamples: []\n')
+    gen = run_opgen("generate", "--namespace", "relu", "-o", tmp_path / "out", tmp_path / "schemas")
+    assert gen.returncode == 0, gen.stderr
+    header = (tmp_path / "out" / "include" / "relu" / "kernels" / "relu.h").read_text()
+    assert "relu_ns::" in header or "namespace relu_ns" in header, header
+    include = Path(torch.__file__).parent / "include"
+    for source in (tmp_path / "out" / "csrc").glob("*.cpp"):
+        compiled = subprocess.run(["c++", "-std=c++20", "-fsyntax-only", "-Wall", "-Werror", f"-I{tmp_path / 'out' / 'include'}",
+                                   f"-I{tmp_path / 'csrc'}", "-isystem", include, "-isystem",
+                                   include / "torch" / "csrc" / "api" / "include", source], capture_output=True, text=True)
+        assert compiled.returncode == 0, compiled.stderr[-3000:]
+
+
 @pytest.mark.parametrize("ns, why", [
     ("aten", "PyTorch defines it"),
     ("linux", "defines it as a macro"),

@@ -101,7 +101,16 @@ std::string kernel_header(const model::Library& lib, const model::OpSpec& op) {
   if (calls_existing) {
     p.line();
     p.line(fmt::format("#include \"{}\"", adapt_header_path(lib).substr(std::string("include/").size())));
-    for (const auto& include : op.kernel_includes) p.line(fmt::format("#include \"{}\"", include.value));
+    for (const auto& include : op.kernel_includes) {
+      // "sort.h" from here would find this library's header of op `sort`, beside this one, before the project's
+      // (megablocks' csrc/sort.h): the include path's alone, then.
+      const bool shadowed = std::any_of(lib.ops.begin(), lib.ops.end(), [&](const model::OpSpec& other) {
+        return include.value == other.op_name() + ".h";
+      });
+      p.line(shadowed ? fmt::format("#include <{}>  // not \"{}\": opgen's header of that op is beside this one",
+                                    include.value, include.value)
+                      : fmt::format("#include \"{}\"", include.value));
+    }
   }
   if (!op.host_args.empty() && !stable) p.line("\n#include <string>");
   p.line();

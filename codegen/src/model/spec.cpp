@@ -137,7 +137,18 @@ std::string cpp_namespace(std::string_view ns) {
   return (name.empty() ? std::string("opgen") : name) + "_ns";
 }
 
-std::string Library::cpp_ns() const { return cpp_namespace(ns); }
+std::string Library::cpp_ns() const {
+  const std::string name = cpp_namespace(ns);
+  // A kernel the specs bind that is a function at global scope spelled as the namespace (kernels-community's relu
+  // binds `void relu(at::Tensor&, const at::Tensor&)` in namespace relu): C++ holds one of the two there.
+  for (const OpSpec& op : ops)
+    for (const ExistingKernel& kernel : op.existing_kernels) {
+      std::string_view function = kernel.function.value;
+      if (function.starts_with("::")) function.remove_prefix(2);
+      if (function.substr(0, function.find('<')) == name) return name + "_ns";
+    }
+  return name;
+}
 
 std::string format_torch_version(uint64_t version) {
   return fmt::format("{}.{}", version >> 56, (version >> 48) & 0xff);

@@ -367,7 +367,8 @@ struct Library {
   const OpSpec* find(const std::string& op_name) const;
   const HostClass* host_class(const std::string& name) const;
   // The C++ namespace of the generated code and the kernels (<cpp_ns>::kernels):
-  // cpp_namespace(ns).
+  // cpp_namespace(ns), with `_ns` appended where a kernel the specs bind is a
+  // function at global scope of that name (`relu` -> `relu_ns`).
   std::string cpp_ns() const;
 };
 
