@@ -1,12 +1,13 @@
 #!/bin/bash
 # `opgen import` over every kernel of huggingface/kernels-community that has C++ bindings (<kernel>/torch-ext/*.cpp),
-# as kernel-builder builds it for CUDA (-D CUDA_KERNEL, the namespace TORCH_EXTENSION_NAME, the kernel's csrc/ and
-# torch-ext/ on the path, and kernel-builder's registration.h, which it writes at build time), then `opgen generate`
-# on what it wrote and each generated TU compiled (g++, syntax only) against the kernel's headers and the torch of
-# $VENV: the check that "imported with their kernels as they are" holds, for kernels nobody here wrote.
+# as kernel-builder builds it for CUDA (-D CUDA_KERNEL, the namespace TORCH_EXTENSION_NAME, torch-ext/ and the
+# include directories build.toml names on the path, and kernel-builder's registration.h, which it writes at build
+# time), then `opgen generate` on what it wrote and each generated TU compiled (g++, syntax only) against the
+# kernel's headers and the torch of $VENV: the check that "imported with their kernels as they are" holds, for
+# kernels nobody here wrote.
 # A hand-run script (it reads a tree CI does not have); one line per kernel, then the totals.
 #
-#   scripts/kernels_community/sweep.sh <kernels-community tree> [CUTLASS source dir] [OUT=build-kernels-community]
+#   [ONLY="<kernel> ..."] scripts/kernels_community/sweep.sh <kernels-community tree> [CUTLASS source dir] [OUT=build-kernels-community]
 # Tested: kernels-community at 40d4194f, CUTLASS 4.2.0.0 (the nvidia-cutlass wheel's cutlass_library/source).
 # Nothing in the tree is written.
 set -euo pipefail
@@ -50,8 +51,19 @@ export TORCH CUDA_INCLUDE PYTHON_INCLUDE
 total_ops=0; total_kernels=0; total_tus=0; total_failed=0
 for binding in "$K"/*/torch-ext/torch_binding.cpp; do
   dir=$(dirname "$(dirname "$binding")"); name=$(basename "$dir"); ns=${name//-/_}; o="$OUT/$name"
+  [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]] && continue  # ONLY="relu megablocks": those alone
   rm -rf "$o"; mkdir -p "$o"
-  includes=""; for d in csrc torch-ext include; do [ -d "$dir/$d" ] && includes="$includes -I $d"; done
+  # The include directories build.toml gives its torch extension and its CUDA kernels, and torch-ext/.
+  includes=$(python3 - "$dir/build.toml" <<'PY'
+import sys, tomllib
+toml = tomllib.load(open(sys.argv[1], "rb"))
+dirs = ["torch-ext"] + toml.get("torch", {}).get("include", [])
+for kernel in toml.get("kernel", {}).values():
+    if kernel.get("backend") == "cuda":
+        dirs += kernel.get("include", [])
+print(" ".join(f"-I {d}" for d in dict.fromkeys(dirs)))
+PY
+)
   [ -n "$CUTLASS" ] && includes="$includes -I $CUTLASS/include"
   if ! (cd "$dir" && "$OPGEN" import $includes -I "$OUT/include" -D TORCH_EXTENSION_NAME="$ns" -D CUDA_KERNEL \
           --schemas-dir "$o/schemas" --python-dir "$o/python" torch-ext/*.cpp > "$o/import.log" 2>&1); then
