@@ -334,6 +334,23 @@ def test_the_projects_stable_target_version_goes_to_its_sources_and_raises_the_l
     assert "target_compile_definitions" not in proc.stdout, proc.stdout
 
 
+def test_a_header_an_op_keeps_is_not_called_left_out(tmp_path):
+    """megablocks' bindings include kernel-builder's registration.h (not in the tree) and ops.h: the kernel ops.h
+    declares takes ops.h alone, the one defined in the file itself keeps every include (registration.h might
+    declare it), and the file's note said registration.h was left out, which held for one op only."""
+    (tmp_path / "ops.h").write_text("#pragma once\n#include <ATen/core/Tensor.h>\nat::Tensor k1(const at::Tensor& x);\n")
+    (tmp_path / "b.cpp").write_text(
+        '#include <torch/library.h>\n#include "registration.h"\n#include "ops.h"\n'
+        "at::Tensor k2(const at::Tensor& x) { return x; }\n"
+        'TORCH_LIBRARY(keptinc, m) {\n  m.def("a(Tensor x) -> Tensor");\n  m.impl("a", c10::DispatchKey::CPU, &k1);\n'
+        '  m.def("b(Tensor x) -> Tensor");\n  m.impl("b", c10::DispatchKey::CPU, &k2);\n}\n')
+    proc = run_opgen("import", "b.cpp", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "  note: b.cpp: its kernels are declared in ops.h\n" in proc.stdout, proc.stdout
+    assert 'include: "ops.h"' in (tmp_path / "schemas" / "a.yaml").read_text()
+    assert 'include: ["registration.h", "ops.h"]' in (tmp_path / "schemas" / "b.yaml").read_text()
+
+
 def test_a_python_module_init_goes_with_a_file_dropped_whole(tmp_path):
     (tmp_path / "binding.cpp").write_text('#include "ops.h"\nTORCH_LIBRARY(_C, m) {\n  m.def("op(Tensor x) -> Tensor");\n'
                                           '  m.impl("op", torch::kCPU, &op_cpu);\n}\nREGISTER_EXTENSION(_C)\n')

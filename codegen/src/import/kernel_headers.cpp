@@ -259,6 +259,10 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
     std::set<std::string> kept, context, not_found, declaring_none, elsewhere;
   };
   std::map<std::string, Choice> chosen;  // by registering file, for one note each
+  // By registering file, the includes kept whole for an op whose kernels no header read declares (megablocks'
+  // wrappers, defined in its bindings, which include kernel-builder's registration.h, not in the tree): the note
+  // does not call them left out.
+  std::map<std::string, std::set<std::string>> kept_whole;
   // Where each op's chosen includes are, by op: what the library's include path must reach.
   std::vector<std::vector<std::optional<fs::path>>> include_at(found.ops.size());
   // Where the source that registers a kernel also defines it (pyg-lib's samplers, FBGEMM's quantize kernels), or a
@@ -379,6 +383,7 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
       });
       if (!all_elsewhere || elsewhere.empty()) {
         record_includes();  // none readable declares them: keep what the source includes
+        kept_whole[op.includes_from].insert(op.includes.begin(), op.includes.end());
         continue;
       }
       op.includes.clear();
@@ -408,6 +413,10 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
     for (const std::string& include : choice.kept) choice.declaring_none.erase(include);
     for (const std::string& include : choice.kept) choice.context.erase(include);
     for (const std::string& include : choice.context) choice.declaring_none.erase(include);
+    for (const std::string& include : kept_whole[file]) {
+      choice.declaring_none.erase(include);
+      choice.not_found.erase(include);
+    }
     if (!choice.not_found.empty())
       left_out += fmt::format("; left out: {} (not beside it)", fmt::join(choice.not_found, ", "));
     if (!choice.declaring_none.empty())
