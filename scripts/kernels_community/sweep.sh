@@ -53,14 +53,16 @@ for binding in "$K"/*/torch-ext/torch_binding.cpp; do
   dir=$(dirname "$(dirname "$binding")"); name=$(basename "$dir"); ns=${name//-/_}; o="$OUT/$name"
   [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]] && continue  # ONLY="relu megablocks": those alone
   rm -rf "$o"; mkdir -p "$o"
-  # The include directories build.toml gives its torch extension and its CUDA kernels, and torch-ext/.
+  # The include directories build.toml gives its torch extension and its CUDA kernels (and their headers'), and
+  # torch-ext/.
   includes=$(python3 - "$dir/build.toml" <<'PY'
 import sys, tomllib
 toml = tomllib.load(open(sys.argv[1], "rb"))
 dirs = ["torch-ext"] + toml.get("torch", {}).get("include", [])
 for kernel in toml.get("kernel", {}).values():
-    if kernel.get("backend") == "cuda":
+    if kernel.get("backend") == "cuda":  # its include list, and where its headers are (megablocks' csrc/)
         dirs += kernel.get("include", [])
+        dirs += [s.rsplit("/", 1)[0] for s in kernel.get("src", []) if s.endswith((".h", ".hpp")) and "/" in s]
 print(" ".join(f"-I {d}" for d in dict.fromkeys(dirs)))
 PY
 )
