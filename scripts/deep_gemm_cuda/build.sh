@@ -78,10 +78,9 @@ $COMMON"
   grep -oP '^ *\K(opgen_add_library|target_include_directories|target_compile_definitions)\(.*\)$' "$OUT/import.log" \
     | sed -E "s#( |\()(torch-ext|csrc|deep_gemm/include)#\1$OUT/imported/src/\2#g"
   # What the project's build gives besides: kernel-builder's registration.h, which the binding file, kept for
-  # its one kept impl, includes (and Python's headers, which that includes; the module's init is deleted, so
-  # nothing of Python's is called); DeepGEMM calls the CUDA driver, NVRTC, cuBLAS and cuBLASLt, which the library,
-  # linked --no-undefined, names.
-  echo "target_include_directories(deep_gemm_ops PRIVATE $OUT/project/include $PYTHON_INCLUDE)
+  # its one kept impl, includes (Python's headers come with the report's PYTHON_API: csrc/impl.cu includes
+  # torch/extension.h); DeepGEMM calls the CUDA driver, NVRTC, cuBLAS and cuBLASLt, which the library names.
+  echo "target_include_directories(deep_gemm_ops PRIVATE $OUT/project/include)
 target_link_libraries(deep_gemm_ops PRIVATE CUDA::cuda_driver CUDA::cublas CUDA::cublasLt CUDA::nvrtc)"
 } > "$OUT/imported/CMakeLists.txt"
 build_sides -DOPGEN_REQUIRE_CUDA=ON
