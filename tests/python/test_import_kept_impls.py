@@ -46,6 +46,24 @@ target_include_directories(mylib_ops PRIVATE csrc)
 
 
 
+def apply_report_deletions(report_text, tree, tmp_path):
+    """What the report says to delete, deleted in `tree` as a person would (scripts/apply_deletions.py)."""
+    report = tmp_path / "report.txt"
+    report.write_text(report_text)
+    applied = subprocess.run([sys.executable, SOURCE_DIR / "scripts" / "apply_deletions.py", report, tree],
+                             capture_output=True, text=True)
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+
+
+def write_reported_cmake(project, name, lines):
+    """The project's CMakeLists.txt: opgen's module and the CMake lines the report printed."""
+    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
+project({name} CXX)
+include({SOURCE_DIR}/cmake/Opgen.cmake)
+{lines}
+""")
+
+
 def with_like_fake(text):
     """A spec's text with the fake the report asks for written as a rule, `like(x)`: the person's step."""
     return text.replace(text[text.index("fake:"):].split("\n")[0], "fake:\n  - like(x)")
@@ -624,19 +642,11 @@ def test_an_impl_whose_kernel_is_boxed_by_hand_stays_and_runs(tmp_path):
         text = spec.read_text()
         assert "dispatch: []" in text and "kernels:" not in text, text
         spec.write_text(with_like_fake(text))
-    report = tmp_path / "report.txt"
-    report.write_text(proc.stdout)
-    applied = subprocess.run([sys.executable, SOURCE_DIR / "scripts" / "apply_deletions.py", report, project],
-                             capture_output=True, text=True)
-    assert applied.returncode == 0, applied.stdout + applied.stderr
+    apply_report_deletions(proc.stdout, project, tmp_path)
     cmake = "\n".join(line.strip() for line in proc.stdout.splitlines()
                       if re.match(r" *(opgen_add_library|target_include_directories|set_source_files_properties)\(", line))
     assert " PYTHON_HEADERS " in cmake, cmake
-    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
-project(boxlib CXX)
-include({SOURCE_DIR}/cmake/Opgen.cmake)
-{cmake}
-""")
+    write_reported_cmake(project, "boxlib", cmake)
     _, env = build_with_opgen(project, tmp_path / "build")
     run_check("""
 import torch, boxlib
@@ -691,18 +701,9 @@ def test_an_impl_whose_kernel_is_a_call_stays_and_a_def_with_one_is_a_need(tmp_p
     text = spec.read_text()
     assert "dispatch: []" in text, text
     spec.write_text(with_like_fake(text))
-    report = tmp_path / "report.txt"
-    report.write_text(proc.stdout)
-    applied = subprocess.run([sys.executable, SOURCE_DIR / "scripts" / "apply_deletions.py", report, project],
-                             capture_output=True, text=True)
-    assert applied.returncode == 0, applied.stdout + applied.stderr
+    apply_report_deletions(proc.stdout, project, tmp_path)
     cmake = next(line.strip() for line in proc.stdout.splitlines() if "opgen_add_library(" in line)
-    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
-project(shimlib CXX)
-include({SOURCE_DIR}/cmake/Opgen.cmake)
-{cmake}
-target_include_directories(shimlib_ops PRIVATE csrc)
-""")
+    write_reported_cmake(project, "shimlib", cmake + "\ntarget_include_directories(shimlib_ops PRIVATE csrc)")
     _, env = build_with_opgen(project, tmp_path / "build")
     run_check("""
 import torch, shimlib
@@ -741,12 +742,7 @@ def test_the_sources_that_register_nothing_are_built_with_the_kernels(tmp_path):
     text = spec.read_text()
     spec.write_text(with_like_fake(text))
     # The report's lines, as printed, build (the library is linked --no-undefined) and the op runs.
-    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
-project(mylib CXX)
-include({SOURCE_DIR}/cmake/Opgen.cmake)
-{cmake}
-target_include_directories(mylib_ops PRIVATE csrc)
-""")
+    write_reported_cmake(project, "mylib", cmake + "\ntarget_include_directories(mylib_ops PRIVATE csrc)")
     (csrc / "binding.cpp").unlink()  # the report: nothing in it but the registrations the spec now makes
     _, env = build_with_opgen(project, tmp_path / "build")
     run_check("""
@@ -789,11 +785,7 @@ def test_a_kept_catch_all_impl_decomposes_the_op_in_place_of_a_fake(tmp_path):
     del source[int(line[1]) - 1]  # the def, as the report says; the impl stays
     (project / "csrc" / "version.cpp").write_text("".join(source))
     cmake = next(line.strip() for line in proc.stdout.splitlines() if "opgen_add_library(" in line)
-    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
-project(verlib CXX)
-include({SOURCE_DIR}/cmake/Opgen.cmake)
-{cmake}
-""")
+    write_reported_cmake(project, "verlib", cmake)
     _, env = build_with_opgen(project, tmp_path / "build")
     run_check("""
 import torch, verlib
@@ -840,17 +832,8 @@ def test_a_claiming_block_that_stays_makes_the_library_a_fragment(tmp_path):
         spec = project / "schemas" / f"{op}.yaml"
         text = spec.read_text()
         spec.write_text(with_like_fake(text))
-    report = tmp_path / "report.txt"
-    report.write_text(proc.stdout)
-    applied = subprocess.run([sys.executable, SOURCE_DIR / "scripts" / "apply_deletions.py", report, project],
-                             capture_output=True, text=True)
-    assert applied.returncode == 0, applied.stdout + applied.stderr
-    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
-project(claimlib CXX)
-include({SOURCE_DIR}/cmake/Opgen.cmake)
-{cmake}
-target_include_directories(claimlib_ops PRIVATE csrc)
-""")
+    apply_report_deletions(proc.stdout, project, tmp_path)
+    write_reported_cmake(project, "claimlib", cmake + "\ntarget_include_directories(claimlib_ops PRIVATE csrc)")
     _, env = build_with_opgen(project, tmp_path / "build")
     run_check("""
 import torch, claimlib
@@ -879,11 +862,7 @@ def test_a_pybind11_module_in_a_file_that_stays_is_named_with_where_it_goes(tmp_
             "own Python module") in proc.stdout, proc.stdout
     assert "through a link to libdc_ops.so named as the module" in proc.stdout, proc.stdout
     assert "PYTHON_API" in proc.stdout and "delete PYBIND11_MODULE" not in proc.stdout, proc.stdout
-    report = tmp_path / "report.txt"
-    report.write_text(proc.stdout)
-    applied = subprocess.run([sys.executable, SOURCE_DIR / "scripts" / "apply_deletions.py", report, tmp_path],
-                             capture_output=True, text=True)
-    assert applied.returncode == 0, applied.stdout + applied.stderr
+    apply_report_deletions(proc.stdout, tmp_path, tmp_path)
     assert "PYBIND11_MODULE" in (tmp_path / "csrc" / "init.cpp").read_text()
 
 
@@ -916,12 +895,7 @@ def test_kernels_that_call_python_are_built_with_the_python_api(tmp_path):
     text = spec.read_text()
     spec.write_text(with_like_fake(text))
     (project / "csrc" / "binding.cpp").unlink()  # the report: nothing in it but the registrations the spec makes
-    (project / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.25)
-project(pyapi CXX)
-include({SOURCE_DIR}/cmake/Opgen.cmake)
-{cmake}
-target_include_directories(pyapi_ops PRIVATE csrc)
-""")
+    write_reported_cmake(project, "pyapi", cmake + "\ntarget_include_directories(pyapi_ops PRIVATE csrc)")
     _, env = build_with_opgen(project, tmp_path / "build")
     run_check("""
 import torch, pyapi
