@@ -61,6 +61,16 @@ CASES = {
     # identifiers before one that closes (its return type is read back to where it starts).
     "written-out inits": (plain(before="void keep() {}\n") + "PyObject* PyInit_a() {\n" * 100_000, []),
     "a long return type": (plain(before="void keep() {}\n") + "int " * 200_000 + "PyInit_a() {}\n", []),
+    # c10's legacy RegisterOperators statements: 100,000 that never close, each in the one before; one `.op` of
+    # the op defined above (defined twice: its .todo) whose lambda nests 100,000 calls, and one whose options give
+    # 100,000 kernels.
+    "RegisterOperators that never close": (plain() + "static auto r = torch::RegisterOperators(\n" * 100_000, []),
+    "a RegisterOperators lambda of nested calls": (
+        plain() + 'static auto r = torch::RegisterOperators().op("lim::scale", [] { return ' + "f(" * 100_000
+        + ")" * 100_000 + "; });\n", []),
+    "RegisterOperators options of many kernels": (
+        plain() + 'static auto r = torch::RegisterOperators().op("lim::scale", torch::RegisterOperators::options()'
+        + ".kernel<decltype(f), &f>(c10::DispatchKey::CPU)" * 100_000 + ");\n", []),
     # A raw string whose delimiter is 1.5 million characters (C++ caps it at 16).
     "raw string delimiter": (plain(before='const char* s = R"' + "d" * 1_500_000 + '(x)' + "d" * 1_500_000 + '";\n'), []),
 }

@@ -324,7 +324,9 @@ BuildSteps build_steps(const ImportResult& found, const std::set<std::string>& w
       if (seen_owned.count(op)) op = "the kept impls of " + op;
     for (std::string& op : owned_ops)
       if (seen_staying.count(op)) op += " but not its kept impls";
-    const std::string where = fmt::format("{}:{}-{}", block.file, block.first_line, block.last_line);
+    const std::string where = block.first_line == block.last_line
+                                  ? fmt::format("{}:{}", block.file, block.first_line)
+                                  : fmt::format("{}:{}-{}", block.file, block.first_line, block.last_line);
     if (whole) {
       steps.drop_lines.emplace_back(block.file, fmt::format("{}: delete the block {}", where, block.head));
       continue;
@@ -349,6 +351,10 @@ BuildSteps build_steps(const ImportResult& found, const std::set<std::string>& w
       else
         into.emplace_back(first, reg.last_line);
     }
+    // The block's own first and last lines stay with it (its head, its closing brace or `;`): a registration that
+    // shares one (RegisterOperators' last `.op(...);`) is no line to delete.
+    kept.insert(kept.begin(), {block.first_line, block.first_line});
+    kept.emplace_back(block.last_line, block.last_line);
     bool overlap = false;
     for (size_t g = 0, k = 0; g < going.size() && k < kept.size() && !overlap;) {
       overlap = going[g].first <= kept[k].second && kept[k].first <= going[g].second;

@@ -307,20 +307,25 @@ void infer_schemas(ImportResult& found, const Configuration* configuration,
                                      "it as the spec's 'schema'",
                                      op.where, op.schema_from, why));
     };
-    if (!declaration) {
+    // A lambda forwarding to the function (ImportedOp::schema_from_params): PyTorch reads the lambda's signature,
+    // the function's return type where the lambda writes none.
+    const bool lambda_signature = op.schema_from_params && !op.schema_from_returns.empty();
+    if (!declaration && !lambda_signature) {
       need("import found no declaration of it in the file or the headers it includes (beside it, or under --include-dir)");
       continue;
     }
+    const std::vector<std::string>& params = op.schema_from_params ? *op.schema_from_params : declaration->params;
+    const std::string where = lambda_signature || (op.schema_from_params && params.size()) ? op.where : declaration->where;
     std::vector<std::string> args;
     std::string unmapped;
-    for (size_t i = 0; i < declaration->params.size() && unmapped.empty(); ++i) {
-      if (auto type = map_type(declaration->params[i], false))
+    for (size_t i = 0; i < params.size() && unmapped.empty(); ++i) {
+      if (auto type = map_type(params[i], false))
         args.push_back(fmt::format("{} _{}", *type, i));
       else
-        unmapped = declaration->params[i];
+        unmapped = params[i];
     }
     std::vector<std::string> returns;
-    const std::string ret = normalize(declaration->returns);
+    const std::string ret = normalize(op.schema_from_returns.empty() ? declaration->returns : op.schema_from_returns);
     if (unmapped.empty() && ret != "void") {
       std::vector<std::string> parts;
       if (ret.starts_with("std::tuple<") && ret.ends_with(">")) {
@@ -349,14 +354,14 @@ void infer_schemas(ImportResult& found, const Configuration* configuration,
       }
     }
     if (!unmapped.empty()) {
-      need(fmt::format("its type '{}' ({}) has no schema type in opgen's table", unmapped, declaration->where));
+      need(fmt::format("its type '{}' ({}) has no schema type in opgen's table", unmapped, where));
       continue;
     }
     const std::string result = returns.size() == 1 ? returns[0] : fmt::format("({})", fmt::join(returns, ", "));
     op.schema = fmt::format("{}({}) -> {}", op.name, fmt::join(args, ", "), result);
-    op.schema_inferred_from = declaration->where;
+    op.schema_inferred_from = where;
     // def("name", &fn) registers fn with no key, which PyTorch files under CompositeImplicitAutograd.
-    op.kernels.push_back({"CompositeImplicitAutograd", op.schema_from, op.where, op.guard});
+    op.kernels.push_back({op.schema_from_key, op.schema_from, op.where, op.guard});
     if (op.includes.empty()) {
       op.includes = op.schema_from_includes;
       op.includes_from = op.schema_from_file;

@@ -1,10 +1,12 @@
 // `opgen import`, stage 2: the ops a project registers, as its binding
 // sources write them. C++: TORCH_LIBRARY / _FRAGMENT / _EXPAND and the
-// STABLE_ blocks (`def`, `impl`), TORCH_LIBRARY_IMPL blocks. Python:
+// STABLE_ blocks (`def`, `impl`), TORCH_LIBRARY_IMPL blocks, c10's legacy
+// `RegisterOperators().op(...)` statements. Python:
 // torch.library.define and Library(...).define, register_fake/impl_abstract,
 // custom_op and Python kernels (which a person must port).
 #pragma once
 
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -79,6 +81,14 @@ struct ImportedOp {
   std::string schema_from_file;
   std::vector<std::string> schema_from_includes;
   std::string schema_inferred_from;  // file:line of the declaration the schema was inferred from
+  // Where the def's kernel is a lambda that forwards its parameters to schema_from (`[](at::Tensor x) { return
+  // f(x); }`, torch_scatter's `[] { return scatter::cuda_version(); }`), PyTorch infers the schema from the
+  // lambda's signature: its parameter types, and its return type where it writes one (else the function's).
+  std::optional<std::vector<std::string>> schema_from_params = {};
+  std::string schema_from_returns = {};
+  // The key of the kernel the schema is inferred from: a def's has none, which PyTorch files under
+  // CompositeImplicitAutograd; RegisterOperators' options can name one (`kernel<decltype(f), &f>(DispatchKey::CPU)`).
+  std::string schema_from_key = "CompositeImplicitAutograd";
   // Kernels declared in the registering source alone: the file of
   // ImportResult::declarations_headers their declarations are copied into.
   std::string declarations_header;

@@ -96,6 +96,118 @@ std::optional<std::string> kernel_function(const Tokens& tokens, std::pair<size_
   return name;
 }
 
+// A lambda that only forwards its parameters, in order, to a function: `[](at::Tensor x, int64_t n) { return
+// f(x, n); }`, torch_scatter's `[] { return scatter::cuda_version(); }`. Calling it is calling the function, so a
+// spec binds the function; a schema PyTorch infers from it is the lambda's parameter types (and its `-> T`).
+struct ForwardingLambda {
+  std::string function;             // as written: `scatter::cuda_version`
+  std::vector<std::string> params;  // the lambda's parameter types, as written
+  std::string returns;              // its `-> T`, "" where it writes none
+};
+
+std::optional<ForwardingLambda> forwarding_lambda(const Tokens& tokens, TokenRange range) {
+  const size_t end = range.second;
+  size_t k = range.first;
+  if (end - k < 6 || !is(tokens[k], "[") || !is(tokens[k + 1], "]")) return std::nullopt;  // no captures
+  k += 2;
+  ForwardingLambda lambda;
+  std::vector<std::string> names;
+  if (is(tokens[k], "(")) {
+    size_t close = 0;
+    const auto params = call_arguments(tokens, k, &close);
+    if (close >= end) return std::nullopt;
+    for (const auto& [from, to] : params) {
+      // `Type name`: the type's tokens, then the name.
+      if (to - from < 2 || tokens[to - 1].kind != Token::Kind::Identifier || is(tokens[to - 2], "::")) return std::nullopt;
+      lambda.params.push_back(text_of(tokens, {from, to - 1}));
+      names.push_back(tokens[to - 1].text);
+    }
+    k = close;
+  }
+  while (k < end && (is(tokens[k], "mutable") || is(tokens[k], "noexcept") || is(tokens[k], "constexpr"))) ++k;
+  if (k < end && is(tokens[k], "->")) {
+    const size_t type = ++k;
+    while (k < end && !is(tokens[k], "{")) ++k;
+    lambda.returns = text_of(tokens, {type, k});
+  }
+  // { return f(a, b); }
+  if (k + 1 >= end || !is(tokens[k], "{") || !is(tokens[end - 1], "}") || !is(tokens[k + 1], "return")) return std::nullopt;
+  size_t open = k + 2;
+  while (open < end && !is(tokens[open], "(")) ++open;
+  size_t close = 0;
+  const auto args = open < end ? call_arguments(tokens, open, &close) : std::vector<TokenRange>{};
+  if (open >= end || close + 2 != end || !is(tokens[close], ";") || args.size() != names.size()) return std::nullopt;
+  for (size_t a = 0; a < args.size(); ++a)
+    if (args[a].second != args[a].first + 1 || !is(tokens[args[a].first], names[a])) return std::nullopt;
+  auto function = kernel_function(tokens, {k + 2, open});
+  if (!function) return std::nullopt;
+  lambda.function = *function;
+  return lambda;
+}
+
+// What `RegisterOperators::options()...` says, as c10's op_registration.h reads it: `.schema("...")` and kernels,
+// `.kernel<decltype(f), &f>(KEY)`, `.kernel(KEY, f)`, `.catchAllKernel<decltype(f), &f>()`, `.catchAllKernel(f)`
+// (a functor's `kernel<Functor>(KEY)` is no plain function: its text is kept, for the report).
+struct LegacyOptions {
+  std::optional<std::string> schema;
+  struct Kernel {
+    std::string key;    // as written; "" a catch-all kernel
+    TokenRange function;  // `&f`, a lambda, or (a functor) the template's argument
+    bool functor = false;
+  };
+  std::vector<Kernel> kernels;
+};
+
+// nullopt where `range` is not an options chain.
+std::optional<LegacyOptions> legacy_options(const Tokens& tokens, TokenRange range) {
+  size_t k = range.first;
+  const size_t end = range.second;
+  if (k + 2 < end && (is(tokens[k], "c10") || is(tokens[k], "torch")) && is(tokens[k + 1], "::")) k += 2;
+  if (k + 4 >= end || !is(tokens[k], "RegisterOperators") || !is(tokens[k + 1], "::") || !is(tokens[k + 2], "options") ||
+      !is(tokens[k + 3], "(") || !is(tokens[k + 4], ")"))
+    return std::nullopt;
+  LegacyOptions options;
+  k += 5;
+  while (k + 2 < end && is(tokens[k], ".") && tokens[k + 1].kind == Token::Kind::Identifier) {
+    const std::string method = tokens[k + 1].text;
+    k += 2;
+    std::vector<TokenRange> template_args;
+    if (is(tokens[k], "<")) {  // template arguments, split at top-level commas
+      int depth = 0;
+      size_t from = k + 1, j = k;
+      for (; j < end; ++j) {
+        if (is(tokens[j], "<") || is(tokens[j], "(")) ++depth;
+        if ((is(tokens[j], ">") || is(tokens[j], ")")) && --depth == 0) break;
+        if (depth == 1 && is(tokens[j], ",")) {
+          template_args.emplace_back(from, j);
+          from = j + 1;
+        }
+      }
+      if (j >= end) return options;
+      template_args.emplace_back(from, j);
+      k = j + 1;
+    }
+    if (k >= end || !is(tokens[k], "(")) return options;
+    size_t close = 0;
+    const auto args = call_arguments(tokens, k, &close);
+    if (close > end) return options;
+    k = close;
+    const bool catch_all = method == "catchAllKernel";
+    if (method == "schema" && args.size() == 1) {
+      options.schema = string_argument(tokens, args[0]);
+    } else if (method == "kernel" || method == "impl_unboxedOnlyKernel" || catch_all) {
+      const std::string key = catch_all || args.empty() ? "" : text_of(tokens, args[0]);
+      if (template_args.size() == 2)
+        options.kernels.push_back({key, template_args[1]});
+      else if (template_args.size() == 1)
+        options.kernels.push_back({key, template_args[0], /*functor=*/true});
+      else if (!args.empty())
+        options.kernels.push_back({key, args.back()});
+    }
+  }
+  return options;
+}
+
 }  // namespace
 
 // The namespace a macro spells, in a configuration: a name -D defines
@@ -134,7 +246,8 @@ void Collector::cpp(const SourceFile& file) {
   bool registers = !scanned.registering_macros.empty();
   for (size_t i = 0; i < tokens.size() && !registers; ++i)
     registers = (tokens[i].kind == Token::Kind::Identifier &&
-                 (tokens[i].text.find("TORCH_LIBRARY") != std::string::npos || tokens[i].text == "PYBIND11_MODULE")) ||
+                 (tokens[i].text.find("TORCH_LIBRARY") != std::string::npos || tokens[i].text == "PYBIND11_MODULE" ||
+                  tokens[i].text == "RegisterOperators")) ||
                 (is(tokens[i], ".") && i + 2 < tokens.size() &&
                  (is(tokens[i + 1], "def") || is(tokens[i + 1], "impl")) && is(tokens[i + 2], "("));
   if (!registers && (extension == ".cpp" || extension == ".cc" || extension == ".cxx" || extension == ".cu" ||
@@ -258,11 +371,163 @@ void Collector::cpp(const SourceFile& file) {
     o.kernels.push_back({key, qualified, where(k), guard(k), /*python=*/false, block_stable});
     set_includes(o);
   };
+  // The kernel of a def at `key`, which a spec binds with the def or not at all: a function, or a lambda that
+  // forwards to one; a need for anything else (a functor, another lambda, a key no kernel is registered at).
+  auto def_kernel = [&](ImportedOp& o, TokenRange kernel, size_t k, const std::string& key, bool functor = false) {
+    auto fn = functor ? std::nullopt : kernel_function(tokens, kernel);
+    if (!fn && !functor)
+      if (auto forwarded = forwarding_lambda(tokens, kernel)) fn = forwarded->function;
+    if (fn && !key.empty()) return bind(o, key, *fn, k, /*def=*/true);
+    o.kernel_refused = true;
+    o.needs.push_back(fmt::format("{}: the def's kernel is '{}', {}: a def cannot be split from its kernel; give "
+                                  "opgen the function it calls (docs/existing-kernels.md)",
+                                  where(k), text_of(tokens, kernel),
+                                  fn ? "at a key no kernel is registered at" : functor ? "a functor" : "not a plain function"));
+  };
+  // A def, `m.def(first, rest...)` or RegisterOperators' `.op(first, kernel)`: its schema string, or the name
+  // PyTorch infers a schema for from its kernel's signature; the kernel, which PyTorch registers at `key` (a def's
+  // has none: CompositeImplicitAutograd); its tags.
+  auto read_def = [&](ImportedOp& o, const std::string& first, const std::vector<TokenRange>& rest, size_t k,
+                      model::Abi abi, const std::string& key, bool functor = false) {
+    if (o.defined) {
+      // Defined again: the same op under #if branches that exclude each other (one per backend or ABI).
+      if (o.abi != abi || o.schema != first)
+        o.needs.push_back(fmt::format(
+            "defined twice, {} at {}{} and {} at {}{}: import one build configuration with --define "
+            "(the macros its #if tests)",
+            o.abi != abi ? abi_text(o.abi) : "as '" + o.schema + "'", o.where,
+            o.guard.empty() ? "" : " (under " + o.guard + ")", o.abi != abi ? abi_text(abi) : "as '" + first + "'",
+            where(k), guard(k).empty() ? "" : " (under " + guard(k) + ")"));
+      return;
+    }
+    o.defined = true;
+    o.where = where(k);
+    o.abi = abi;
+    o.guard = guard(k);
+    std::optional<TokenRange> kernel;
+    for (const TokenRange& arg : rest) {
+      if (text_of(tokens, arg).starts_with("{")) {  // tags: {at::Tag::pt2_compliant_tag, ...}
+        for (size_t x = arg.first; x < arg.second; ++x)
+          if (is(tokens[x], "Tag") && x + 2 < arg.second && is(tokens[x + 1], "::")) o.tags.push_back(tokens[x + 2].text);
+      } else if (!kernel) {
+        kernel = arg;
+      }
+    }
+    if (first.find('(') != std::string::npos) {
+      o.schema = first;
+      if (kernel) def_kernel(o, *kernel, k, key, functor);
+      return;
+    }
+    // No schema: PyTorch infers it from the kernel's signature, and so does import, after the scan (infer_schema.h).
+    auto fn = kernel && !functor ? kernel_function(tokens, *kernel) : std::nullopt;
+    const auto forwarded = kernel && !functor && !fn ? forwarding_lambda(tokens, *kernel) : std::nullopt;
+    if (forwarded) fn = forwarded->function;
+    const auto declared = fn ? internal.find(declared_name(*fn)) : internal.end();
+    if (fn && !key.empty() && !(block_anonymous && !fn->starts_with("::")) && declared == internal.end()) {
+      o.schema_from = fn->starts_with("::") || block_scope.empty() ? *fn : block_scope + "::" + *fn;
+      o.schema_from_file = file.display;
+      o.schema_from_includes = scanned.quoted_includes;
+      o.schema_from_key = key;
+      if (forwarded) {
+        o.schema_from_params = forwarded->params;
+        o.schema_from_returns = forwarded->returns;
+      }
+      return;
+    }
+    // Internal linkage, or a key no kernel is registered at: bind and def_kernel say which.
+    if (fn && key.empty()) return def_kernel(o, *kernel, k, key);
+    if (fn) return bind(o, key, *fn, k, /*def=*/true);
+    o.needs.push_back(fmt::format("{}: no schema: PyTorch infers it from the C++ signature of {}; write it as the "
+                                  "spec's 'schema'",
+                                  where(k), kernel ? text_of(tokens, *kernel) : "the function"));
+  };
   const size_t first_block = result.blocks.size();
   std::vector<TokenRange> outside_blocks;  // the tokens between the blocks
   size_t next_outside = 0;
+  // c10's legacy API, which torch_scatter, torch_sparse, torch_cluster and torchvision before 0.8 register with:
+  // `static auto registry = torch::RegisterOperators().op("ns::name", &fn).op(...);`, or its constructor,
+  // `RegisterOperators("ns::name", &fn)` (`i` at `RegisterOperators`). Each `.op` is a def with its kernel: the
+  // schema string or the name PyTorch infers one for from the kernel's signature, and a catch-all kernel
+  // (CompositeImplicitAutograd, as a def's), or the kernels its `options()` name. The statement is a block of the
+  // report's that claims no namespace (any file adds to one this way). Returns the index just past it.
+  auto read_register_operators = [&](size_t i) -> size_t {
+    size_t start = i;  // the statement's first token (not before what the last block read)
+    while (start > next_outside && !is(tokens[start - 1], ";") && !is(tokens[start - 1], "{") &&
+           !is(tokens[start - 1], "}"))
+      --start;
+    std::tie(block_scope, block_anonymous) = scope_at(start);
+    block_stable = false;
+    const size_t open = tokens[i + 1].kind == Token::Kind::Identifier ? i + 2 : i + 1;  // `RegisterOperators reg(`
+    size_t end = 0;
+    struct Call {
+      size_t at;  // its first token
+      std::vector<TokenRange> args;
+      size_t end;  // just past its ")"
+    };
+    std::vector<Call> calls;
+    if (auto args = call_arguments(tokens, open, &end); !args.empty()) calls.push_back({i, std::move(args), end});
+    const size_t head_end = end;
+    while (end + 2 < tokens.size() && is(tokens[end], ".") && is(tokens[end + 1], "op") && is(tokens[end + 2], "(")) {
+      size_t call_end = 0;
+      auto args = call_arguments(tokens, end + 2, &call_end);
+      calls.push_back({end + 1, std::move(args), call_end});
+      end = call_end;
+    }
+    size_t last = end;  // the statement's `;`, past the `)` of a call around it (`ops.push_back(...)`)
+    while (last < tokens.size() && is(tokens[last], ")")) ++last;
+    end = last < tokens.size() && is(tokens[last], ";") ? last + 1 : end;
+    const size_t block_index = result.blocks.size();
+    result.blocks.push_back({file.display, tokens[start].line, tokens[std::min(end, tokens.size()) - 1].line,
+                             text_of(tokens, {start, std::min(head_end, tokens.size())}), {}, false, ""});
+    result.blocks.back().filler_lines = filler_lines(result.blocks.back().first_line, result.blocks.back().last_line);
+    for (const Call& call : calls) {
+      ++result.registrations;
+      const size_t k = call.at;
+      const int last_line = tokens[std::min(call.end, tokens.size()) - 1].line;
+      const auto options = call.args.empty() ? std::nullopt : legacy_options(tokens, call.args.back());
+      auto first = string_argument(tokens, call.args.front());
+      if (!first && options && call.args.size() == 1) first = options->schema;
+      if (!first) {
+        result.notes.push_back(fmt::format("{}: RegisterOperators().op({}...) builds its string from a macro or "
+                                           "code: not imported",
+                                           where(k), text_of(tokens, call.args.front()).substr(0, 60)));
+        result.blocks[block_index].registrations.push_back({"", "", where(k), last_line, true, true});
+        continue;
+      }
+      auto [op_ns, name] = split_qualified(*first);
+      ImportedOp& o = op(op_ns, name, where(k));
+      const size_t kept_before = o.kept_impls.size();
+      if (!options) {
+        read_def(o, *first, {call.args.begin() + 1, call.args.end()}, k, model::Abi::Unstable,
+                 "CompositeImplicitAutograd");
+      } else {
+        // The first kernel with the def (a schema may be inferred from it), the others bound or needs.
+        auto key_of = [&](const LegacyOptions::Kernel& kernel) {
+          return kernel.key.empty() ? std::string("CompositeImplicitAutograd") : dispatch_key(kernel.key);
+        };
+        const auto& kernels = options->kernels;
+        if (kernels.empty())
+          read_def(o, *first, {}, k, model::Abi::Unstable, "CompositeImplicitAutograd");
+        else
+          read_def(o, *first, {kernels[0].function}, k, model::Abi::Unstable, key_of(kernels[0]), kernels[0].functor);
+        for (size_t n = 1; n < kernels.size(); ++n) def_kernel(o, kernels[n].function, k, key_of(kernels[n]), kernels[n].functor);
+      }
+      if (result.blocks[block_index].ns.empty()) result.blocks[block_index].ns = o.ns;
+      result.blocks[block_index].registrations.push_back(
+          {o.ns, o.name, where(k), last_line, true, o.kept_impls.size() > kept_before});
+    }
+    outside_blocks.emplace_back(next_outside, start);
+    next_outside = end;
+    return end;
+  };
   for (size_t i = 0; i + 1 < tokens.size(); ++i) {
     const Token& t = tokens[i];
+    if (is(t, "RegisterOperators") &&
+        (is(tokens[i + 1], "(") ||
+         (i + 2 < tokens.size() && tokens[i + 1].kind == Token::Kind::Identifier && is(tokens[i + 2], "(")))) {
+      i = read_register_operators(i) - 1;
+      continue;
+    }
     if (t.kind != Token::Kind::Identifier || !is(tokens[i + 1], "(")) continue;
     if (t.text == "FBGEMM_OP_DISPATCH") {
       // FBGEMM's FBGEMM_OP_DISPATCH(KEY, "name", fn), which its fbgemm_gpu/utils/ops_utils.h
@@ -378,55 +643,8 @@ void Collector::cpp(const SourceFile& file) {
       // Reads the def or impl; returns early where it stops reading the call.
       auto read_call = [&] {
         if (method == "def") {
-          const model::Abi abi = stable ? model::Abi::Stable : model::Abi::Unstable;
-          if (o.defined) {
-            // Defined again: the same op under #if branches that exclude each other (one per backend or ABI).
-            if (o.abi != abi || o.schema != *first)
-              o.needs.push_back(fmt::format(
-                  "defined twice, {} at {}{} and {} at {}{}: import one build configuration with --define "
-                  "(the macros its #if tests)",
-                  o.abi != abi ? abi_text(o.abi) : "as '" + o.schema + "'", o.where,
-                  o.guard.empty() ? "" : " (under " + o.guard + ")",
-                  o.abi != abi ? abi_text(abi) : "as '" + *first + "'", where(k),
-                  guard(k).empty() ? "" : " (under " + guard(k) + ")"));
-            return;
-          }
-          o.defined = true;
-          o.where = where(k);
-          o.abi = abi;
-          o.guard = guard(k);
-          if (first->find('(') != std::string::npos) {
-            o.schema = *first;
-          } else if (auto fn = args.size() > 1 ? kernel_function(tokens, args[1]) : std::nullopt;
-                     fn && !(block_anonymous && !fn->starts_with("::"))) {
-            // PyTorch infers the schema from fn's signature: so does import, after the scan (infer_schema.h).
-            o.schema_from = fn->starts_with("::") || block_scope.empty() ? *fn : block_scope + "::" + *fn;
-            o.schema_from_file = file.display;
-            o.schema_from_includes = scanned.quoted_includes;
-          } else {
-            o.needs.push_back(fmt::format(
-                "{}: no schema: PyTorch infers it from the C++ signature of {}; write it as the spec's 'schema'",
-                where(k), args.size() > 1 ? kernel_function(tokens, args[1]).value_or(text_of(tokens, args[1]))
-                                          : "the function"));
-          }
-          for (size_t a = 1; a < args.size(); ++a) {
-            const std::string text = text_of(tokens, args[a]);
-            if (text.starts_with("{")) {  // tags: {at::Tag::pt2_compliant_tag, ...}
-              for (size_t x = args[a].first; x < args[a].second; ++x)
-                if (is(tokens[x], "Tag") && x + 2 < args[a].second && is(tokens[x + 1], "::"))
-                  o.tags.push_back(tokens[x + 2].text);
-            } else if (auto fn = kernel_function(tokens, args[a]); fn && o.schema.size()) {
-              // def(schema, fn): a kernel with no key, which PyTorch registers as CompositeImplicitAutograd.
-              bind(o, "CompositeImplicitAutograd", *fn, k, /*def=*/true);
-            } else if (!fn && o.schema.size()) {
-              // def(schema, [](...) {...}): the def goes with its kernel, so the spec must call it.
-              o.kernel_refused = true;
-              o.needs.push_back(fmt::format("{}: the def's kernel is '{}', not a plain function: a def cannot be "
-                                            "split from its kernel; give opgen the function it calls "
-                                            "(docs/existing-kernels.md)",
-                                            where(k), text_of(tokens, args[a])));
-            }
-          }
+          read_def(o, *first, {args.begin() + 1, args.end()}, k,
+                   stable ? model::Abi::Stable : model::Abi::Unstable, "CompositeImplicitAutograd");
         } else {
           std::string key = block_key;
           std::pair<size_t, size_t> fn_range = args.back();

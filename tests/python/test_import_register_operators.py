@@ -1,0 +1,152 @@
+"""c10's legacy registration API (issue 34, item 3: every registration style a project writes), which
+torch_scatter, torch_sparse, torch_cluster and torchvision before 0.8 register with:
+
+    static auto registry = torch::RegisterOperators()
+        .op("legacy::scale", &scale)                       // the schema inferred from scale's signature
+        .op("legacy::shift(Tensor x, float by) -> Tensor", &shift);
+
+Each `.op` is a def with a catch-all kernel (CompositeImplicitAutograd); the constructor form, the options form
+(`RegisterOperators::options().schema(...).kernel<decltype(f), &f>(DispatchKey::CPU)`) and a lambda that only
+forwards to a function (`[] { return legacy::version(); }`, as torch_scatter registers cuda_version) are read too.
+The project's own build registers the schemas the specs hold, and the library built from them and the kept files
+gives the same results. Needs the built tool: run through CTest.
+"""
+
+import subprocess
+import sys
+
+from cli_helpers import build_projects_own_library, build_with_opgen, requires_opgen, run_opgen
+from test_import_kept_impls import apply_report_deletions, write_reported_cmake
+
+pytestmark = requires_opgen
+
+OPS_H = """#pragma once
+#include <ATen/core/Tensor.h>
+#include <optional>
+#include <tuple>
+namespace legacy {
+int64_t version();
+}
+at::Tensor scale(const at::Tensor& x, double factor, std::optional<int64_t> times);
+at::Tensor shift(at::Tensor x, double by);
+std::tuple<at::Tensor, at::Tensor> split(const at::Tensor& x, int64_t at);
+at::Tensor keyed_cpu(const at::Tensor& x);
+at::Tensor single(const at::Tensor& x);
+at::Tensor plain2(const at::Tensor& x);
+at::Tensor repeat(const at::Tensor& x, int64_t n);
+"""
+
+# The kernels, and beside them (as torch_scatter defines its autograd wrappers beside its registrations) the
+# statements that register them.
+BINDING = """#include <torch/script.h>
+#include "ops.h"
+
+namespace legacy {
+int64_t version() { return 7; }
+}
+at::Tensor scale(const at::Tensor& x, double factor, std::optional<int64_t> times) {
+  return x * (factor * static_cast<double>(times.value_or(1)));
+}
+at::Tensor shift(at::Tensor x, double by) { return x + by; }
+std::tuple<at::Tensor, at::Tensor> split(const at::Tensor& x, int64_t at) {
+  return {x.narrow(0, 0, at).clone(), x.narrow(0, at, x.size(0) - at).clone()};
+}
+at::Tensor keyed_cpu(const at::Tensor& x) { return x.neg(); }
+at::Tensor single(const at::Tensor& x) { return x.square(); }
+at::Tensor plain2(const at::Tensor& x) { return x * 2; }
+at::Tensor repeat(const at::Tensor& x, int64_t n) { return x.repeat({n}); }
+
+static auto registry = torch::RegisterOperators()
+                           .op("legacy::scale", &scale)
+                           .op("legacy::shift(Tensor x, float by) -> Tensor", &shift)
+                           .op("legacy::split", &split)
+                           .op("legacy::repeat", [](const at::Tensor& x, int64_t n) { return repeat(x, n); });
+
+static auto version_registry = torch::RegisterOperators().op(
+    "legacy::version", [] { return legacy::version(); });
+
+static auto keyed_registry = c10::RegisterOperators().op(
+    c10::RegisterOperators::options()
+        .schema("legacy::keyed(Tensor x) -> Tensor")
+        .kernel<decltype(keyed_cpu), &keyed_cpu>(c10::DispatchKey::CPU));
+
+static auto single_registry = torch::RegisterOperators("legacy::single", &single);
+
+static auto mixed = torch::RegisterOperators()
+    .op("legacy::plain2", &plain2)
+    .op("legacy::odd(Tensor x) -> Tensor", [](const at::Tensor& x) { return x * 3; });
+"""
+
+CALLS = """
+import sys, torch
+L = torch.ops.legacy
+x = torch.arange(5, dtype=torch.float32)
+for name in ("scale", "shift", "split", "repeat", "version", "keyed", "single", "plain2", "odd"):
+    print(getattr(L, name).default._schema)
+print(L.scale(x, 1.5, 2).tolist(), L.scale(x, 0.5, None).tolist(), L.shift(x, 2.0).tolist(),
+      [t.tolist() for t in L.split(x, 2)], L.repeat(x[:2], 3).tolist(), L.version(), L.keyed(x).tolist(),
+      L.single(x).tolist(), L.plain2(x).tolist(), L.odd(x).tolist())
+"""
+
+
+def test_register_operators_statements_import_with_the_schemas_torch_infers_and_run(tmp_path):
+    project = tmp_path / "project"
+    (project / "csrc").mkdir(parents=True)
+    (project / "csrc" / "ops.h").write_text(OPS_H)
+    (project / "csrc" / "binding.cpp").write_text(BINDING)
+    proc = run_opgen("import", "csrc", cwd=project)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "8 ops imported" in proc.stdout and "8 of them with their kernels as they are" in proc.stdout, proc.stdout
+    # The lambda that computes is no function to bind: its def cannot be split from it.
+    assert ("csrc/binding.cpp:37: the def's kernel is '[](const at::Tensor&x){return x*3;}', not a plain function"
+            in proc.stdout), proc.stdout
+    specs = project / "schemas"
+    assert 'CompositeImplicitAutograd: "legacy::version"' in (specs / "version.yaml").read_text()
+    assert 'CPU: "keyed_cpu"' in (specs / "keyed.yaml").read_text()
+    assert 'schema: "repeat(Tensor _0, int _1) -> Tensor _0"' in (specs / "repeat.yaml").read_text()
+    # Every statement goes whole, but the last, whose first registration goes and whose lambda's stays.
+    for lines, head in (("19-23", "static auto registry=torch::RegisterOperators()"),
+                        ("25-26", "static auto version_registry=torch::RegisterOperators()"),
+                        ("28-31", "static auto keyed_registry=c10::RegisterOperators()"),
+                        ("33", "static auto single_registry=torch::RegisterOperators(\"legacy::single\",&single)")):
+        assert f"csrc/binding.cpp:{lines}: delete the block {head}" in proc.stdout, proc.stdout
+    assert ("csrc/binding.cpp:35-37: in the block static auto mixed=torch::RegisterOperators(), delete the "
+            "registrations of plain2: line 36") in proc.stdout, proc.stdout
+
+    # The project's own library, built as it is, registers the schemas the specs hold (as PyTorch parses both).
+    own = build_projects_own_library(project, tmp_path / "own", "legacy_own",
+                                     "add_library(legacy_own SHARED csrc/binding.cpp)", include_dirs="csrc")
+    before = subprocess.run([sys.executable, "-c", "import sys, torch; torch.ops.load_library(sys.argv[1])\n" + CALLS,
+                             str(own / "liblegacy_own.so")], capture_output=True, text=True)
+    assert before.returncode == 0, before.stderr[-3000:]
+    schemas = before.stdout.splitlines()[:8]
+    for registered in schemas:
+        name = registered.split("::")[1].split("(")[0]
+        written = (specs / f"{name}.yaml").read_text().split('schema: "')[1].split('"')[0]
+        assert registered == (written if written.startswith("legacy::") else "legacy::" + written), written
+
+    # The library from the specs, with binding.cpp as the report leaves it: the same results.
+    apply_report_deletions(proc.stdout, project, tmp_path)
+    cmake = next(line.strip() for line in proc.stdout.splitlines() if "opgen_add_library(" in line)
+    write_reported_cmake(project, "legacy", cmake + "\ntarget_include_directories(legacy_ops PRIVATE csrc)")
+    _, env = build_with_opgen(project, tmp_path / "build")
+    after = subprocess.run([sys.executable, "-c", "import legacy\n" + CALLS], env=env, cwd=tmp_path,
+                           capture_output=True, text=True)
+    assert after.returncode == 0, after.stderr[-3000:]
+    assert after.stdout == before.stdout, (after.stdout, before.stdout)
+
+
+def test_a_register_operators_registration_that_shares_the_statements_end_is_no_line_to_delete(tmp_path):
+    (tmp_path / "csrc").mkdir()
+    (tmp_path / "csrc" / "ops.h").write_text(OPS_H)
+    (tmp_path / "csrc" / "binding.cpp").write_text("""#include <torch/script.h>
+#include "ops.h"
+static auto registry = torch::RegisterOperators()
+    .op("legacy::odd(Tensor x) -> Tensor", [](const at::Tensor& x) { return x * 3; })
+    .op("legacy::plain2", &plain2);
+""")
+    proc = run_opgen("import", "csrc", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    # Deleting line 5 would take the statement's `;` with it: the report names the registration, no lines.
+    assert ("csrc/binding.cpp:3-5: in the block static auto registry=torch::RegisterOperators(), delete the "
+            "registrations of plain2 (the rest") in proc.stdout, proc.stdout
