@@ -493,6 +493,22 @@ TEST(ImportInfer, CppTypesMapToTheSchemaTypesPyTorchInfers) {
     return std::nullopt;
   };
   EXPECT_EQ(opgen::import::schema_type_of("const std::vector<fptr_t>&", false, alias), "int[]");
+  // Dicts and tuples by structure, their names through aliases (torch_sparse's samplers: rel_t a std::string,
+  // edge_t a tuple of three); a Dict or tuple opgen has no row for is none.
+  const opgen::import::AliasLookup sparse = [](const std::string& name) -> std::optional<std::string> {
+    if (name == "rel_t") return "std::string";
+    if (name == "edge_t") return "std::tuple<std::string, std::string, std::string>";
+    return std::nullopt;
+  };
+  EXPECT_EQ(opgen::import::schema_type_of("const c10::Dict<rel_t, torch::Tensor>&", false, sparse), "Dict(str, Tensor)");
+  EXPECT_EQ(opgen::import::schema_type_of("c10::Dict<rel_t, torch::Tensor>", true, sparse), "Dict(str, Tensor)");
+  EXPECT_EQ(opgen::import::schema_type_of("const c10::Dict<std::string, std::vector<int64_t>>&", false),
+            "Dict(str, int[])");
+  EXPECT_EQ(opgen::import::schema_type_of("const std::vector<edge_t>&", false, sparse), "(str, str, str)[]");
+  EXPECT_EQ(opgen::import::schema_type_of("std::tuple<int64_t, int64_t>", false), "(int, int)");
+  EXPECT_EQ(opgen::import::schema_type_of("c10::Dict<int64_t, at::Tensor>", false), std::nullopt);
+  EXPECT_EQ(opgen::import::schema_type_of("std::tuple<double, double>", false), std::nullopt);
+  EXPECT_EQ(opgen::import::schema_type_of("c10::Dict<std::string>", false), std::nullopt);
 }
 
 // The walk over the headers a source includes, for the macros they may define: their includes followed, beside

@@ -21,6 +21,7 @@ from test_import_kept_impls import apply_report_deletions, write_reported_cmake
 pytestmark = requires_opgen
 
 OPS_H = """#pragma once
+#include <ATen/core/Dict.h>
 #include <ATen/core/Tensor.h>
 #include <optional>
 #include <tuple>
@@ -34,6 +35,10 @@ at::Tensor keyed_cpu(const at::Tensor& x);
 at::Tensor single(const at::Tensor& x);
 at::Tensor plain2(const at::Tensor& x);
 at::Tensor repeat(const at::Tensor& x, int64_t n);
+// torch_sparse's heterogeneous samplers' types, through its typedefs.
+typedef std::string rel_t;
+typedef std::tuple<std::string, std::string, std::string> edge_t;
+c10::Dict<rel_t, at::Tensor> by_type(const std::vector<edge_t>& types, const c10::Dict<rel_t, at::Tensor>& x);
 """
 
 # The kernels, and beside them (as torch_scatter defines its autograd wrappers beside its registrations) the
@@ -55,12 +60,21 @@ at::Tensor keyed_cpu(const at::Tensor& x) { return x.neg(); }
 at::Tensor single(const at::Tensor& x) { return x.square(); }
 at::Tensor plain2(const at::Tensor& x) { return x * 2; }
 at::Tensor repeat(const at::Tensor& x, int64_t n) { return x.repeat({n}); }
+c10::Dict<rel_t, at::Tensor> by_type(const std::vector<edge_t>& types, const c10::Dict<rel_t, at::Tensor>& x) {
+  c10::Dict<rel_t, at::Tensor> out;
+  for (const auto& [src, rel, dst] : types) {
+    const rel_t key = src + "__" + rel + "__" + dst;
+    if (x.contains(key)) out.insert(key, x.at(key) * 2);
+  }
+  return out;
+}
 
 static auto registry = torch::RegisterOperators()
                            .op("legacy::scale", &scale)
                            .op("legacy::shift(Tensor x, float by) -> Tensor", &shift)
                            .op("legacy::split", &split)
-                           .op("legacy::repeat", [](const at::Tensor& x, int64_t n) { return repeat(x, n); });
+                           .op("legacy::repeat", [](const at::Tensor& x, int64_t n) { return repeat(x, n); })
+                           .op("legacy::by_type", &by_type);
 
 static auto version_registry = torch::RegisterOperators().op(
     "legacy::version", [] { return legacy::version(); });
@@ -81,11 +95,12 @@ CALLS = """
 import sys, torch
 L = torch.ops.legacy
 x = torch.arange(5, dtype=torch.float32)
-for name in ("scale", "shift", "split", "repeat", "version", "keyed", "single", "plain2", "odd"):
+for name in ("scale", "shift", "split", "repeat", "by_type", "version", "keyed", "single", "plain2", "odd"):
     print(getattr(L, name).default._schema)
 print(L.scale(x, 1.5, 2).tolist(), L.scale(x, 0.5, None).tolist(), L.shift(x, 2.0).tolist(),
       [t.tolist() for t in L.split(x, 2)], L.repeat(x[:2], 3).tolist(), L.version(), L.keyed(x).tolist(),
-      L.single(x).tolist(), L.plain2(x).tolist(), L.odd(x).tolist())
+      L.single(x).tolist(), L.plain2(x).tolist(), L.odd(x).tolist(),
+      {k: v.tolist() for k, v in L.by_type([("a", "to", "b"), ("b", "to", "c")], {"a__to__b": x, "z__to__z": x}).items()})
 """
 
 
@@ -96,22 +111,24 @@ def test_register_operators_statements_import_with_the_schemas_torch_infers_and_
     (project / "csrc" / "binding.cpp").write_text(BINDING)
     proc = run_opgen("import", "csrc", cwd=project)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "8 ops imported" in proc.stdout and "8 of them with their kernels as they are" in proc.stdout, proc.stdout
+    assert "9 ops imported" in proc.stdout and "9 of them with their kernels as they are" in proc.stdout, proc.stdout
     # The lambda that computes is no function to bind: its def cannot be split from it.
-    assert ("csrc/binding.cpp:37: the def's kernel is '[](const at::Tensor&x){return x*3;}', not a plain function"
+    assert ("csrc/binding.cpp:46: the def's kernel is '[](const at::Tensor&x){return x*3;}', not a plain function"
             in proc.stdout), proc.stdout
     specs = project / "schemas"
     assert 'CompositeImplicitAutograd: "legacy::version"' in (specs / "version.yaml").read_text()
     assert 'CPU: "keyed_cpu"' in (specs / "keyed.yaml").read_text()
     assert 'schema: "repeat(Tensor _0, int _1) -> Tensor _0"' in (specs / "repeat.yaml").read_text()
+    assert ('schema: "by_type((str, str, str)[] _0, Dict(str, Tensor) _1) -> Dict(str, Tensor) _0"'
+            in (specs / "by_type.yaml").read_text())
     # Every statement goes whole, but the last, whose first registration goes and whose lambda's stays.
-    for lines, head in (("19-23", "static auto registry=torch::RegisterOperators()"),
-                        ("25-26", "static auto version_registry=torch::RegisterOperators()"),
-                        ("28-31", "static auto keyed_registry=c10::RegisterOperators()"),
-                        ("33", "static auto single_registry=torch::RegisterOperators(\"legacy::single\",&single)")):
+    for lines, head in (("27-32", "static auto registry=torch::RegisterOperators()"),
+                        ("34-35", "static auto version_registry=torch::RegisterOperators()"),
+                        ("37-40", "static auto keyed_registry=c10::RegisterOperators()"),
+                        ("42", "static auto single_registry=torch::RegisterOperators(\"legacy::single\",&single)")):
         assert f"csrc/binding.cpp:{lines}: delete the block {head}" in proc.stdout, proc.stdout
-    assert ("csrc/binding.cpp:35-37: in the block static auto mixed=torch::RegisterOperators(), delete the "
-            "registrations of plain2: line 36") in proc.stdout, proc.stdout
+    assert ("csrc/binding.cpp:44-46: in the block static auto mixed=torch::RegisterOperators(), delete the "
+            "registrations of plain2: line 45") in proc.stdout, proc.stdout
 
     # The project's own library, built as it is, registers the schemas the specs hold (as PyTorch parses both).
     own = build_projects_own_library(project, tmp_path / "own", "legacy_own",
@@ -119,7 +136,7 @@ def test_register_operators_statements_import_with_the_schemas_torch_infers_and_
     before = subprocess.run([sys.executable, "-c", "import sys, torch; torch.ops.load_library(sys.argv[1])\n" + CALLS,
                              str(own / "liblegacy_own.so")], capture_output=True, text=True)
     assert before.returncode == 0, before.stderr[-3000:]
-    schemas = before.stdout.splitlines()[:8]
+    schemas = before.stdout.splitlines()[:9]
     for registered in schemas:
         name = registered.split("::")[1].split("(")[0]
         written = (specs / f"{name}.yaml").read_text().split('schema: "')[1].split('"')[0]

@@ -176,7 +176,41 @@ void collect_aliases(const Tokens& tokens, std::map<std::string, std::string>& a
 
 }  // namespace
 
-std::optional<std::string> schema_type_of(std::string_view cpp_type, bool is_return, const AliasLookup& alias) {
+namespace {
+
+// `prefix<inner>` exactly (the last `>` closes the prefix's `<`): inner, else nullopt.
+std::optional<std::string> argument_of(const std::string& type, std::string_view prefix) {
+  if (!type.starts_with(prefix) || !type.ends_with(">")) return std::nullopt;
+  int depth = 0;
+  for (size_t i = prefix.size() - 1; i + 1 < type.size(); ++i) {
+    if (type[i] == '<') ++depth;
+    if (type[i] == '>' && --depth == 0) return std::nullopt;  // closes before the end
+  }
+  return type.substr(prefix.size(), type.size() - prefix.size() - 1);
+}
+
+// A template's arguments, split at top-level commas.
+std::vector<std::string> template_arguments(const std::string& inner) {
+  std::vector<std::string> parts;
+  int depth = 0;
+  size_t from = 0;
+  for (size_t k = 0; k <= inner.size(); ++k) {
+    if (k == inner.size() || (inner[k] == ',' && depth == 0)) {
+      parts.push_back(inner.substr(from, k - from));
+      from = k + 1;
+    } else if (inner[k] == '<') {
+      ++depth;
+    } else if (inner[k] == '>') {
+      --depth;
+    }
+  }
+  return parts;
+}
+
+// The schema type c10's getTypePtr gives a C++ type, whether or not opgen carries it: the table's rows for the
+// leaves, then by structure (a list for std::vector<T>, c10::List<T> and c10::ArrayRef<T>, an optional for
+// std::optional<T>, a Dict for c10::Dict<K, V>, a tuple for std::tuple<A, B...>), names through `alias`.
+std::optional<std::string> structural_type(const std::string& cpp_type, const AliasLookup& alias, int depth = 0) {
   static const std::map<std::string, std::string> by_param = [] {
     std::map<std::string, std::string> map;
     for (const auto& row : model::all_type_mappings()) {
@@ -185,36 +219,34 @@ std::optional<std::string> schema_type_of(std::string_view cpp_type, bool is_ret
     }
     return map;
   }();
-  // A schema type opgen carries, and (for a return, which is a value) can return.
-  auto carried = [&](const std::string& schema) -> std::optional<std::string> {
-    for (const auto& row : model::all_type_mappings())
-      if (row.schema == schema) return is_return && row.unstable_value.empty() ? std::nullopt : std::optional(schema);
-    return std::nullopt;
-  };
-  // `prefix<inner>` exactly (the last `>` closes the prefix's `<`): inner, else nullopt.
-  auto argument_of = [](const std::string& type, std::string_view prefix) -> std::optional<std::string> {
-    if (!type.starts_with(prefix) || !type.ends_with(">")) return std::nullopt;
-    int depth = 0;
-    for (size_t i = prefix.size() - 1; i + 1 < type.size(); ++i) {
-      if (type[i] == '<') ++depth;
-      if (type[i] == '>' && --depth == 0) return std::nullopt;  // closes before the end
-    }
-    return type.substr(prefix.size(), type.size() - prefix.size() - 1);
-  };
+  if (depth > 16) return std::nullopt;
   std::string type(cpp_type);
   for (int level = 0; level < 8; ++level) {  // through a few `using a = b;` levels
     const std::string key = normalize(type);
-    if (auto it = by_param.find(key); it != by_param.end()) return carried(it->second);
-    // c10's getTypePtr is structural: a list for std::vector<T>, c10::List<T>
-    // and c10::ArrayRef<T>, an optional for std::optional<T>, each of T's type.
+    if (auto it = by_param.find(key); it != by_param.end()) return it->second;
     for (std::string_view list : {"std::vector<", "at::List<", "at::ArrayRef<"})
       if (auto element = argument_of(key, list)) {
-        auto inner = schema_type_of(*element, false, alias);
-        return inner ? carried(*inner + "[]") : std::nullopt;
+        auto inner = structural_type(*element, alias, depth + 1);
+        return inner ? std::optional(*inner + "[]") : std::nullopt;
       }
     if (auto value = argument_of(key, "std::optional<")) {
-      auto inner = schema_type_of(*value, false, alias);
-      return inner ? carried(*inner + "?") : std::nullopt;
+      auto inner = structural_type(*value, alias, depth + 1);
+      return inner ? std::optional(*inner + "?") : std::nullopt;
+    }
+    for (std::string_view generic : {"at::Dict<", "std::tuple<"}) {
+      const auto inner = argument_of(key, generic);
+      if (!inner) continue;
+      std::vector<std::string> types;
+      for (const std::string& part : template_arguments(*inner)) {
+        auto mapped = structural_type(part, alias, depth + 1);
+        if (!mapped) return std::nullopt;
+        types.push_back(*mapped);
+      }
+      if (generic == "at::Dict<") {
+        if (types.size() != 2) return std::nullopt;
+        return fmt::format("Dict({}, {})", types[0], types[1]);
+      }
+      return fmt::format("({})", fmt::join(types, ", "));
     }
     std::string bare = key;
     if (const size_t colon = bare.rfind("::"); colon != std::string::npos) bare = bare.substr(colon + 2);
@@ -222,6 +254,17 @@ std::optional<std::string> schema_type_of(std::string_view cpp_type, bool is_ret
     if (!aliased) return std::nullopt;
     type = *aliased;
   }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> schema_type_of(std::string_view cpp_type, bool is_return, const AliasLookup& alias) {
+  const auto schema = structural_type(std::string(cpp_type), alias);
+  if (!schema) return std::nullopt;
+  // A schema type opgen carries, and (for a return, which is a value) can return.
+  for (const auto& row : model::all_type_mappings())
+    if (row.schema == *schema) return is_return && row.unstable_value.empty() ? std::nullopt : schema;
   return std::nullopt;
 }
 
@@ -328,21 +371,8 @@ void infer_schemas(ImportResult& found, const Configuration* configuration,
     const std::string ret = normalize(op.schema_from_returns.empty() ? declaration->returns : op.schema_from_returns);
     if (unmapped.empty() && ret != "void") {
       std::vector<std::string> parts;
-      if (ret.starts_with("std::tuple<") && ret.ends_with(">")) {
-        // Split the tuple's elements at top-level commas.
-        const std::string inner = ret.substr(11, ret.size() - 12);
-        int depth = 0;
-        size_t from = 0;
-        for (size_t k = 0; k <= inner.size(); ++k) {
-          if (k == inner.size() || (inner[k] == ',' && depth == 0)) {
-            parts.push_back(inner.substr(from, k - from));
-            from = k + 1;
-          } else if (inner[k] == '<') {
-            ++depth;
-          } else if (inner[k] == '>') {
-            --depth;
-          }
-        }
+      if (const auto inner = argument_of(ret, "std::tuple<")) {  // a tuple returns its elements
+        parts = template_arguments(*inner);
       } else {
         parts.push_back(ret);
       }

@@ -5,8 +5,7 @@ register torch_scatter::), then compare the two files bit for bit with scripts/v
 torch_scatter's test/: every reduction, float32, float64, float16, bfloat16 and int64, sources of 1-3 dimensions
 scattered along each, indices broadcast from one dimension, a given `out` accumulated into, a larger `dim_size`,
 empty sources and segments; gradients (float32 and float64) through the C++ autograd Functions on both sides.
-  run_ops.py project|imported <OUT of build.sh> <results.pt>"""
-import glob
+  run_torch_scatter.py project|imported <OUT of build.sh> <results.pt>"""
 import os
 import sys
 
@@ -14,16 +13,10 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "vllm_subset"))
 from cases import Cases, check_ops  # noqa: E402
+from side import load_side  # noqa: E402
 
 side, out_dir, out = sys.argv[1], sys.argv[2], sys.argv[3]
-if side == "project":
-    for library in sorted(glob.glob(f"{out_dir}/build-project/_*_cpu.so")):
-        torch.ops.load_library(library)
-else:
-    sys.path.insert(0, f"{out_dir}/build-imported/python")
-    import torch_scatter_ops  # noqa: F401  - defines the ops, loads the library (their kernels)
-S = torch.ops.torch_scatter
-torch.set_num_threads(2)
+S = load_side(side, out_dir, "torch_scatter")
 case = Cases()
 FLOATS = (torch.float32, torch.float64)
 DTYPES = (*FLOATS, torch.float16, torch.bfloat16, torch.int64)
