@@ -421,6 +421,48 @@ TEST(ImportScan, ABranchUnderAMacroOfUnknownValueIsReadWithItsGuard) {
   EXPECT_TRUE(find_registrations({{"sm90.cu", kUnderTheCompilersVersion}}, &bare).ops.empty());
 }
 
+// The #if conditions an #include stands under, which the scan could not decide, as one #if expression: a header
+// of copied declarations includes it under them (torch_sparse's version.cpp: <hip/hip_version.h> under WITH_CUDA
+// and USE_ROCM). A decided branch adds nothing; a too long condition is dropped, the include read as plain.
+TEST(ImportScan, AnIncludeKeepsTheConditionsItStandsUnder) {
+  const std::string source = R"(#include <torch/script.h>
+#ifdef WITH_CUDA
+#ifdef USE_ROCM
+#include <hip/hip_version.h>
+#elif CUDA_VERSION >= 12000
+#include <cuda.h>
+#else
+#include "old.h"
+#endif
+#endif
+#ifndef NDEBUG
+#include "debug.h"
+#endif
+#if 1
+#include "always.h"
+#endif
+)";
+  const auto scanned = scan_cpp(source);
+  ASSERT_EQ(scanned.includes.size(), 6u);
+  ASSERT_EQ(scanned.include_conditions.size(), 6u);
+  EXPECT_EQ(scanned.include_conditions[0], "");
+  EXPECT_EQ(scanned.include_conditions[1], "defined(WITH_CUDA) && defined(USE_ROCM)");
+  EXPECT_EQ(scanned.include_conditions[2], "defined(WITH_CUDA) && !defined(USE_ROCM) && (CUDA_VERSION >= 12000)");
+  EXPECT_EQ(scanned.include_conditions[3],
+            "defined(WITH_CUDA) && !defined(USE_ROCM) && !(CUDA_VERSION >= 12000)");
+  EXPECT_EQ(scanned.include_conditions[4], "!defined(NDEBUG)");
+  EXPECT_EQ(scanned.include_conditions[5], "(1)");
+  // Under a configuration, the decided branches drop out of the condition (WITH_CUDA given, USE_ROCM not).
+  Configuration cuda{{{"WITH_CUDA", "1"}}, {"CUDA_VERSION"}};
+  const auto configured = scan_cpp(source, &cuda);
+  ASSERT_EQ(configured.includes.size(), 5u);
+  EXPECT_EQ(configured.include_conditions[1], "!defined(USE_ROCM) && (CUDA_VERSION >= 12000)");
+  // A condition past 4 KiB is not carried.
+  const auto long_condition = scan_cpp("#if " + std::string(5000, '!') + "X\n#include \"a.h\"\n#endif\n");
+  ASSERT_EQ(long_condition.include_conditions.size(), 1u);
+  EXPECT_EQ(long_condition.include_conditions[0], "");
+}
+
 TEST(ImportFind, OneOpPerBuildConfiguration) {
   // Without a configuration both definitions are read: one op, refused with the way out.
   const auto all = find_registrations({{"b.cc", kPerBackend}});

@@ -12,8 +12,11 @@ The project's own build registers the schemas the specs hold, and the library bu
 gives the same results. Needs the built tool: run through CTest.
 """
 
+import os
 import subprocess
 import sys
+
+import torch
 
 from cli_helpers import build_projects_own_library, build_with_opgen, requires_opgen, run_opgen
 from test_import_kept_impls import apply_report_deletions, write_reported_cmake
@@ -167,3 +170,45 @@ static auto registry = torch::RegisterOperators()
     # Deleting line 5 would take the statement's `;` with it: the report names the registration, no lines.
     assert ("csrc/binding.cpp:3-5: in the block static auto registry=torch::RegisterOperators(), delete the "
             "registrations of plain2 (the rest") in proc.stdout, proc.stdout
+
+
+def test_a_copied_declarations_header_includes_what_its_source_does_under_the_same_conditions(tmp_path):
+    """torch_sparse's version.cpp declares its kernel itself and includes <hip/hip_version.h> under WITH_CUDA and
+    USE_ROCM: the header of copied declarations includes it under those conditions too (unconditionally, it did not
+    compile where no ROCm is), and compiles without them."""
+    (tmp_path / "csrc").mkdir()
+    (tmp_path / "csrc" / "version.cpp").write_text("""#include <ATen/core/Tensor.h>
+#include <torch/script.h>
+#ifdef WITH_CUDA
+#ifdef USE_ROCM
+#include <hip/hip_version.h>
+#else
+#include <cuda.h>
+#endif
+#endif
+
+namespace sparse {
+int64_t cuda_version() noexcept {
+#ifdef WITH_CUDA
+  return CUDA_VERSION;
+#else
+  return -1;
+#endif
+}
+}  // namespace sparse
+
+static auto registry = torch::RegisterOperators().op(
+    "legacy::cuda_version", [] { return sparse::cuda_version(); });
+""")
+    proc = run_opgen("import", "csrc", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    header = (tmp_path / "schemas" / "version_kernels.h").read_text()
+    assert ("#include <ATen/core/Tensor.h>\n#include <torch/script.h>\n"
+            "#if defined(WITH_CUDA) && defined(USE_ROCM)\n#include <hip/hip_version.h>\n#endif\n"
+            "#if defined(WITH_CUDA) && !defined(USE_ROCM)\n#include <cuda.h>\n#endif\n\n"
+            "namespace sparse {\nint64_t cuda_version();\n}") in header, header
+    torch_dir = os.path.dirname(torch.__file__)
+    compiled = subprocess.run(["c++", "-std=c++20", "-fsyntax-only", "-x", "c++", "-isystem", f"{torch_dir}/include",
+                               "-isystem", f"{torch_dir}/include/torch/csrc/api/include",
+                               str(tmp_path / "schemas" / "version_kernels.h")], capture_output=True, text=True)
+    assert compiled.returncode == 0, compiled.stderr[-3000:]

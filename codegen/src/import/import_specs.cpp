@@ -239,7 +239,10 @@ std::string declarations_header_text(const ImportResult::DeclarationsHeader& hea
       "// from here; the functions are defined where they were.\n"
       "#pragma once\n\n",
       printable(header.source));
-  for (const std::string& include : header.includes) out += fmt::format("#include {}\n", include);
+  for (const auto& include : header.includes)
+    out += include.condition.empty()
+               ? fmt::format("#include {}\n", include.spelled)
+               : fmt::format("#if {}\n#include {}\n#endif\n", include.condition, include.spelled);
   std::string scope;
   bool first = true;
   for (const auto& [ns, declaration] : header.declarations) {

@@ -544,23 +544,29 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
   // A header of copied declarations includes what its source includes, in order, as the declarations were
   // compiled there: but for what needs Python's C API (<torch/extension.h> becomes <torch/all.h>, which it is
   // without the Python binding), and, from a CUDA source, PyTorch's and the standard library's headers alone.
+  // Each under the #if conditions it stands under there (torch_sparse's `#ifdef USE_ROCM` <hip/hip_version.h>).
   for (auto& header : found.declarations_headers) {
     const fs::path dir = fs::path(header.source).parent_path();
     const bool cuda = cuda_source(header.source);
-    for (const std::string& include : graph.source(header.source)->scanned.includes) {
+    const ScannedSource& scanned = graph.source(header.source)->scanned;
+    for (size_t i = 0; i < scanned.includes.size(); ++i) {
+      const std::string& include = scanned.includes[i];
+      auto add = [&](const std::string& spelled_include) {
+        header.includes.push_back({spelled_include, i < scanned.include_conditions.size() ? scanned.include_conditions[i] : ""});
+      };
       if (cuda && !cpp_library_header(include)) continue;
       if (include == "<torch/extension.h>") {
-        header.includes.push_back("<torch/all.h>");
+        add("<torch/all.h>");
       } else if (include.starts_with("<")) {
-        if (!needs_python(include)) header.includes.push_back(include);
+        if (!needs_python(include)) add(include);
       } else {
         const std::string quoted = include.substr(1, include.size() - 2);
         const auto& read = graph.find(dir, quoted);
-        if (!read) header.includes.push_back(include);  // it may be on the include path the build gives
+        if (!read) add(include);  // it may be on the include path the build gives
         else if (!graph.beneath(dir, quoted).python) {
           // Spelled from a directory's name, which may hold what an #include line cannot: then as the source has it.
           const std::string respelled = spelled(quoted, *read);
-          header.includes.push_back(model::include_problem(respelled) ? include : "\"" + respelled + "\"");
+          add(model::include_problem(respelled) ? include : "\"" + respelled + "\"");
         }
       }
     }

@@ -158,7 +158,11 @@ struct ImportResult {
   struct DeclarationsHeader {
     std::string source;                 // the registering file (display path)
     std::string file;                   // "torch_bindings_kernels.h"
-    std::vector<std::string> includes;  // what it #includes, with delimiters, as the library's path reaches it
+    struct Include {
+      std::string spelled;    // with delimiters, as the library's path reaches it
+      std::string condition;  // the #if expression it stands under in the source, "" for none
+    };
+    std::vector<Include> includes;  // what it #includes
     std::vector<std::pair<std::string, std::string>> declarations;  // namespace ("" the global one), declaration
   };
   std::vector<DeclarationsHeader> declarations_headers;

@@ -167,7 +167,30 @@ class Scanner {
     bool taken_before = false;   // an earlier branch of the chain was surely taken
     bool unknown_before = false; // an earlier branch's condition could not be decided
     std::string text;            // "#elif X (after #if Y)"
+    // This branch's condition as an #if expression ("defined(X) && !(Y)"), and the negation of every branch before
+    // it and of its own, for the next #elif or #else; "" past kMaxConditionText (the branch's includes are then
+    // copied without it).
+    std::string expression;
+    std::string none_before;
   };
+  static constexpr size_t kMaxConditionText = 4096;
+  static std::string capped(std::string text) { return text.size() > kMaxConditionText ? "" : text; }
+  // `#ifdef X` -> "defined(X)", `#ifndef X` -> "!defined(X)", `#if E` -> "(E)".
+  static std::string if_expression(const std::string& kind, const std::string& rest) {
+    if (kind == "ifdef" || kind == "ifndef") return (kind == "ifndef" ? "!defined(" : "defined(") + rest + ")";
+    return "(" + rest + ")";
+  }
+  // The conditions of the branches the scan could not decide, joined: what an #include at hand is compiled
+  // under. "" where it stands in none, or where one is too long to carry (then the include is read as plain).
+  std::string include_condition() const {
+    std::string joined;
+    for (const auto& f : frames_) {
+      if (f.taking.has_value()) continue;
+      if (f.expression.empty() || joined.size() + f.expression.size() > kMaxConditionText) return "";
+      joined += (joined.empty() ? "" : " && ") + f.expression;
+    }
+    return joined;
+  }
 
   // Whether the code at hand is compiled: no enclosing branch surely not taken.
   bool active() const {
@@ -265,6 +288,8 @@ class Scanner {
       }
       Frame frame;
       frame.text = bounded("#" + name + " " + rest);
+      frame.expression = capped(if_expression(name, rest));
+      frame.none_before = frame.expression.empty() ? "" : "!" + frame.expression;
       if (!active()) {
         frame.taking = false;
         frame.taken_before = true;  // its #elif and #else stay out too
@@ -277,6 +302,10 @@ class Scanner {
     if ((name == "elif" || name == "else") && !frames_.empty()) {
       Frame frame = std::move(frames_.back());
       frame.text = bounded("#" + name + (rest.empty() ? "" : " " + rest) + " (after " + frame.text + ")");
+      const std::string own = name == "else" ? "" : if_expression("if", rest);
+      const bool known = !frame.none_before.empty();
+      frame.expression = known ? capped(own.empty() ? frame.none_before : frame.none_before + " && " + own) : "";
+      frame.none_before = known && !own.empty() ? capped(frame.none_before + " && !" + own) : "";
       frames_.pop_back();
       const bool enclosing = active();
       frames_.push_back(std::move(frame));
@@ -292,10 +321,13 @@ class Scanner {
       if (const size_t close = rest.find('"', 1); close != std::string::npos) {
         out_.quoted_includes.push_back(rest.substr(1, close - 1));
         out_.includes.push_back(rest.substr(0, close + 1));
+        out_.include_conditions.push_back(include_condition());
       }
     } else if (name == "include" && rest.size() > 2 && rest.front() == '<') {
-      if (const size_t close = rest.find('>', 1); close != std::string::npos)
+      if (const size_t close = rest.find('>', 1); close != std::string::npos) {
         out_.includes.push_back(rest.substr(0, close + 1));
+        out_.include_conditions.push_back(include_condition());
+      }
     } else if (name == "define") {
       size_t macro_end = 0;
       while (macro_end < rest.size() && ident_char(rest[macro_end])) ++macro_end;

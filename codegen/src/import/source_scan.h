@@ -29,6 +29,9 @@ struct ScannedSource {
   std::vector<std::string> quoted_includes;  // #include "..." (C++)
   // Every #include, in order, with its delimiters: "\"ops.h\"", "<torch/library.h>" (C++).
   std::vector<std::string> includes;
+  // For each of `includes`, the #if conditions it stands under that the scan could not decide, as one #if
+  // expression ("defined(WITH_CUDA) && (defined(USE_ROCM))"); "" for none (or too long to carry).
+  std::vector<std::string> include_conditions;
   // Macros whose body calls .def( or .impl(: their expansions register ops
   // that only the preprocessor can spell (C++).
   std::vector<std::pair<std::string, int>> registering_macros;  // name, line
