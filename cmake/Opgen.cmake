@@ -3,7 +3,7 @@
 #
 #   opgen_add_library(<target>
 #     NAMESPACE <ns>                  # torch.ops.<ns>
-#     SCHEMAS <op>.yaml...            # one spec per op (and _types.yaml, its host classes)
+#     SCHEMAS <op>.yaml...            # one spec per op (and _types.yaml, its host classes), or directories of them
 #     KERNELS <file>.cpp|.cu...       # CPU and CUDA kernels
 #     [PYTHON_PACKAGE <pkg>]          # default: <ns> (opgen_ops for namespace opgen)
 #     [FRAGMENT]                      # the namespace is shared: ops added as fragments, no TORCH_LIBRARY claims it
@@ -138,6 +138,23 @@ function(opgen_add_library target)
     endforeach()
     set(ARG_${list} ${absolute})
   endforeach()
+  # A directory in SCHEMAS stands for its specs (`*.yaml`, as opgen reads one; `opgen import` prints the specs'
+  # directory): the files opgen writes, one TU per op with SHARDS 0 among them, are predicted from their names, the
+  # default shard count is theirs, and a spec added there reconfigures the build.
+  set(schemas)
+  foreach(path IN LISTS ARG_SCHEMAS)
+    if(IS_DIRECTORY ${path})
+      file(GLOB specs CONFIGURE_DEPENDS ${path}/*.yaml)
+      list(SORT specs)
+      if(NOT specs)
+        set(specs ${path})  # none: opgen says so
+      endif()
+      list(APPEND schemas ${specs})
+    else()
+      list(APPEND schemas ${path})
+    endif()
+  endforeach()
+  set(ARG_SCHEMAS ${schemas})
   if(NOT DEFINED ARG_SHARDS)
     # Torch's headers are most of a binding TU's compile time (~10 s with
     # ATen at -O2), an op's own code ~0.2 s. Measured on 150 real schemas, 2

@@ -72,8 +72,12 @@ python3 "$root/scripts/apply_deletions.py" "$OUT/import.log" "$OUT/imported/src"
     | sed -E "s#([ (])csrc(/|\)| )#\1$OUT/imported/src/csrc\2#g"
   echo "target_include_directories(${PACKAGE}_ops PRIVATE $PHMAP)"
 } > "$OUT/imported/CMakeLists.txt"
+# Each side's sources seen as SRC/ in __FILE__ (the kernels' TORCH_CHECK messages name their file): the same
+# messages from the tree and from its copy.
+declare -A TREE=([project]="$T" [imported]="$OUT/imported/src")
 for side in project imported; do
-  cmake -S "$OUT/$side" -B "$OUT/build-$side" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS="$FLAGS" \
+  cmake -S "$OUT/$side" -B "$OUT/build-$side" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CXX_FLAGS="$FLAGS -fmacro-prefix-map=${TREE[$side]}=SRC" \
     -DCMAKE_CXX_FLAGS_RELEASE="-O3 -DNDEBUG" -DPython3_EXECUTABLE="$PY" -DOPGEN_EXECUTABLE="$OPGEN" \
     -DOPGEN_ENABLE_CUDA=OFF $LAUNCHER > "$OUT/$side.configure.log" 2>&1 \
     || { tail -20 "$OUT/$side.configure.log"; exit 1; }

@@ -212,3 +212,55 @@ static auto registry = torch::RegisterOperators().op(
                                "-isystem", f"{torch_dir}/include/torch/csrc/api/include",
                                str(tmp_path / "schemas" / "version_kernels.h")], capture_output=True, text=True)
     assert compiled.returncode == 0, compiled.stderr[-3000:]
+
+
+def test_a_header_that_declares_another_overload_is_not_the_kernels_declaration(tmp_path):
+    """torch_cluster's cluster.h declares an older `radius` of 6 parameters; radius.cpp defines and registers the one
+    of 8, declared nowhere else. Naming cluster.h as the kernel's include (it names `radius`) gave bindings that did
+    not compile: the declaration that fits the schema is copied from the source instead. And since grid's op
+    includes cluster.h, a unity shard would hold both declarations, an overload set whose address is ambiguous: the
+    report's library compiles one TU per op (SHARDS 0, its SCHEMAS a directory), and it builds and runs."""
+    project = tmp_path / "project"
+    csrc = project / "csrc"
+    csrc.mkdir(parents=True)
+    (csrc / "cluster.h").write_text("""#pragma once
+#include <ATen/core/Tensor.h>
+at::Tensor radius(at::Tensor x, double r);
+at::Tensor grid(at::Tensor pos, double size);
+""")
+    (csrc / "grid.cpp").write_text("""#include <ATen/core/op_registration/op_registration.h>
+#include <ATen/ops/div.h>
+#include "cluster.h"
+at::Tensor grid(at::Tensor pos, double size) { return at::div(pos, size); }
+static auto registry = torch::RegisterOperators().op("legacy::grid", &grid);
+""")
+    (csrc / "radius.cpp").write_text("""#include <ATen/core/op_registration/op_registration.h>
+#include <ATen/ops/add.h>
+#include <ATen/ops/mul.h>
+at::Tensor radius(at::Tensor x, at::Tensor y, double r, int64_t max_neighbors) {
+  return at::add(at::add(x, at::mul(y, r)), max_neighbors);
+}
+static auto registry = torch::RegisterOperators().op("legacy::radius", &radius);
+""")
+    proc = run_opgen("import", "csrc", cwd=project)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "2 ops imported as schemas/<op>.yaml, 2 of them with their kernels as they are" in proc.stdout, proc.stdout
+    assert '  include: "cluster.h"\n' in (project / "schemas" / "grid.yaml").read_text()
+    assert '  include: "radius_kernels.h"\n' in (project / "schemas" / "radius.yaml").read_text()
+    assert ("at::Tensor radius(at::Tensor x, at::Tensor y, double r, int64_t max_neighbors);"
+            in (project / "schemas" / "radius_kernels.h").read_text())
+    assert (" SHARDS 0 " in proc.stdout and "# SHARDS 0: one TU per op, each with its own headers: in a shared one, "
+            "another op's header would overload the name of radius (4 parameters, as radius takes; csrc/cluster.h "
+            "declares one of 2)") in proc.stdout, proc.stdout
+    apply_report_deletions(proc.stdout, project, tmp_path)
+    lines = [line.strip() for line in proc.stdout.splitlines()
+             if line.strip().startswith(("opgen_add_library(", "target_include_directories("))]
+    write_reported_cmake(project, "legacy", "\n".join(lines))
+    _, env = build_with_opgen(project, tmp_path / "build")
+    called = subprocess.run([sys.executable, "-c", """
+import torch, legacy
+x = torch.arange(3, dtype=torch.float32)
+print(torch.ops.legacy.radius(x, x, 2.0, 1).tolist(), torch.ops.legacy.grid(x, 0.5).tolist())
+"""], env=env, cwd=tmp_path, capture_output=True, text=True)
+    assert called.returncode == 0, called.stderr[-3000:]
+    assert called.stdout == "[1.0, 4.0, 7.0] [0.0, 2.0, 4.0]\n", called.stdout

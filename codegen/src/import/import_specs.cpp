@@ -822,7 +822,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
                                                      helpers.size() == 1 ? "s" : ""),
                        fragment_why, target, ns, fragment ? " FRAGMENT" : "",
                        std::string(pybind11.empty() ? "" : " PYTHON_API") + (python_headers.empty() ? "" : " PYTHON_HEADERS") +
-                           package_args,
+                           (found.overloaded_kernels.empty() ? "" : " SHARDS 0") + package_args,
                        options.schemas_dir.generic_string(),
                        fmt::join(sources, " "));
       if (!pybind11.empty())
@@ -833,6 +833,10 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
         r += fmt::format("    # PYTHON_HEADERS: {} include{} Python.h: compiled with Python's headers, the library "
                          "linked without Python, whose symbols none of the code it keeps may call (docs/cmake.md)\n",
                          fmt::join(python_headers, ", "), python_headers.size() == 1 ? "s" : "");
+      if (!found.overloaded_kernels.empty())
+        r += fmt::format("    # SHARDS 0: one TU per op, each with its own headers: in a shared one, another op's header "
+                         "would overload the name of {} (docs/cmake.md)\n",
+                         fmt::join(found.overloaded_kernels, "; "));
     }
     std::vector<std::string> include_dirs = found.include_dirs;
     if (!declarations_headers.empty()) include_dirs.push_back(options.schemas_dir.generic_string());

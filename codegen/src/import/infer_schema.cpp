@@ -149,14 +149,22 @@ std::vector<Declaration> find_declarations(const Tokens& tokens, const std::vect
   return found;
 }
 
-// Each identifier followed by `(`, with the indices where it is: one pass per
-// file, so that looking up many functions costs what one does.
+}  // namespace
+
 std::map<std::string, std::vector<size_t>> index_calls(const Tokens& tokens) {
   std::map<std::string, std::vector<size_t>> calls;
   for (size_t i = 0; i + 1 < tokens.size(); ++i)
     if (tokens[i].kind == Token::Kind::Identifier && tokens[i + 1].text == "(") calls[tokens[i].text].push_back(i);
   return calls;
 }
+
+std::vector<size_t> declared_arities(const Tokens& tokens, const std::vector<size_t>& calls) {
+  std::vector<size_t> arities;
+  for (const Declaration& d : find_declarations(tokens, calls, "")) arities.push_back(d.params.size());
+  return arities;
+}
+
+namespace {
 
 // `using name = type;` and `typedef type name;` in `tokens`: name -> type as written.
 void collect_aliases(const Tokens& tokens, std::map<std::string, std::string>& aliases) {

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,7 @@
 
 #include "import/registrations.h"
 #include "import/source_scan.h"
+#include "import/tokens.h"
 
 namespace opgen::import {
 
@@ -29,6 +31,13 @@ using AliasLookup = std::function<std::optional<std::string>(const std::string&)
 // nullopt when PyTorch's inference would not take it (or opgen carries no
 // such type).
 std::optional<std::string> schema_type_of(std::string_view cpp_type, bool is_return, const AliasLookup& alias = {});
+
+// Each identifier followed by `(`, with the indices where it is: one pass per
+// file, so that looking up many functions costs what one does.
+std::map<std::string, std::vector<size_t>> index_calls(const Tokens& tokens);
+// The number of parameters each declaration or definition of a function takes
+// (overloads too), `calls` its name's entries in index_calls.
+std::vector<size_t> declared_arities(const Tokens& tokens, const std::vector<size_t>& calls);
 
 // Fills in the schema of each op defined without one (ImportedOp::schema_from),
 // or says in its needs why it cannot. Then holds each op's kernels to its

@@ -12,7 +12,9 @@
 
 #include <fmt/format.h>
 
+#include "import/infer_schema.h"
 #include "import/source_declarations.h"
+#include "model/schema.h"
 #include "model/spec.h"
 #include "support/file_io.h"
 
@@ -84,6 +86,8 @@ class IncludeGraph {
   // A header import read: its identifiers and its own quoted includes.
   struct Header {
     std::set<std::string> identifiers;
+    Tokens tokens;
+    std::map<std::string, std::vector<size_t>> calls;  // index_calls: where each name is followed by `(`
     std::vector<std::string> includes;
     bool python = false;  // it includes Python's C API (directly): an opgen library's build has none
     bool pybind11 = false;  // it includes pybind11 (directly): brings_pybind11
@@ -113,10 +117,12 @@ class IncludeGraph {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) return it->second;
     if (auto text = read_file(path)) {
-      const ScannedSource scanned = scan_cpp(*text, configuration_);
+      ScannedSource scanned = scan_cpp(*text, configuration_);
       Header header;
       for (const Token& t : scanned.tokens)
         if (t.kind == Token::Kind::Identifier) header.identifiers.insert(t.text);
+      header.calls = index_calls(scanned.tokens);
+      header.tokens = std::move(scanned.tokens);
       header.includes = scanned.quoted_includes;
       header.python = std::any_of(scanned.includes.begin(), scanned.includes.end(), needs_python);
       header.pybind11 = std::any_of(scanned.includes.begin(), scanned.includes.end(), brings_pybind11);
@@ -133,11 +139,24 @@ class IncludeGraph {
     return read ? &read->identifiers : nullptr;
   }
 
-  // Whether a header that `includes` (of a file in `dir`) bring in may declare `function`.
+  // Whether `header` may declare `function` with `arity` parameters: it names it, and of the declarations of it
+  // import reads there (none, where a macro declares it), one takes that many. A header that declares only another
+  // overload (torch_cluster's cluster.h: an older `radius` of 6 parameters, the one registered, of 8, defined in
+  // radius.cpp alone) does not.
+  static bool declares(const Header& header, const std::string& function, std::optional<size_t> arity) {
+    if (!may_declare(header.identifiers, function)) return false;
+    if (!arity) return true;
+    const auto calls = header.calls.find(declared_name(function));
+    if (calls == header.calls.end()) return true;
+    const std::vector<size_t> arities = declared_arities(header.tokens, calls->second);
+    return arities.empty() || std::find(arities.begin(), arities.end(), *arity) != arities.end();
+  }
+
+  // Whether a header that `includes` (of a file in `dir`) bring in may declare `function` (declares).
   bool declared_beneath(const std::filesystem::path& dir, const std::vector<std::string>& includes,
-                        const std::string& function) {
+                        const std::string& function, std::optional<size_t> arity) {
     bool declared = false;
-    walk(dir, includes, [&](const Header& h) { return declared = may_declare(h.identifiers, function); });
+    walk(dir, includes, [&](const Header& h) { return declared = declares(h, function, arity); });
     return declared;
   }
 
@@ -205,7 +224,8 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
                            const std::vector<std::filesystem::path>& include_dirs) {
   namespace fs = std::filesystem;
   IncludeGraph graph(configuration, include_dirs);
-  std::map<std::pair<std::string, std::string>, bool> declared;  // (registering file, function): declared_beneath
+  // (registering file, function, its schema's arity): declared_beneath
+  std::map<std::tuple<std::string, std::string, std::optional<size_t>>, bool> declared;
   std::map<std::string, RegistrationBlock::Registration*> registration_at;  // by file:line of the call
   for (auto& block : found.blocks)
     for (auto& registration : block.registrations) registration_at.emplace(registration.where, &registration);
@@ -221,10 +241,17 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
     for (const std::string& include : op.includes)
       if (const auto& at = graph.find(fs::path(op.includes_from).parent_path(), include); at && graph.header(*at))
         project_headers.try_emplace(at->generic_string(), ProjectHeader{include, op.includes_from, *at});
-  auto declared_elsewhere = [&](const std::string& function) -> const ProjectHeader* {
+  auto declared_elsewhere = [&](const std::string& function, std::optional<size_t> arity) -> const ProjectHeader* {
     for (const auto& [path, header] : project_headers)
-      if (may_declare(graph.header(header.at)->identifiers, function)) return &header;
+      if (IncludeGraph::declares(*graph.header(header.at), function, arity)) return &header;
     return nullptr;
+  };
+  // The number of arguments an op's schema has, which its kernels' declarations must take; nullopt where the schema
+  // does not parse (opgen check says why).
+  auto arity_of = [](const ImportedOp& op) -> std::optional<size_t> {
+    const auto parsed = model::parse_schema(op.schema);
+    const auto* schema = std::get_if<model::FunctionSchema>(&parsed);
+    return schema ? std::optional(schema->arguments.size()) : std::nullopt;
   };
   // Kernels declared in their registering source alone, whose declarations import copies into a header of its
   // own (by source).
@@ -293,6 +320,7 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
     ImportedOp& op = found.ops[op_index];
     if (op.includes_from.empty() || op.kernels.empty()) continue;
     const fs::path dir = fs::path(op.includes_from).parent_path();
+    const std::optional<size_t> arity = arity_of(op);
     auto record_includes = [&] {
       for (const std::string& include : op.includes) include_at[op_index].push_back(graph.find(dir, include));
     };
@@ -307,9 +335,9 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
       // the project's build; a def that names its kernel cannot be split, and needs a person.
       std::erase_if(op.kernels, [&](const ImportedKernel& k) {
         if (k.python) return false;
-        auto [known, fresh] = declared.try_emplace({op.includes_from, k.function});
-        if (fresh) known->second = graph.declared_beneath(dir, op.includes, k.function);
-        if (known->second || declared_elsewhere(k.function)) return false;
+        auto [known, fresh] = declared.try_emplace({op.includes_from, k.function, arity});
+        if (fresh) known->second = graph.declared_beneath(dir, op.includes, k.function, arity);
+        if (known->second || declared_elsewhere(k.function, arity)) return false;
         // Declared in the source alone: its declaration is copied into a header of import's, if it can be.
         const auto not_copied = copy_declarations(op.includes_from, dir, k.function, op.includes);
         if (!not_copied) {
@@ -339,9 +367,12 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
     if (op.kernels.empty()) continue;  // each kept in the project's build
     std::vector<std::string> declaring;
     for (const std::string& include : op.includes) {
-      const auto* names = graph.identifiers(dir, include);
-      if (names && std::any_of(op.kernels.begin(), op.kernels.end(),
-                               [&](const ImportedKernel& k) { return may_declare(*names, k.function); }))
+      const IncludeGraph::Header* header = nullptr;
+      if (const auto& path = graph.find(dir, include))
+        if (const auto& read = graph.header(*path)) header = &*read;
+      if (header && std::any_of(op.kernels.begin(), op.kernels.end(), [&](const ImportedKernel& k) {
+            return IncludeGraph::declares(*header, k.function, arity);
+          }))
         declaring.push_back(include);
     }
     // The headers the source includes before the last that declares a kernel, which it may need (vLLM's ops.h
@@ -377,7 +408,7 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
       std::map<std::string, const ProjectHeader*> elsewhere;  // by path
       const bool all_elsewhere = std::all_of(op.kernels.begin(), op.kernels.end(), [&](const ImportedKernel& k) {
         if (k.python) return true;
-        const ProjectHeader* header = declared_elsewhere(k.function);
+        const ProjectHeader* header = declared_elsewhere(k.function, arity);
         if (header) elsewhere.emplace(header->at.generic_string(), header);
         return header != nullptr;
       });
@@ -406,6 +437,41 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
     }
     op.includes = with_context();
     record_includes();
+  }
+  // A kernel's name that a header another op of the library includes declares with another number of parameters
+  // (torch_cluster's cluster.h, an older `radius` of 6, beside the one of 8 that radius.cpp declares, copied): in a
+  // unity shard both declarations meet, the name is an overload set, and its address is ambiguous. Each op's TU
+  // holds its own headers alone: the report asks for one TU per op.
+  std::set<std::string> library_headers;
+  for (const auto& at : include_at)
+    for (const auto& path : at)
+      if (path) library_headers.insert(path->generic_string());
+  std::map<std::pair<std::string, std::string>, std::vector<size_t>> arities_in;  // (header, name): declared_arities
+  for (size_t op_index = 0; op_index < found.ops.size(); ++op_index) {
+    const ImportedOp& op = found.ops[op_index];
+    const std::optional<size_t> arity = arity_of(op);
+    if (!arity) continue;
+    std::set<std::string> own;
+    for (const auto& path : include_at[op_index])
+      if (path) own.insert(path->generic_string());
+    for (const ImportedKernel& k : op.kernels) {
+      if (k.python) continue;
+      const std::string name = declared_name(k.function);
+      for (const std::string& path : library_headers) {
+        if (own.count(path)) continue;
+        const auto& header = graph.header(path);
+        if (!header || !may_declare(header->identifiers, k.function)) continue;
+        auto [it, fresh] = arities_in.try_emplace({path, name});
+        if (fresh)
+          if (const auto calls = header->calls.find(name); calls != header->calls.end())
+            it->second = declared_arities(header->tokens, calls->second);
+        const auto other = std::find_if(it->second.begin(), it->second.end(), [&](size_t n) { return n != *arity; });
+        if (other == it->second.end()) continue;
+        found.overloaded_kernels.push_back(fmt::format("{} ({} parameters, as {} takes; {} declares one of {})",
+                                                       k.function, *arity, op.name, path, *other));
+        break;
+      }
+    }
   }
   for (auto& [file, choice] : chosen) {
     std::string left_out;

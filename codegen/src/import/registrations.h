@@ -178,6 +178,10 @@ struct ImportResult {
   // kernel-builder's registration.h: for a module init, which the report deletes): they compile with Python's
   // headers, and the library links no Python.
   std::set<std::string> python_header_sources;
+  // Kernels whose names a header another op includes declares with another number of parameters: "fn (N parameters,
+  // as op takes; header declares one of M)". In a unity shard the two declarations make the name ambiguous: the
+  // report's library compiles one TU per op (SHARDS 0).
+  std::vector<std::string> overloaded_kernels;
 };
 
 // The ops of all the sources together: an impl or a fake in one file joins
