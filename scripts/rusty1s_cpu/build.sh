@@ -13,6 +13,7 @@
 # Then, each side in its own process:
 #   for s in project imported; do $VENV/bin/python scripts/rusty1s_cpu/run_<package>.py $s $OUT $OUT/$s.pt; done
 #   $VENV/bin/python scripts/vllm_subset/compare.py $OUT/project.pt $OUT/imported.pt
+#   diff $OUT/project-registered.txt $OUT/imported-registered.txt   # the schemas and keys each side registers
 #
 #   scripts/rusty1s_cpu/build.sh <tree> <package> [OUT=build-<package>-cpu]
 # The trees (`fetch github:rusty1s/pytorch_scatter` etc.; nothing in them is written): pytorch_scatter 648dda3

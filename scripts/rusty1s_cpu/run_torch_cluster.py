@@ -18,12 +18,16 @@ from side import load_side  # noqa: E402
 
 side, out_dir, out = sys.argv[1], sys.argv[2], sys.argv[3]
 C = load_side(side, out_dir, "torch_cluster")
+# Its kernels call C's rand() inside at::parallel_for (fps's random start, random walks): with two threads the order
+# of the draws, and so the samples, follow the threads' scheduling (two runs of its own build differ). One thread.
+torch.set_num_threads(1)
 case = Cases()
 
 
 def batch_ptr(n, batches):
-    """Index pointers of `batches` contiguous batches of n points."""
-    cuts = torch.sort(torch.randint(0, n + 1, (batches - 1,))).values
+    """Index pointers of `batches` contiguous batches of n points, none empty: from an empty batch torch_cluster's
+    fps writes out of bounds (a corrupted heap, then an abort or not, on either side)."""
+    cuts = torch.sort(torch.randperm(n - 1)[:batches - 1] + 1).values
     return torch.cat([torch.tensor([0]), cuts, torch.tensor([n])])
 
 
