@@ -68,6 +68,10 @@ CASES = {
     "a RegisterOperators lambda of nested calls": (
         plain() + 'static auto r = torch::RegisterOperators().op("lim::scale", [] { return ' + "f(" * 100_000
         + ")" * 100_000 + "; });\n", []),
+    # And calls with nothing in them, 100,000 of them (the first `.op()` read its missing argument: undefined).
+    "RegisterOperators calls without arguments": (
+        plain() + "static auto r = torch::RegisterOperators()" + ".op()" * 100_000 + ".op(torch::RegisterOperators::options()"
+        + ".kernel<>().schema()" * 1000 + ");\n", []),
     "RegisterOperators options of many kernels": (
         plain() + 'static auto r = torch::RegisterOperators().op("lim::scale", torch::RegisterOperators::options()'
         + ".kernel<decltype(f), &f>(c10::DispatchKey::CPU)" * 100_000 + ");\n", []),

@@ -482,6 +482,7 @@ void Collector::cpp(const SourceFile& file) {
     result.blocks.back().filler_lines = filler_lines(result.blocks.back().first_line, result.blocks.back().last_line);
     for (const Call& call : calls) {
       ++result.registrations;
+      if (call.args.empty()) continue;  // `.op()`: registers nothing (and does not compile)
       const size_t k = call.at;
       const int last_line = tokens[std::min(call.end, tokens.size()) - 1].line;
       const auto options = call.args.empty() ? std::nullopt : legacy_options(tokens, call.args.back());
