@@ -164,12 +164,17 @@ def test_a_register_operators_registration_that_shares_the_statements_end_is_no_
 static auto registry = torch::RegisterOperators()
     .op("legacy::odd(Tensor x) -> Tensor", [](const at::Tensor& x) { return x * 3; })
     .op("legacy::plain2", &plain2);
+std::vector<torch::RegisterOperators> registries;
+void more() { registries.push_back(torch::RegisterOperators().op("legacy::single", &single)); }
 """)
     proc = run_opgen("import", "csrc", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     # Deleting line 5 would take the statement's `;` with it: the report names the registration, no lines.
     assert ("csrc/binding.cpp:3-5: in the block static auto registry=torch::RegisterOperators(), delete the "
             "registrations of plain2 (the rest") in proc.stdout, proc.stdout
+    # Nor a statement whose line holds a function around it: deleting line 7 would delete `void more() {` too.
+    assert ("csrc/binding.cpp:7: in the block registries.push_back(torch::RegisterOperators(), delete the "
+            "registrations of single (the rest") in proc.stdout, proc.stdout
 
 
 def test_a_copied_declarations_header_includes_what_its_source_does_under_the_same_conditions(tmp_path):

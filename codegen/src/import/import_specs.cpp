@@ -311,7 +311,7 @@ BuildSteps build_steps(const ImportResult& found, const std::set<std::string>& w
         if (seen_staying.insert(name).second) staying.push_back(name);
       }
     }
-    const bool whole = !owned_ops.empty() && staying.empty();
+    const bool whole = !owned_ops.empty() && staying.empty() && !block.shares_lines;
     if (block.claims && (block.ns == ns || moved) && !whole && steps.claim_that_stays.empty())
       steps.claim_that_stays = fmt::format("{}:{}-{}: {}", block.file, block.first_line, block.last_line, block.head);
     file.every_block_owned = file.every_block_owned && whole;
@@ -370,7 +370,7 @@ BuildSteps build_steps(const ImportResult& found, const std::set<std::string>& w
                   : going.size() == 1 && going[0].first == going[0].second ? ": line "
                                                                            : ": lines ") +
                  (first == last ? std::to_string(first) : fmt::format("{}-{}", first, last));
-    if (staying.size() < owned_ops.size())  // the shorter list: what stays
+    if (!staying.empty() && staying.size() < owned_ops.size())  // the shorter list: what stays
       steps.drop_lines.emplace_back(
           block.file, fmt::format("{}: in the block {}, delete every registration but those of {}{}", where,
                                   block.head, fmt::join(staying, ", "), lines));

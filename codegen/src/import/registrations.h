@@ -137,6 +137,9 @@ struct RegistrationBlock {
   // by nothing else (deep-gemm's, sglang's), make one range to delete.
   std::set<int> filler_lines = {};
   bool claims = false;  // a TORCH_LIBRARY block (its stable and _EXPAND forms too): it owns the namespace
+  // Its first or last line holds other code too (`void f() { ops.push_back(torch::RegisterOperators()...); }`): no
+  // line of it is one to delete whole.
+  bool shares_lines = false;
 };
 
 struct ImportResult {

@@ -258,6 +258,13 @@ void Collector::cpp(const SourceFile& file) {
     result.notes.push_back(fmt::format("{}:{}: the macro {} registers ops; what its uses expand to is not imported: "
                                        "write those specs by hand", file.display, line, macro));
   auto where = [&](size_t i) { return fmt::format("{}:{}", file.display, tokens[i].line); };
+  // Whether the tokens [first, end) share their first or last line with code around them (`void f() { ...; }` on one
+  // line): deleting those lines would delete that code too.
+  auto shares_lines = [&](size_t first, size_t end) {
+    if (end > first && end < tokens.size() && is(tokens[end], ";")) ++end;  // the statement's own `;`
+    return (first > 0 && first < tokens.size() && tokens[first - 1].line == tokens[first].line) ||
+           (end > first && end < tokens.size() && tokens[end].line == tokens[end - 1].line);
+  };
   // The lines in [first, last] that hold nothing but blank space or a `//` comment (a /* */ comment, a directive
   // or code is not filler: deleting it could change what the rest means).
   std::vector<std::string_view> lines;
@@ -480,6 +487,7 @@ void Collector::cpp(const SourceFile& file) {
     result.blocks.push_back({file.display, tokens[start].line, tokens[std::min(end, tokens.size()) - 1].line,
                              text_of(tokens, {start, std::min(head_end, tokens.size())}), {}, false, ""});
     result.blocks.back().filler_lines = filler_lines(result.blocks.back().first_line, result.blocks.back().last_line);
+    result.blocks.back().shares_lines = shares_lines(start, end);
     for (const Call& call : calls) {
       ++result.registrations;
       if (call.args.empty()) continue;  // `.op()`: registers nothing (and does not compile)
@@ -555,6 +563,7 @@ void Collector::cpp(const SourceFile& file) {
                                  o.kept_impls.size() > kept_before}},
                                false,
                                o.ns});
+      result.blocks.back().shares_lines = shares_lines(i, call_end);
       outside_blocks.emplace_back(next_outside, i);
       next_outside = call_end;
       i = call_end - 1;
@@ -588,6 +597,7 @@ void Collector::cpp(const SourceFile& file) {
     result.blocks.push_back({file.display, tokens[i].line, tokens[std::min(body_end, tokens.size()) - 1].line,
                              text_of(tokens, {i, head_end}), {}, false, ns});
     result.blocks.back().filler_lines = filler_lines(result.blocks.back().first_line, result.blocks.back().last_line);
+    result.blocks.back().shares_lines = shares_lines(i, body_end);
     result.blocks.back().claims = block == "TORCH_LIBRARY";
     // What a registration call became: kept when it added a kept impl.
     auto record = [&](const ImportedOp* o, size_t kept_before, size_t k, size_t call_end, bool def = false) {
