@@ -461,6 +461,11 @@ TEST(ImportScan, AnIncludeKeepsTheConditionsItStandsUnder) {
   const auto long_condition = scan_cpp("#if " + std::string(5000, '!') + "X\n#include \"a.h\"\n#endif\n");
   ASSERT_EQ(long_condition.include_conditions.size(), 1u);
   EXPECT_EQ(long_condition.include_conditions[0], "");
+  // Nor one that, written out again, could reach past its #if line: an unclosed comment, a backslash.
+  const auto comment = scan_cpp("#if A /* open\n#include \"a.h\"\n#endif\n#if B \\ C\n#include \"b.h\"\n#endif\n");
+  ASSERT_EQ(comment.include_conditions.size(), 2u);
+  EXPECT_EQ(comment.include_conditions[0], "");
+  EXPECT_EQ(comment.include_conditions[1], "");
 }
 
 TEST(ImportFind, OneOpPerBuildConfiguration) {

@@ -174,7 +174,13 @@ class Scanner {
     std::string none_before;
   };
   static constexpr size_t kMaxConditionText = 4096;
-  static std::string capped(std::string text) { return text.size() > kMaxConditionText ? "" : text; }
+  // "" past kMaxConditionText, or where the text holds what could reach past its own #if line when written out
+  // again (a comment opener or closer, a backslash): the include is then copied without it.
+  static std::string capped(std::string text) {
+    const bool unsafe = text.find("/*") != std::string::npos || text.find("*/") != std::string::npos ||
+                        text.find("//") != std::string::npos || text.find('\\') != std::string::npos;
+    return text.size() > kMaxConditionText || unsafe ? "" : text;
+  }
   // `#ifdef X` -> "defined(X)", `#ifndef X` -> "!defined(X)", `#if E` -> "(E)".
   static std::string if_expression(const std::string& kind, const std::string& rest) {
     if (kind == "ifdef" || kind == "ifndef") return (kind == "ifndef" ? "!defined(" : "defined(") + rest + ")";
