@@ -279,7 +279,7 @@ struct ImportCli {
   std::vector<std::string> defines;  // NAME or NAME=VALUE
   std::vector<std::string> include_dirs;  // where the build finds headers (-I)
   bool fragment = false;
-  std::string python_package;
+  std::vector<std::string> python_packages;  // PACKAGE, or NS=PACKAGE per namespace
 };
 
 // TORCH_TARGET_VERSION's value as a build defines it (FlashAttention 3's `0x0209000000000000`, a `ULL` suffix
@@ -355,7 +355,19 @@ int run_import(const ImportCli& o) {
   options.python_dir = o.python_dir;
   options.torch_target_version = *version;
   options.fragment = o.fragment;
-  options.python_package = o.python_package;
+  for (const std::string& given : o.python_packages) {
+    const auto eq = given.find('=');
+    if (eq == std::string::npos && options.python_package.empty()) {
+      options.python_package = given;
+    } else if (eq == std::string::npos) {
+      std::cerr << fmt::format("opgen import: error: --python-package names two packages ({}, {}) for no namespace: "
+                               "give one per namespace, NS=PACKAGE\n", options.python_package, given);
+      return 2;
+    } else if (!options.python_packages.emplace(given.substr(0, eq), given.substr(eq + 1)).second) {
+      std::cerr << fmt::format("opgen import: error: --python-package names namespace '{}' twice\n", given.substr(0, eq));
+      return 2;
+    }
+  }
   const auto plan = opgen::import::plan_import(found, options);
   (plan.ok ? std::cout : std::cerr) << plan.report;
   if (!plan.ok) return 1;
@@ -680,9 +692,12 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   import_cmd->add_option("--torch-target-version", import_options.torch_target, "Oldest PyTorch for the stable ABI")
       ->capture_default_str();
-  import_cmd->add_option("--python-package", import_options.python_package,
+  import_cmd->add_option("--python-package", import_options.python_packages,
                          "The generated package, whose _fakes module the specs name (default: the namespace); name "
-                         "it apart from the project's own package");
+                         "it apart from the project's own package. With several namespaces, one per namespace: "
+                         "NS=PACKAGE; repeatable")
+      ->check(one_line)
+      ->allow_extra_args(false);
   import_cmd->add_flag("--fragment", import_options.fragment,
                        "Add the ops to their namespace as fragments, as libraries sharing it do (the default where "
                        "the sources only add to it: no TORCH_LIBRARY block of theirs claims it)");

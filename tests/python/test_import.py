@@ -420,6 +420,53 @@ def test_several_namespaces_import_in_one_run_each_into_its_directory(tmp_path):
     assert "_C_cache_ops::copy_blocks (csrc/bindings.cpp:8): another namespace" in picked.stdout, picked.stdout
 
 
+def test_each_namespace_of_one_run_is_a_library_with_its_own_package_and_include_path(tmp_path):
+    """torch-harmonics' two extensions, disco_kernels and attention_kernels, each with its kernels' headers in its
+    own directory: one run imports both. A package name given for both would be one package two libraries
+    overwrite: refused, nothing written, each named instead (NS=PACKAGE); each library's include path is its own
+    kernels' directories."""
+    for ns in ("alpha", "beta"):
+        (tmp_path / "csrc" / ns).mkdir(parents=True)
+        (tmp_path / "csrc" / ns / "bind.cpp").write_text(
+            f'#include <torch/library.h>\n#include "{ns}_ops.h"\nTORCH_LIBRARY({ns}, m) {{\n'
+            f'  m.def("forward(Tensor x) -> Tensor");\n  m.impl("forward", torch::kCPU, &{ns}_forward);\n}}\n')
+        (tmp_path / "csrc" / ns / f"{ns}_ops.h").write_text(
+            f"#pragma once\n#include <ATen/core/Tensor.h>\nat::Tensor {ns}_forward(const at::Tensor& x);\n")
+        (tmp_path / "csrc" / ns / f"{ns}_helper.cpp").write_text(f"int {ns}_helper() {{ return 1; }}\n")
+    (tmp_path / "csrc" / "common.cpp").write_text("int common() { return 2; }\n")  # as near to both
+    one = run_opgen("import", "--python-package", "proj_ops", "csrc", cwd=tmp_path)
+    assert one.returncode == 1, one.stdout + one.stderr
+    assert "error: --python-package proj_ops names one package for the 2 namespaces the sources register (alpha, " \
+           "beta)" in one.stderr, one.stderr
+    assert "note: name each, NS=PACKAGE: --python-package alpha=proj_ops_alpha --python-package beta=proj_ops_beta" \
+        in one.stderr, one.stderr
+    assert not (tmp_path / "schemas").exists()
+    for args, error in [(["alpha=proj", "beta=proj"], "names proj for two namespaces, alpha and beta"),
+                        (["gamma=proj"], "--python-package gamma=proj: this run imports no namespace 'gamma'"),
+                        (["alpha=a", "alpha=b"], "--python-package names namespace 'alpha' twice")]:
+        refused = run_opgen("import", *[a for p in args for a in ("--python-package", p)], "csrc", cwd=tmp_path)
+        assert refused.returncode != 0 and error in refused.stderr, refused.stdout + refused.stderr
+        assert not (tmp_path / "schemas").exists()
+    named = run_opgen("import", "--python-package", "alpha=proj_alpha", "--python-package", "beta=proj_beta", "csrc",
+                      cwd=tmp_path)
+    assert named.returncode == 0, named.stdout + named.stderr
+    for ns in ("alpha", "beta"):
+        # The helper beside a library's own sources is built with it; the one as near to both is named in a note.
+        assert f"opgen_add_library({ns}_ops NAMESPACE {ns} PYTHON_PACKAGE proj_{ns} PYTHON_SOURCES " \
+               f"python/{ns}/_fakes.py SCHEMAS schemas/{ns} KERNELS csrc/{ns}/{ns}_helper.cpp <the kernels' sources>)\n" \
+            in named.stdout, \
+            named.stdout
+        assert f"target_include_directories({ns}_ops PRIVATE csrc/{ns})\n" in named.stdout, named.stdout
+        assert f"proj_{ns}._fakes:forward" in (tmp_path / "schemas" / ns / "forward.yaml").read_text()
+    assert "note: 1 source given registers nothing (the kernels' helpers, kernels other files register), as near to " \
+           "one library's sources as to another's: each library's KERNELS takes those its kernels call, as the " \
+           "project's build of it does: csrc/common.cpp\n" in named.stdout, named.stdout
+    picked = run_opgen("import", "--namespace", "beta", "--python-package", "beta=proj_beta", "--schemas-dir", "picked",
+                       "csrc", cwd=tmp_path)
+    assert picked.returncode == 0, picked.stdout + picked.stderr
+    assert "opgen_add_library(beta_ops NAMESPACE beta PYTHON_PACKAGE proj_beta" in picked.stdout, picked.stdout
+
+
 # As vLLM writes them (csrc/torch_bindings.cpp, with core/registration.h): the namespaces are macros the
 # build defines (TORCH_EXTENSION_NAME=_C) and pastes (CONCAT).
 MACRO_NAMESPACES = """#include <torch/library.h>

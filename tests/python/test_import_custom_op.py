@@ -13,6 +13,8 @@ Needs the built tool: run through CTest.
 import json
 import re
 import shutil
+import subprocess
+import sys
 
 from cli_helpers import SOURCE_DIR, assert_bit_identical, requires_opgen, run_opgen, run_saving_results
 
@@ -43,6 +45,32 @@ def scaled_add(x: torch.Tensor, y: torch.Tensor, alpha: float = 1.0, bias: Optio
 @scaled_add.register_fake
 def _scaled_add_fake(x, y, alpha=1.0, bias=None):
     return torch.empty_like(x)
+
+
+def _scaled_add_setup(ctx, inputs, output):
+    ctx.alpha = inputs[2]
+
+
+def _scaled_add_backward(ctx, grad):
+    return grad, grad * ctx.alpha, None, None
+
+
+# Autograd registered on the op by name: it stays the project's, and works against the package's def.
+torch.library.register_autograd("mylib::scaled_add", _scaled_add_backward, setup_context=_scaled_add_setup)
+
+
+@torch.library.custom_op("mylib::round_ste", mutates_args=())
+def round_ste(x: torch.Tensor) -> torch.Tensor:
+    return torch.round(x)
+
+
+@round_ste.register_fake
+def _(x):
+    return torch.empty_like(x)
+
+
+# A straight-through gradient: what only the op has (the function's own is round's, zero).
+torch.library.register_autograd("mylib::round_ste", lambda ctx, grad: grad)
 
 
 @torch.library.custom_op("mylib::accumulate_", mutates_args=("acc",))
@@ -77,6 +105,7 @@ RUN = '''
 import sys
 import torch
 {setup}
+import mylib.ops as named
 torch.manual_seed(0)
 results = []
 for shape in [(4, 8), (3, 1), (0, 5), (2, 3, 4)]:
@@ -87,6 +116,13 @@ for shape in [(4, 8), (3, 1), (0, 5), (2, 3, 4)]:
     results.append(acc)
     results += list(torch.ops.mylib.row_stats(x)) + list(torch.ops.mylib.row_stats(x, True))
     results += [torch.ops.mylib.shifted(x), torch.ops.mylib.shifted(x, 3, 2, 0.5)]
+    x.requires_grad_(), y.requires_grad_()
+    torch.ops.mylib.scaled_add(x, y, 0.5).backward(torch.randn(shape))
+    results += [x.grad, y.grad]
+    # By their Python names, as the project's own code calls them: the ops (custom_op's objects, then op_kernel's).
+    rounded = named.round_ste(x * 3)
+    rounded.backward(torch.randn(shape))
+    results += [rounded.detach(), x.grad, named.scaled_add(x.detach(), y.detach(), 0.5)]
 torch.save(results, sys.argv[1])
 {checks}
 print("ok")
@@ -99,6 +135,7 @@ opcheck(torch.ops.mylib.scaled_add.default, (x, y, 0.5, torch.randn(8)))
 opcheck(torch.ops.mylib.accumulate_.default, (torch.randn(4, 8), [x, y], 3))
 opcheck(torch.ops.mylib.row_stats.default, (x, True))
 opcheck(torch.ops.mylib.shifted.default, (x,))
+opcheck(torch.ops.mylib.round_ste.default, (x,))
 def step(x, y):
     acc = torch.zeros_like(x)
     torch.ops.mylib.accumulate_(acc, [x, y], 2)
@@ -125,8 +162,20 @@ def test_a_custom_op_project_switches_and_gives_the_same_results(tmp_path):
 
     imported = run_opgen("import", "--python-package", "mylib_ops", "mylib/ops.py", cwd=project)
     assert imported.returncode == 0, imported.stdout + imported.stderr
-    assert "4 ops imported" in imported.stdout and "need a person" not in imported.stdout, imported.stdout
-    assert "take the custom_op decorators off the 4 functions" in imported.stdout, imported.stdout
+    assert "5 ops imported" in imported.stdout and "need a person" not in imported.stdout, imported.stdout
+    # Where each decorator and fake registration is, for the person (or a script) to change.
+    lines = OPS.splitlines()
+    at = [f"mylib/ops.py:{i + 1}" for i, line in enumerate(lines) if line.startswith("@torch.library.custom_op")]
+    assert "replace the custom_op decorators of the 5 functions the specs name under 'kernels:' with " \
+           '@op_kernel("<ns>::<op>"), `from mylib_ops._opgen_runtime import op_kernel` (the package defines those ' \
+           "ops and registers the functions as their kernels; a call of a function's name still calls its op, as " \
+           f"custom_op's object did): {', '.join(at)}" in imported.stdout, imported.stdout
+    fakes = [f"mylib/ops.py:{i + 1}" for i, line in enumerate(lines) if "register_fake" in line]
+    assert "registrations of the 4 fakes the specs take" in imported.stdout, imported.stdout
+    assert all(f in imported.stdout for f in fakes), imported.stdout
+    autograd = next(i + 1 for i, line in enumerate(lines) if line.startswith("torch.library.register_autograd"))
+    assert f"scaled_add: Autograd (mylib/ops.py:{autograd}, register_autograd of _scaled_add_backward in Python)" \
+        in imported.stdout, imported.stdout
     spec = (project / "schemas" / "scaled_add.yaml").read_text()
     assert 'schema: "scaled_add(Tensor x, Tensor y, float alpha=1.0, Tensor? bias=None) -> Tensor"' in spec, spec
     assert 'CPU: {python: "mylib.ops:scaled_add"}' in spec and 'fake: {python: "mylib.ops:_scaled_add_fake"}' in spec
@@ -138,17 +187,23 @@ def test_a_custom_op_project_switches_and_gives_the_same_results(tmp_path):
     fakes = (project / "python" / "_fakes.py").read_text()
     assert "def shifted(x, shift=1, block=4, step=0.25):" in fakes, fakes
 
-    # The person's step the report names: the decorators come off, the functions stay.
-    ops.write_text(re.sub(r"^@.*\n", "", OPS, flags=re.M))
+    # The person's step the report names: the decorators come off, the functions stay (the report's lines).
+    (tmp_path / "report.txt").write_text(imported.stdout)
+    taken = subprocess.run([sys.executable, SOURCE_DIR / "scripts" / "apply_python_deletions.py",
+                            tmp_path / "report.txt", project], capture_output=True, text=True)
+    assert taken.returncode == 0, taken.stdout + taken.stderr
+    switched = [re.sub(r'^@torch\.library\.custom_op\(("[^"]*").*', r"@op_kernel(\1)", line) for line in OPS.split("\n")]
+    switched = ["" if line.startswith("@") and not line.startswith("@op_kernel") else line for line in switched]
+    assert ops.read_text().split("\n") == ["from mylib_ops._opgen_runtime import op_kernel"] + switched
     generated = run_opgen("generate", "--namespace", "mylib", "--fragment", "--python-package", "mylib_ops", "-o",
                           tmp_path / "gen", project / "schemas")
     assert generated.returncode == 0, generated.stderr
     shutil.copy(project / "python" / "_fakes.py", tmp_path / "gen" / "python" / "mylib_ops")  # as the report says
 
     # After: the package opgen generated, over the same functions.
-    run(project, RUN.format(setup="import mylib_ops", checks=CHECKS), tmp_path / "after.pt",
+    run(project, RUN.format(setup="import mylib_ops, mylib.ops", checks=CHECKS), tmp_path / "after.pt",
         f"{tmp_path / 'gen' / 'python'}:{project}:{SOURCE_DIR / 'python'}")
-    assert_bit_identical(tmp_path / "before.pt", tmp_path / "after.pt", 36)
+    assert_bit_identical(tmp_path / "before.pt", tmp_path / "after.pt", 56)
 
 
 RUN_TIME_DEFAULTS = '''\

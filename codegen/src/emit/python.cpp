@@ -488,7 +488,7 @@ void emit_python_kernels(Printer& p, const model::Library& lib) {
           for (const auto& check : python_checks(lib, op))
             for (const auto& line : python_check_lines(check)) p.line(line);
         p.line(fmt::format("from {} import {} as kernel", target.substr(0, colon), target.substr(colon + 1)));
-        p.line(fmt::format("return kernel({})", flat_call_args(op)));
+        p.line(fmt::format("return _opgen.kernel_function(kernel)({})", flat_call_args(op)));
       }
       p.line();
       p.line();

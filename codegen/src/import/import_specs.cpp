@@ -4,6 +4,7 @@
 #include <charconv>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <system_error>
@@ -387,11 +388,19 @@ BuildSteps build_steps(const ImportResult& found, const std::set<std::string>& w
     if (fate[file].stays && !fate[file].python_module_init.empty() && fate[file].python_module_functions)
       steps.python_modules.push_back(
           fmt::format("{}:{}: {}", file, fate[file].python_module_init_lines, fate[file].python_module_init));
-    else if (fate[file].stays && !fate[file].python_module_init.empty())
+    else if (fate[file].stays && !fate[file].python_module_init.empty()) {
+      // The module the project's Python imported to load its library (torch-harmonics' `from . import _C`).
+      const std::string& init = fate[file].python_module_init;
+      const size_t name = init.find("PyInit_");
       steps.drop_lines.emplace_back(
           file, fmt::format("{}:{}: delete {} too, a Python module's init: the generated package loads the library, "
-                            "which links no Python",
-                            file, fate[file].python_module_init_lines, fate[file].python_module_init));
+                            "which links no Python{}",
+                            file, fate[file].python_module_init_lines, init,
+                            name == std::string::npos
+                                ? ""
+                                : fmt::format(": the project's Python imports the package where it imported {}",
+                                              init.substr(name + 7))));
+    }
   }
   // A file dropped whole needs no line of its own.
   std::erase_if(steps.drop_lines, [&](const auto& line) {
@@ -471,6 +480,35 @@ std::string shadowed_package(const ImportResult& found, const std::string& packa
     }
   }
   return "";
+}
+
+// With several namespaces, the library each source that registers nothing (a kernels' helper) goes to: the one whose
+// registering sources are nearest it, sharing the most directories of its path (torch-harmonics' attention helpers
+// beside the attention kernels, apart from the DISCO ones). A helper as near to two namespaces' sources (vLLM's, in
+// one csrc/) has none: a note names it, for the person who knows which library calls it.
+std::map<std::string, std::string> helper_namespaces(const ImportResult& found, const std::set<std::string>& namespaces) {
+  namespace fs = std::filesystem;
+  auto shared_depth = [](const fs::path& a, const fs::path& b) {
+    size_t depth = 0;
+    for (auto x = a.begin(), y = b.begin(); x != a.end() && y != b.end() && *x == *y; ++x, ++y) ++depth;
+    return depth;
+  };
+  std::map<std::string, std::string> owner;
+  for (const std::string& helper : found.registration_free_sources) {
+    const fs::path dir = fs::path(helper).lexically_normal().parent_path();
+    std::map<std::string, size_t> nearest;  // namespace -> the most directories a source of its shares
+    for (const RegistrationBlock& block : found.blocks)
+      if (namespaces.count(block.ns)) {
+        size_t& depth = nearest[block.ns];
+        depth = std::max(depth, shared_depth(dir, fs::path(block.file).lexically_normal().parent_path()));
+      }
+    const auto best = std::max_element(nearest.begin(), nearest.end(),
+                                       [](const auto& a, const auto& b) { return a.second < b.second; });
+    if (best != nearest.end() && best->second > 0 &&
+        std::count_if(nearest.begin(), nearest.end(), [&](const auto& n) { return n.second == best->second; }) == 1)
+      owner[helper] = best->first;
+  }
+  return owner;
 }
 
 // several: one of several namespaces imported in one run, where the other
@@ -562,6 +600,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   // refuses a second registration (a custom_op's are named with its decorator).
   std::vector<std::string> fake_registrations;
   std::vector<std::string> python_defs;  // the project's define() calls of the ops the specs now define
+  std::vector<std::string> custom_op_decorators;  // the @custom_op lines of the ops the package now defines
   std::string stub_text;
   // Ops that need a person for the same reasons are reported together.
   std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> todo_groups;  // needs, ops
@@ -598,8 +637,8 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
       internal_linkage = internal_linkage || d.op->kept_for_internal_linkage;
       const bool custom_op = !d.op->kernels.empty() && std::all_of(d.op->kernels.begin(), d.op->kernels.end(),
                                                                   [](const ImportedKernel& k) { return k.python; });
-      if (!d.fake_registered_at.empty() && !custom_op) fake_registrations.push_back(d.fake_registered_at);
-      if (!d.op->python_def_at.empty() && !custom_op) python_defs.push_back(d.op->python_def_at);
+      if (!d.fake_registered_at.empty()) fake_registrations.push_back(d.fake_registered_at);
+      if (!d.op->python_def_at.empty()) (custom_op ? custom_op_decorators : python_defs).push_back(d.op->python_def_at);
       if (!d.op->kept_impls.empty())
         kept.push_back(fmt::format("{}: {}", d.op->name, fmt::join(d.op->kept_impls, ", ")));
       else if (d.op->kernels.empty() && !d.op->impls_in_other_configurations.empty())
@@ -768,10 +807,12 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
                        "registers them: torch 2.11 refuses a second, later releases let it replace the first): {}\n",
                        fake_registrations.size(), fmt::join(fake_registrations, ", "));
     if (python_only)
-      r += fmt::format("  next: take the custom_op decorators off the {} functions the specs name under 'kernels:' "
-                       "(and their register_fake calls): the package defines those ops and registers the functions "
-                       "as their kernels\n",
-                       python_only);
+      r += fmt::format("  next: replace the custom_op decorators of the {} functions the specs name under 'kernels:' "
+                       "with @op_kernel(\"<ns>::<op>\"), `from {}._opgen_runtime import op_kernel` (the package "
+                       "defines those ops and registers the functions as their kernels; a call of a function's name "
+                       "still calls its op, as custom_op's object did){}{}\n",
+                       python_only, package, custom_op_decorators.empty() ? "" : ": ",
+                       fmt::join(custom_op_decorators, ", "));
     // The CMake a build of these specs needs (docs/cmake.md): the kernels'
     // header directories, and the configuration's macros, which those headers may test.
     const std::string target = settings.library_name;
@@ -794,9 +835,12 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
         package_args += " TORCH_TARGET_VERSION " + model::format_torch_version(options.torch_target_version);
       if (stubs || moved_fakes) package_args += " PYTHON_SOURCES " + (options.python_dir / "_fakes.py").generic_string();
       std::vector<std::string> sources = kept_files;
-      // With one namespace the sources given are its library's; with several, which library calls a helper only
-      // its build knows (a note after them says so).
-      const std::vector<std::string> helpers = several ? std::vector<std::string>{} : found.registration_free_sources;
+      // With one namespace the sources given are its library's; with several, those nearest its own sources
+      // (helper_namespaces: of the others, which library calls one only its build knows, and a note says so).
+      std::vector<std::string> helpers = several ? std::vector<std::string>{} : found.registration_free_sources;
+      if (several)
+        for (const auto& [helper, helper_ns] : helper_namespaces(found, namespaces))
+          if (helper_ns == ns) helpers.push_back(helper);
       sources.insert(sources.end(), helpers.begin(), helpers.end());
       std::vector<std::string> pybind11;  // the sources that include pybind11: the library calls Python
       std::vector<std::string> python_headers;  // the others that include Python.h: its headers alone
@@ -838,7 +882,11 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
                          "would overload the name of {} (docs/cmake.md)\n",
                          fmt::join(found.overloaded_kernels, "; "));
     }
-    std::vector<std::string> include_dirs = found.include_dirs;
+    std::vector<std::string> include_dirs;  // this library's: with several, its namespace's alone
+    for (const auto& [dirs_of, dirs] : found.include_dirs)
+      for (const std::string& dir : dirs)
+        if ((!several || dirs_of == ns) && std::find(include_dirs.begin(), include_dirs.end(), dir) == include_dirs.end())
+          include_dirs.push_back(dir);
     if (!declarations_headers.empty()) include_dirs.push_back(options.schemas_dir.generic_string());
     if (!include_dirs.empty())
       r += fmt::format("    target_include_directories({} PRIVATE {})\n", target, fmt::join(include_dirs, " "));
@@ -885,13 +933,56 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
 
 }  // namespace
 
-ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) {
+// --python-package: one package per library. A bare name is the package of the one namespace imported; NS=PACKAGE
+// names a namespace's (and must name one the run imports). Two libraries generating one package would overwrite
+// each other's modules.
+std::optional<std::string> check_python_packages(const ImportOptions& options, const std::set<std::string>& namespaces) {
+  const bool several = options.ns.empty() && namespaces.size() > 1;
+  if (several && !options.python_package.empty()) {
+    std::vector<std::string> each;
+    for (const std::string& ns : namespaces) each.push_back(fmt::format("--python-package {}={}_{}", ns, options.python_package, ns));
+    return fmt::format("opgen import: error: --python-package {} names one package for the {} namespaces the sources "
+                       "register ({}): each is a library of its own, with a package of its own\n  note: name each, "
+                       "NS=PACKAGE: {}\n",
+                       options.python_package, namespaces.size(), fmt::join(namespaces, ", "), fmt::join(each, " "));
+  }
+  const std::set<std::string> imported = options.ns.empty() ? namespaces : std::set<std::string>{options.ns};
+  std::map<std::string, std::string> named;  // package -> the namespace that named it
+  for (const auto& [ns, package] : options.python_packages) {
+    if (!imported.count(ns))
+      return fmt::format("opgen import: error: --python-package {}={}: this run imports no namespace '{}' (it "
+                         "imports {})\n",
+                         ns, package, ns, fmt::join(imported, ", "));
+    if (auto [it, fresh] = named.emplace(package, ns); !fresh)
+      return fmt::format("opgen import: error: --python-package names {} for two namespaces, {} and {}: each library "
+                         "needs a package of its own\n",
+                         package, it->second, ns);
+  }
+  if (!options.python_package.empty() && !options.python_packages.empty())
+    return fmt::format("opgen import: error: --python-package {} and --python-package {}={}: name the one namespace's "
+                       "package once\n",
+                       options.python_package, options.python_packages.begin()->first,
+                       options.python_packages.begin()->second);
+  return std::nullopt;
+}
+
+ImportPlan plan_import(const ImportResult& found, const ImportOptions& given) {
   // The namespaces to import: those with an op of theirs, not only fakes of ops defined elsewhere.
   std::set<std::string> namespaces, fakes_only;
   for (const auto& op : found.ops)
     if (!op.ns.empty()) (fake_alone(op) ? fakes_only : namespaces).insert(op.ns);
   if (namespaces.empty()) namespaces = fakes_only;  // nothing else: they are what the sources hold
   for (const std::string& ns : namespaces) fakes_only.erase(ns);
+  if (auto refused = check_python_packages(given, namespaces)) {
+    ImportPlan plan;
+    plan.ok = false;
+    plan.report = *refused;
+    return plan;
+  }
+  ImportOptions options = given;  // the one namespace's package, where it was named NS=PACKAGE
+  if (const std::string one = !given.ns.empty() ? given.ns : namespaces.size() == 1 ? *namespaces.begin() : "";
+      given.python_packages.count(one))
+    options.python_package = given.python_packages.at(one);
   if (!options.ns.empty()) {
     // One namespace in the sources and another one asked for: the ops move.
     const bool moved = namespaces.size() == 1 && *namespaces.begin() != options.ns;
@@ -936,21 +1027,25 @@ ImportPlan plan_import(const ImportResult& found, const ImportOptions& options) 
     ImportOptions one = options;
     one.schemas_dir = options.schemas_dir / ns;
     one.python_dir = options.python_dir / ns;
+    one.python_package = options.python_packages.count(ns) ? options.python_packages.at(ns) : "";
     ImportPlan plan = plan_namespace(found, one, ns, namespaces, false, true);
     all.ok = all.ok || plan.ok;
     all.report += "\n" + plan.report;
     for (auto& file : plan.files) all.files.push_back(std::move(file));
   }
-  const std::vector<std::string>& helpers = found.registration_free_sources;
+  std::vector<std::string> helpers;  // those no library's sources are nearest
+  const auto owned = helper_namespaces(found, namespaces);
+  for (const std::string& helper : found.registration_free_sources)
+    if (!owned.count(helper)) helpers.push_back(helper);
   if (!found.notes.empty() || !helpers.empty()) {
     all.report += "\nopgen import: notes on the sources (every namespace):\n";
     for (const auto& note : found.notes) all.report += "  note: " + note + "\n";
     if (!helpers.empty())
-      all.report += fmt::format("  note: {} given register nothing (the kernels' helpers, kernels other files "
-                                "register): each library's KERNELS takes those its kernels call, as the project's "
-                                "build of it does: {}\n",
+      all.report += fmt::format("  note: {} given register{} nothing (the kernels' helpers, kernels other files "
+                                "register), as near to one library's sources as to another's: each library's KERNELS "
+                                "takes those its kernels call, as the project's build of it does: {}\n",
                                 helpers.size() == 1 ? "1 source" : fmt::format("{} sources", helpers.size()),
-                                first_names(helpers));
+                                helpers.size() == 1 ? "s" : "", first_names(helpers));
   }
   if (!fakes_only.empty()) {
     std::vector<std::string> fakes;

@@ -8,6 +8,7 @@
 // work, and torch.compile names what is missing.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@ namespace opgen::import {
 struct ImportOptions {
   std::string ns;                // "": the one namespace the sources register
   std::string python_package;    // "": model::default_python_package(ns)
+  std::map<std::string, std::string> python_packages;  // namespace -> its package (--python-package NS=PACKAGE)
   std::filesystem::path schemas_dir;
   std::filesystem::path python_dir;
   uint64_t torch_target_version = 0x020a000000000000ULL;

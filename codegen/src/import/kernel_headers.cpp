@@ -527,33 +527,42 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
     include_at[op_index].push_back(std::nullopt);  // written beside the specs, on the path import_specs.h prints
   }
 
-  // The library's include path: the build's own (-I), in its order, then the directory each kept header was found
-  // under (its own subdirectories kept). Appended, not put first: a source the library compiles as it is finds each
-  // header where the project's build finds it.
-  std::vector<std::string> path;
-  auto add_dir = [&](std::string dir) {
-    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
-    if (dir.empty()) dir = ".";
-    if (std::find(path.begin(), path.end(), dir) == path.end()) path.push_back(std::move(dir));
+  // Each library's include path: the build's own (-I), in its order, then the directory each header its kernels
+  // keep was found under (its own subdirectories kept). Appended, not put first: a source the library compiles as it
+  // is finds each header where the project's build finds it.
+  std::map<std::string, std::set<std::string>> beside;  // namespace -> directories
+  auto found_under = [](const fs::path& at, const std::string& include) {
+    const std::string where = at.generic_string();
+    return where.substr(0, where.size() - std::min(where.size(), include.size()));
   };
-  for (const auto& dir : include_dirs) add_dir(dir.generic_string());
-  std::set<std::string> beside;
-  for (size_t op_index = 0; op_index < found.ops.size(); ++op_index)
+  for (size_t op_index = 0; op_index < found.ops.size(); ++op_index) {
+    const ImportedOp& op = found.ops[op_index];
+    beside[op.ns];  // a library whose kernels keep no header still has the build's -I
     for (size_t i = 0; i < include_at[op_index].size(); ++i)
-      if (const auto& at = include_at[op_index][i]) {
-        const std::string where = at->generic_string();
-        beside.insert(where.substr(0, where.size() - std::min(where.size(), found.ops[op_index].includes[i].size())));
-      }
+      if (const auto& at = include_at[op_index][i]) beside[op.ns].insert(found_under(*at, op.includes[i]));
+  }
   for (const auto& [source, copied] : moved) {
     if (cuda_source(source)) continue;  // its copy includes none of its own headers
-    for (const std::string& include : graph.source(source)->scanned.quoted_includes)
-      if (const auto& at = graph.find(fs::path(source).parent_path(), include)) {
-        const std::string where = at->generic_string();
-        beside.insert(where.substr(0, where.size() - std::min(where.size(), include.size())));
-      }
+    for (const ImportedOp& op : found.ops) {
+      if (op.declarations_header.empty()) continue;
+      const auto header = std::find_if(found.declarations_headers.begin(), found.declarations_headers.end(),
+                                       [&](const auto& h) { return h.file == op.declarations_header; });
+      if (header == found.declarations_headers.end() || header->source != source) continue;
+      for (const std::string& include : graph.source(source)->scanned.quoted_includes)
+        if (const auto& at = graph.find(fs::path(source).parent_path(), include))
+          beside[op.ns].insert(found_under(*at, include));
+    }
   }
-  for (const auto& dir : beside) add_dir(dir);
-  found.include_dirs = path;
+  for (const auto& [ns, dirs] : beside) {
+    std::vector<std::string>& path = found.include_dirs[ns];
+    auto add_dir = [&](std::string dir) {
+      while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+      if (dir.empty()) dir = ".";
+      if (std::find(path.begin(), path.end(), dir) == path.end()) path.push_back(std::move(dir));
+    };
+    for (const auto& dir : include_dirs) add_dir(dir.generic_string());
+    for (const auto& dir : dirs) add_dir(dir);
+  }
   // The compiled sources given that bring pybind11 in, themselves or through their quoted includes: the library
   // that compiles them calls Python's C API (DeepSpeed's DeepCompile kernels take pybind11 objects).
   std::vector<std::string> files;
@@ -583,20 +592,21 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
     std::error_code ec;
     return fs::equivalent(a, b, ec);
   };
-  auto first_on_path = [&](const std::string& include) -> std::optional<fs::path> {
+  using Path = std::vector<std::string>;
+  auto first_on_path = [&](const Path& path, const std::string& include) -> std::optional<fs::path> {
     std::error_code ec;
     for (const auto& dir : path)
       if (fs::is_regular_file(fs::path(dir) / include, ec)) return fs::path(dir) / include;
     return std::nullopt;
   };
-  auto spelled = [&](const std::string& include, const fs::path& read) {
-    const auto reached = first_on_path(include);
+  auto spelled = [&](const Path& path, const std::string& include, const fs::path& read) {
+    const auto reached = first_on_path(path, include);
     if (reached && same_file(*reached, read)) return include;
     std::optional<std::string> spelling;
     for (const auto& dir : path) {
       const fs::path relative = read.lexically_normal().lexically_relative(fs::path(dir).lexically_normal());
       if (relative.empty() || *relative.begin() == "..") continue;
-      const auto there = first_on_path(relative.generic_string());
+      const auto there = first_on_path(path, relative.generic_string());
       if (there && same_file(*there, read) && (!spelling || relative.generic_string().size() < spelling->size()))
         spelling = relative.generic_string();
     }
@@ -605,7 +615,8 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
   for (size_t op_index = 0; op_index < found.ops.size(); ++op_index)
     for (size_t i = 0; i < include_at[op_index].size(); ++i)
       if (const auto& read = include_at[op_index][i])
-        found.ops[op_index].includes[i] = spelled(found.ops[op_index].includes[i], *read);
+        found.ops[op_index].includes[i] =
+            spelled(found.include_dirs[found.ops[op_index].ns], found.ops[op_index].includes[i], *read);
 
   // A header of copied declarations includes what its source includes, in order, as the declarations were
   // compiled there: but for what needs Python's C API (<torch/extension.h> becomes <torch/all.h>, which it is
@@ -615,6 +626,9 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
     const fs::path dir = fs::path(header.source).parent_path();
     const bool cuda = cuda_source(header.source);
     const ScannedSource& scanned = graph.source(header.source)->scanned;
+    const auto user = std::find_if(found.ops.begin(), found.ops.end(),
+                                   [&](const ImportedOp& op) { return op.declarations_header == header.file; });
+    const Path& path = found.include_dirs[user == found.ops.end() ? std::string() : user->ns];  // its library's
     for (size_t i = 0; i < scanned.includes.size(); ++i) {
       const std::string& include = scanned.includes[i];
       auto add = [&](const std::string& spelled_include) {
@@ -631,7 +645,7 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
         if (!read) add(include);  // it may be on the include path the build gives
         else if (!graph.beneath(dir, quoted).python) {
           // Spelled from a directory's name, which may hold what an #include line cannot: then as the source has it.
-          const std::string respelled = spelled(quoted, *read);
+          const std::string respelled = spelled(path, quoted, *read);
           add(model::include_problem(respelled) ? include : "\"" + respelled + "\"");
         }
       }

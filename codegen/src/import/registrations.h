@@ -6,6 +6,7 @@
 // custom_op and Python kernels (which a person must port).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -58,7 +59,8 @@ struct ImportedOp {
   std::string python_fake_moved_from;  // file:line of its registration
   std::string fake_via;               // the project's decorator that registered it, if not torch.library's
   std::string where;                  // file:line of the def
-  std::string python_def_at;          // file:line or file:first-last of a Python define() statement
+  std::string python_def_at;          // file:line or file:first-last of a Python define() statement, or of the
+                                      // @custom_op decorator that defines the op
   std::string guard;                  // the #if conditions around the def
   std::vector<std::string> needs;     // what a person must do, and why
   bool defined = false;               // a def was read (a second one is compared with it)
@@ -146,7 +148,8 @@ struct ImportResult {
   std::vector<ImportedOp> ops;      // in the order the sources define them
   std::vector<std::string> notes;   // about the sources as a whole
   std::vector<std::string> namespace_macros;  // file:line of blocks whose namespace is a macro
-  std::vector<std::string> include_dirs;      // the build's -I in order, then where the kernels' headers are (kernel_headers.h)
+  // Per namespace: the build's -I in order, then where its kernels' headers are (kernel_headers.h).
+  std::map<std::string, std::vector<std::string>> include_dirs;
   // Namespaces a block claims (TORCH_LIBRARY, Library(ns, "DEF")), "" for one
   // whose namespace is a macro; the others the sources add to as fragments.
   std::set<std::string> claimed_namespaces;

@@ -36,8 +36,9 @@ void Collector::python(const SourceFile& file) {
   std::map<std::string, std::pair<std::string, std::string>> custom_ops;
   // Local names of torch.library's functions: `register_fake = torch.library.register_fake`,
   // or one chosen by a version check (`_torch_custom_op_wrapper = torch.library.custom_op`).
-  static const std::set<std::string> library_functions = {"define", "register_fake", "impl_abstract", "custom_op",
-                                                          "register_kernel", "impl"};
+  static const std::set<std::string> library_functions = {"define",          "register_fake",     "impl_abstract",
+                                                          "custom_op",       "register_kernel",   "impl",
+                                                          "register_autograd", "register_autocast"};
   // The indentation of a line (1-based), and the token range of the block a
   // `def` at token i opens: up to the first later line indented no deeper.
   const std::vector<std::string_view> lines = source_lines(file.text);
@@ -254,6 +255,28 @@ void Collector::python(const SourceFile& file) {
     }
     const bool dotted = i > 0 && is(tokens[i - 1], ".");
     const std::string owner = dotted && i >= 2 ? tokens[i - 2].text : "";
+    // `torch.library.register_autograd("ns::op", backward, setup_context=...)` (or register_autocast): Python
+    // the spec cannot hold, which keeps working against the spec's def, as a kernel the project registers in
+    // Python does: named with the op, kept.
+    if ((t.text == "register_autograd" || t.text == "register_autocast") &&
+        ((dotted && owner == "library") || alias.count(tokens[i].text))) {
+      const auto args = call_arguments(tokens, i + 1, &end);
+      if (args.empty()) continue;
+      ++result.registrations;
+      const auto qualified = string_argument(tokens, args[0]);
+      if (!qualified) {
+        result.notes.push_back(fmt::format("{}: {}() names its op at run time: not imported", where(i), t.text));
+        continue;
+      }
+      auto [ns, name] = split_qualified(*qualified);
+      std::string function;
+      if (args.size() > 1 && args[1].second == args[1].first + 1 && tokens[args[1].first].kind == Token::Kind::Identifier)
+        function = " of " + tokens[args[1].first].text;
+      op(ns, name, where(i)).kept_impls.push_back(fmt::format("{} ({}, {}{} in Python)",
+                                                              t.text == "register_autograd" ? "Autograd" : "Autocast",
+                                                              where(i), t.text, function));
+      continue;
+    }
     if (t.text == "define") {
       const auto args = call_arguments(tokens, i + 1, &end);
       ++result.registrations;
@@ -380,15 +403,25 @@ void Collector::python(const SourceFile& file) {
         else
           custom_op(o, tokens, args, end, function, module, where(i), values);
         if (o.needs.empty()) custom_ops[function] = {ns, name};
+        // The decorator's lines, which the person takes off (the package defines the op): `@` through its `)`.
+        size_t start = i;
+        while (start >= 2 && is(tokens[start - 1], ".") && tokens[start - 2].kind == Token::Kind::Identifier) start -= 2;
+        if (start >= 1 && is(tokens[start - 1], "@") && end < tokens.size() && is(tokens[end], "def")) {
+          const int last = tokens[end - 1].line;
+          o.python_def_at = last > tokens[start - 1].line ? fmt::format("{}-{}", where(start - 1), last)
+                                                          : where(start - 1);
+        }
       } else {
         // A kernel the project registers in Python (register_kernel, torch.library.impl) stays
         // where it is, registered against the spec's def once the package has defined the op, as
         // C++ impls opgen cannot bind stay in the project's build. (Naming the function
         // under 'kernels:' instead would import its module and register it twice.)
-        o.kept_impls.push_back(fmt::format("{} ({}, {}{} in Python)",
-                                           key ? *key : args.size() > key_at ? text_of(tokens, args[key_at])
-                                                                             : "every device",
-                                           where(i), t.text, function.empty() ? "" : " of " + function));
+        const std::string named_key = key                   ? *key
+                                      : args.size() <= key_at ? "every device"
+                                                              : text_of(tokens, args[key_at]) +
+                                                                    " (a key computed when the module runs)";
+        o.kept_impls.push_back(fmt::format("{} ({}, {}{} in Python)", named_key, where(i), t.text,
+                                           function.empty() ? "" : " of " + function));
       }
     }
   }

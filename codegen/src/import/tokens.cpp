@@ -42,7 +42,7 @@ std::string text_of(const Tokens& tokens, std::pair<size_t, size_t> range) {
   for (size_t i = range.first; i < range.second; ++i) {
     const Token& t = tokens[i];
     if (t.kind == Token::Kind::String) {
-      out += '"' + t.text + '"';
+      out += (t.formatted ? "f\"" : "\"") + t.text + '"';
     } else {
       const bool word = t.kind == Token::Kind::Identifier || t.kind == Token::Kind::Number;
       if (word && !out.empty() && (std::isalnum(static_cast<unsigned char>(out.back())) || out.back() == '_')) out += ' ';

@@ -24,7 +24,9 @@ import torch
 __all__ = [
     "host_fields",
     "import_handwritten",
+    "kernel_function",
     "load_library",
+    "op_kernel",
     "partition_cudagraph_unsafe",
     "register_autocast",
     "register_host_class",
@@ -71,6 +73,38 @@ def import_handwritten(target: str, what: str):
         return getattr(importlib.import_module(module), name)
     except (ImportError, AttributeError) as error:
         raise ImportError(f"{what} names {target}, which cannot be imported: {error}") from error
+
+
+class OpKernel:
+    """A Python kernel a spec names, under the name its module calls the op by: `@op_kernel("ns::op")`, in place
+    of the `@torch.library.custom_op("ns::op", ...)` the project defined the op with (opgen import says where).
+    The package defines the op and registers the function (`kernel`) as its kernel; a call of the name still
+    calls the op, through the dispatcher (its autograd, autocast and fakes), as custom_op's object did."""
+
+    def __init__(self, qualname: str, kernel) -> None:
+        self.qualname = qualname
+        self.kernel = kernel
+        self.__name__ = getattr(kernel, "__name__", qualname)
+        self.__qualname__ = getattr(kernel, "__qualname__", self.__name__)
+        self.__doc__ = getattr(kernel, "__doc__", None)
+        self.__module__ = getattr(kernel, "__module__", __name__)
+
+    def __call__(self, *args, **kwargs):
+        ns, _, name = self.qualname.partition("::")
+        return getattr(getattr(torch.ops, ns), name)(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<the kernel of {self.qualname}: {self.__qualname__}>"
+
+
+def op_kernel(qualname: str):
+    """The decorator: see OpKernel."""
+    return lambda kernel: OpKernel(qualname, kernel)
+
+
+def kernel_function(target):
+    """The function a spec's `{python: "module:name"}` names: `name` itself, or the kernel an OpKernel holds."""
+    return target.kernel if isinstance(target, OpKernel) else target
 
 
 def register_host_class(path: str, kind: str, guarded: list) -> type:

@@ -1,0 +1,65 @@
+"""What an `opgen import` report says to change in the project's Python, done in a copy of its tree as its maintainer
+would do it by hand, line numbers kept but for one import line a custom_op switch adds at the top. The report's forms:
+  next: take out the project's defs of the N ops the specs define (...): <file>:<line>[-<last>], ...
+  next: take out the project's registrations of the N fakes the specs take (...): <file>:<line>, ...
+      each statement's lines emptied, the functions they decorated or named left in place (the package registers them)
+  next: replace the custom_op decorators of the N functions ... with @op_kernel("<ns>::<op>"),
+        `from <package>._opgen_runtime import op_kernel` (...): <file>:<line>[-<last>], ...
+      each decorator's first line `@op_kernel("<the op it named>")`, its others emptied; the import added to the file
+A location that does not begin a decorator or a call the report means (the tree changed since the import), or one
+whose statement goes on past the lines given, is an error: a person's edit, not a silently different program.
+  apply_python_deletions.py <import report> <tree>"""
+import re
+import sys
+from pathlib import Path
+
+report, tree = Path(sys.argv[1]), Path(sys.argv[2])
+TAKE_OUT = re.compile(r" *next: take out the project's (?:defs of the \d+ ops|registrations of the \d+ fakes)"
+                      r"[^(]*\([^)]*\): (.*)$")
+SWITCH = re.compile(r" *next: replace the custom_op decorators of the \d+ functions .*?`from (\S+) import op_kernel`"
+                    r" \([^)]*\): (.*)$")
+WHAT = re.compile(r"\s*@?[\w.]*(define|register_fake|impl_abstract|custom_op|register_custom_op)\b")
+edits = {}  # file -> [(first, last, the package whose op_kernel replaces a custom_op decorator, or None)]
+
+
+def places(listed, runtime):
+    for where in listed.split(", "):
+        file, _, lines = where.rpartition(":")
+        if not file.endswith(".py"):
+            sys.exit(f"{report}: '{where}' is not a place in a Python file")
+        if Path(file).is_absolute() or ".." in Path(file).parts:  # the copy is the only tree this edits
+            sys.exit(f"{report}: '{file}' is not a path inside the tree")
+        first, last = (int(n) for n in (lines.split("-") * 2)[:2])
+        edits.setdefault(file, []).append((first, last, runtime))
+
+
+for line in report.read_text().splitlines():
+    if m := TAKE_OUT.match(line):
+        places(m[1], None)
+    elif m := SWITCH.match(line):
+        places(m[2], m[1])
+if not edits:
+    sys.exit(f"{report}: no Python to change")
+texts = {file: (tree / file).read_text().split("\n") for file in sorted(edits)}
+for file, ranges in sorted(edits.items()):  # every check before any edit, in any file
+    for first, last, runtime in ranges:
+        statement = "\n".join(texts[file][first - 1:last])
+        if not WHAT.match(statement) or (runtime and not re.match(r"\s*@[\w.]*custom_op\(\s*\"", statement)):
+            sys.exit(f"{tree / file}:{first}: holds no registration the report names: '{texts[file][first - 1]}'")
+        if statement.count("(") != statement.count(")"):
+            sys.exit(f"{tree / file}:{first}-{last}: the statement goes on past these lines: a person's edit")
+for file, ranges in sorted(edits.items()):
+    lines = texts[file]
+    runtimes = set()
+    for first, last, runtime in ranges:
+        head = lines[first - 1]
+        lines[first - 1:last] = [""] * (last - first + 1)
+        if runtime:
+            qualname = re.search(r"custom_op\(\s*(\"[^\"]*\")", head)[1]
+            lines[first - 1] = f"{head[:len(head) - len(head.lstrip())]}@op_kernel({qualname})"
+            runtimes.add(runtime)
+    for runtime in sorted(runtimes):  # after the module's docstring and __future__ imports: before its first import
+        at = next(i for i, text in enumerate(lines) if re.match(r"(import|from) (?!__future__)", text))
+        lines.insert(at, f"from {runtime} import op_kernel")
+    (tree / file).write_text("\n".join(lines))
+    print(f"{file}: {len(ranges)} changed")
