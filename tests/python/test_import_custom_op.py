@@ -1,11 +1,15 @@
 """A project whose ops are torch.library.custom_op functions switches to
 opgen (issue 34, items 7 and 8): `opgen import` writes each op's spec with
 the schema custom_op infers from the type hints, the function as its kernel
-and the fake it registered; the person takes the decorators off, as the
-report says; `opgen generate` writes the package (nothing to build). Each
-side runs in its own process (both define mylib::*) on the same seeded
-inputs: every result bit-identical, in-place ops included; opcheck and
-torch.compile(fullgraph=True) pass on the opgen side.
+and the fake it registered; the person changes what the report lists
+(scripts/apply_python_deletions.py: the fakes' registrations out, each
+custom_op decorator `@op_kernel(...)`); `opgen generate` writes the package
+(nothing to build). Each side runs in its own process (both define
+mylib::*) on the same seeded inputs: every result bit-identical, in-place
+ops included, and the gradients of the autograd the project registers by
+the op's name, also through calls of the functions' names (which must
+still reach the ops); opcheck and torch.compile(fullgraph=True) pass on
+the opgen side.
 
 Needs the built tool: run through CTest.
 """
