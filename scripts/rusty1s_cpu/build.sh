@@ -15,7 +15,7 @@
 #   $VENV/bin/python scripts/vllm_subset/compare.py $OUT/project.pt $OUT/imported.pt
 #   diff $OUT/project-registered.txt $OUT/imported-registered.txt   # the schemas and keys each side registers
 #
-#   scripts/rusty1s_cpu/build.sh <tree> <package> [OUT=build-<package>-cpu]
+#   scripts/rusty1s_cpu/build.sh <tree> <package> [OUT=build-<package>-cpu]   (torch_spline_conv too)
 # The trees (`fetch github:rusty1s/pytorch_scatter` etc.; nothing in them is written): pytorch_scatter 648dda3
 # (2.1.2), pytorch_sparse 91feaa5, pytorch_cluster 3d1d9e3. torch_sparse's CPU kernels include parallel-hashmap, its
 # git submodule, which a snapshot lacks: PHMAP=<parallel-hashmap checkout> (the one pyg-lib vendors in
@@ -31,6 +31,9 @@ OPGEN=${OPGEN:-$root/build/codegen/opgen}
 VENV=${VENV:-$HOME/.cache/opgen/venv-torch-2.11.0}
 PHMAP=${PHMAP:-$root/tests/import/projects/pyg-team__pyg-lib/third_party/parallel-hashmap}
 PY=$VENV/bin/python
+# The standard torch's cpp_extension compiles the project with: its setup.py's -std=c++17 (`extra_compile_args`)
+# up to torch 2.12; torch >= 2.13's headers need C++20, which cpp_extension gives.
+CXX_STD=$("$PY" -c "import torch; print(20 if tuple(map(int, torch.__version__.split('.')[:2])) >= (2, 13) else 17)")
 LAUNCHER=$(command -v ccache > /dev/null && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 NAMES=$(cd "$T/csrc" && ls *.cpp | sed 's/\.cpp$//' | grep -v hip)
 # setup.py's flags for a CPU build with OpenMP (torch's parallel backend), on both sides; its include directories.
@@ -54,7 +57,7 @@ grep -E "ops imported|need their fake|need a person|opgen_add_library|target_" "
   for n in $NAMES; do
     cpu=$([ -f "$T/csrc/cpu/${n}_cpu.cpp" ] && echo "$T/csrc/cpu/${n}_cpu.cpp" || true)
     echo "add_library(_${n}_cpu MODULE $T/csrc/$n.cpp $cpu)"
-    echo "set_target_properties(_${n}_cpu PROPERTIES PREFIX \"\" CXX_STANDARD 17)"
+    echo "set_target_properties(_${n}_cpu PROPERTIES PREFIX \"\" CXX_STANDARD $CXX_STD)"
     echo "target_compile_definitions(_${n}_cpu PRIVATE WITH_PYTHON)"
     echo "target_include_directories(_${n}_cpu PRIVATE $INCLUDES)"
     echo "target_link_libraries(_${n}_cpu PRIVATE opgen_torch Python3::Module)"
