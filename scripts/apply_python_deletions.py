@@ -59,7 +59,7 @@ for file, ranges in sorted(edits.items()):
             lines[first - 1] = f"{head[:len(head) - len(head.lstrip())]}@op_kernel({qualname})"
             runtimes.add(runtime)
     for runtime in sorted(runtimes):  # after the module's docstring and __future__ imports: before its first import
-        at = next(i for i, text in enumerate(lines) if re.match(r"(import|from) (?!__future__)", text))
+        at = next((i for i, text in enumerate(lines) if re.match(r"(import|from) (?!__future__)", text)), 0)
         lines.insert(at, f"from {runtime} import op_kernel")
     (tree / file).write_text("\n".join(lines))
     print(f"{file}: {len(ranges)} changed")
