@@ -6,6 +6,8 @@ would do it by hand, line numbers kept but for one import line a custom_op switc
   next: replace the custom_op decorators of the N functions ... with @op_kernel("<ns>::<op>"),
         `from <package>._opgen_runtime import op_kernel` (...): <file>:<line>[-<last>], ...
       each decorator's first line `@op_kernel("<the op it named>")`, its others emptied; the import added to the file
+  next: import the package where the project's Python imported <module>, ... (`import <package> as <module>`): ...
+      each of those import statements that statement
 A location that does not begin a decorator or a call the report means (the tree changed since the import), or one
 whose statement goes on past the lines given, is an error: a person's edit, not a silently different program.
   apply_python_deletions.py <import report> <tree>"""
@@ -18,8 +20,11 @@ TAKE_OUT = re.compile(r" *next: take out the project's (?:defs of the \d+ ops|re
                       r"[^(]*\([^)]*\): (.*)$")
 SWITCH = re.compile(r" *next: replace the custom_op decorators of the \d+ functions .*?`from (\S+) import op_kernel`"
                     r" \([^)]*\): (.*)$")
+MODULE = re.compile(r" *next: import the package where the project's Python imported (\w+), .*?\(`(import \S+ as \w+)`\)"
+                    r": (.*)$")
 WHAT = re.compile(r"\s*@?[\w.]*(define|register_fake|impl_abstract|custom_op|register_custom_op)\b")
 edits = {}  # file -> [(first, last, the package whose op_kernel replaces a custom_op decorator, or None)]
+imports = {}  # file -> {line: (the module it imported, the statement that replaces it)}
 
 
 def places(listed, runtime):
@@ -38,9 +43,20 @@ for line in report.read_text().splitlines():
         places(m[1], None)
     elif m := SWITCH.match(line):
         places(m[2], m[1])
-if not edits:
+    elif m := MODULE.match(line):
+        for where in m[3].split(", "):
+            file, _, number = where.rpartition(":")
+            if not file.endswith(".py") or Path(file).is_absolute() or ".." in Path(file).parts:
+                sys.exit(f"{report}: '{where}' is not a place in a Python file of the tree")
+            imports.setdefault(file, {})[int(number)] = (m[1], m[2])
+if not edits and not imports:
     sys.exit(f"{report}: no Python to change")
-texts = {file: (tree / file).read_text().split("\n") for file in sorted(edits)}
+texts = {file: (tree / file).read_text().split("\n") for file in sorted(set(edits) | set(imports))}
+for file, statements in sorted(imports.items()):
+    for number, (module, _) in sorted(statements.items()):
+        text = texts[file][number - 1].strip()
+        if not re.fullmatch(rf"(from [\w.]+ import {module}|import [\w.]+\.{module})", text):
+            sys.exit(f"{tree / file}:{number}: imports no module {module}: '{text}'")
 for file, ranges in sorted(edits.items()):  # every check before any edit, in any file
     for first, last, runtime in ranges:
         statement = "\n".join(texts[file][first - 1:last])
@@ -48,6 +64,13 @@ for file, ranges in sorted(edits.items()):  # every check before any edit, in an
             sys.exit(f"{tree / file}:{first}: holds no registration the report names: '{texts[file][first - 1]}'")
         if statement.count("(") != statement.count(")"):
             sys.exit(f"{tree / file}:{first}-{last}: the statement goes on past these lines: a person's edit")
+for file, statements in sorted(imports.items()):
+    for number, (_, statement) in sorted(statements.items()):
+        line = texts[file][number - 1]
+        texts[file][number - 1] = line[:len(line) - len(line.lstrip())] + statement
+    if file not in edits:
+        (tree / file).write_text("\n".join(texts[file]))
+        print(f"{file}: {len(statements)} changed")
 for file, ranges in sorted(edits.items()):
     lines = texts[file]
     runtimes = set()
@@ -62,4 +85,4 @@ for file, ranges in sorted(edits.items()):
         at = next((i for i, text in enumerate(lines) if re.match(r"(import|from) (?!__future__)", text)), 0)
         lines.insert(at, f"from {runtime} import op_kernel")
     (tree / file).write_text("\n".join(lines))
-    print(f"{file}: {len(ranges)} changed")
+    print(f"{file}: {len(ranges) + len(imports.get(file, {}))} changed")

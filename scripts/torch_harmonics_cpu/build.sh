@@ -11,8 +11,8 @@
 #   $OUT/imported - what one `opgen import` of both namespaces writes, built with the lines its report prints, in a
 #                   copy of the tree where what the report says to take out is taken out: the def and impl blocks
 #                   and the `PyInit__C`s (scripts/apply_deletions.py), the fakes' and custom_ops' decorators in
-#                   Python (scripts/apply_python_deletions.py); the project's `from . import _C` importing the
-#                   generated package instead (the module whose init is gone)
+#                   Python (scripts/apply_python_deletions.py), with the project's `from . import _C` importing
+#                   the generated package instead (the module whose init is gone)
 # Then, each side in its own process:
 #   for s in project imported; do $PY scripts/torch_harmonics_cpu/run_ops.py $s $OUT $OUT/$s.pt; done
 #   $PY scripts/vllm_subset/compare.py $OUT/project.pt $OUT/imported.pt
@@ -32,8 +32,8 @@ LAUNCHER=$(command -v ccache > /dev/null && echo -DCMAKE_CXX_COMPILER_LAUNCHER=c
 D=torch_harmonics/disco/optimized
 A=torch_harmonics/attention/optimized
 # setup.py's CPU build: its sources, and the Python that registers on the ops (fakes, custom_ops, autograd).
-SOURCES="$D/disco_interface.cpp $D/kernels_cpu $D/disco_optimized.py
-         $A/attention_interface.cpp $A/kernels_cpu $A/attention_optimized.py
+SOURCES="$D/disco_interface.cpp $D/kernels_cpu $D/disco_optimized.py torch_harmonics/disco/__init__.py
+         $A/attention_interface.cpp $A/kernels_cpu $A/attention_optimized.py torch_harmonics/attention/__init__.py
          torch_harmonics/attention/_layout.py torch_harmonics/attention/kernels_torch/attention_torch.py"
 FLAGS="-O3 -ffast-math -funroll-loops -DNDEBUG"  # setup.py's release flags (OpenMP off, its default)
 
@@ -52,12 +52,6 @@ done
 S=$OUT/imported/src
 python3 "$root/scripts/apply_deletions.py" "$OUT/import.log" "$S" torch_harmonics/
 python3 "$root/scripts/apply_python_deletions.py" "$OUT/import.log" "$S"
-# The module the deleted PyInit__C made is the generated package now (named as the namespace).
-for ns in disco attention; do
-  grep -q '^    from \. import _C$' "$S/torch_harmonics/$ns/__init__.py"
-  sed -i "s/^    from \. import _C\$/    import ${ns}_kernels as _C  # the package opgen generated: defines the ops/" \
-    "$S/torch_harmonics/$ns/__init__.py"
-done
 
 # The helpers, which register no op, alike on both sides.
 helpers() {

@@ -285,6 +285,36 @@ def test_a_python_module_init_in_a_file_that_stays_is_named_for_deletion(tmp_pat
         assert "Python module's init" not in proc.stdout, proc.stdout
 
 
+def test_where_the_projects_python_imported_a_deleted_inits_module_it_imports_the_package(tmp_path):
+    """torch-harmonics' two extensions each write out a `PyInit__C`, and each package's `__init__.py` loads its own
+    with `from . import _C`: the init goes (the generated package loads the library), so the report names the
+    import nearest each init, for its namespace's package, and scripts/apply_python_deletions.py rewrites it; torch's
+    own `_C` is not the project's."""
+    for ns, pkg in (("alpha", "a"), ("beta", "b")):
+        (tmp_path / "proj" / pkg / "csrc").mkdir(parents=True)
+        (tmp_path / "proj" / pkg / "csrc" / "binding.cpp").write_text(
+            f'#include <Python.h>\n#include "ops.h"\nTORCH_LIBRARY({ns}, m) {{\n  m.def("op(Tensor x) -> Tensor");\n'
+            f'  m.impl("op", torch::kCPU, &op_cpu);\n}}\nPyMODINIT_FUNC PyInit__C(void) {{\n'
+            '  return PyModule_Create(&module);\n}\n')
+        (tmp_path / "proj" / pkg / "__init__.py").write_text(
+            "import torch\nfrom torch import _C as torch_C\nif torch.cuda.is_available() or True:\n"
+            "    from . import _C\nimport torch._C\n")
+    proc = run_opgen("import", "proj", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    for ns, pkg in (("alpha", "a"), ("beta", "b")):
+        assert f"proj/{pkg}/csrc/binding.cpp:7-9: delete PyMODINIT_FUNC PyInit__C too, a Python module's init: the " \
+               "generated package loads the library, which links no Python: the project's Python imports the " \
+               "package where it imported _C" in proc.stdout, proc.stdout
+        assert f"  next: import the package where the project's Python imported _C, the module the init deleted " \
+               f"above made (`import {ns} as _C`): proj/{pkg}/__init__.py:4\n" in proc.stdout, proc.stdout
+    (tmp_path / "report.txt").write_text(proc.stdout)
+    changed = subprocess.run([sys.executable, SOURCE_DIR / "scripts" / "apply_python_deletions.py",
+                              tmp_path / "report.txt", tmp_path], capture_output=True, text=True)
+    assert changed.returncode == 0, changed.stdout + changed.stderr
+    assert (tmp_path / "proj" / "b" / "__init__.py").read_text().splitlines()[1:4] == [
+        "from torch import _C as torch_C", "if torch.cuda.is_available() or True:", "    import beta as _C"]
+
+
 MEGABLOCKS_LIKE = """#include <torch/library.h>
 #if defined(CUDA_KERNEL) || defined(ROCM_KERNEL)
 TORCH_LIBRARY(mb, m) {

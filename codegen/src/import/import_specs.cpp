@@ -1,6 +1,7 @@
 #include "import/import_specs.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <filesystem>
 #include <map>
@@ -275,7 +276,17 @@ struct BuildSteps {
   std::string claim_that_stays;
   // "file:lines: PYBIND11_MODULE(...)" in files that stay: pybind11 modules of the project's own functions.
   std::vector<std::string> python_modules;
+  std::vector<std::pair<std::string, std::string>> deleted_inits;  // file, the module its PyInit_<module> made
 };
+
+// The module a C++ module init makes: `_C` of `PyMODINIT_FUNC PyInit__C`; "" where the init names none.
+std::string init_module(const std::string& init) {
+  const size_t at = init.find("PyInit_");
+  if (at == std::string::npos) return "";
+  size_t end = at + 7;
+  while (end < init.size() && (std::isalnum(static_cast<unsigned char>(init[end])) || init[end] == '_')) ++end;
+  return init.substr(at + 7, end - at - 7);
+}
 
 BuildSteps build_steps(const ImportResult& found, const std::set<std::string>& written_ops, const std::string& ns,
                        bool moved) {
@@ -391,15 +402,16 @@ BuildSteps build_steps(const ImportResult& found, const std::set<std::string>& w
     else if (fate[file].stays && !fate[file].python_module_init.empty()) {
       // The module the project's Python imported to load its library (torch-harmonics' `from . import _C`).
       const std::string& init = fate[file].python_module_init;
-      const size_t name = init.find("PyInit_");
+      const std::string module = init_module(init);
+      if (!module.empty()) steps.deleted_inits.emplace_back(file, module);
       steps.drop_lines.emplace_back(
           file, fmt::format("{}:{}: delete {} too, a Python module's init: the generated package loads the library, "
                             "which links no Python{}",
                             file, fate[file].python_module_init_lines, init,
-                            name == std::string::npos
+                            module.empty()
                                 ? ""
                                 : fmt::format(": the project's Python imports the package where it imported {}",
-                                              init.substr(name + 7))));
+                                              module)));
     }
   }
   // A file dropped whole needs no line of its own.
@@ -482,17 +494,37 @@ std::string shadowed_package(const ImportResult& found, const std::string& packa
   return "";
 }
 
+// How many directories two paths share from their start.
+size_t shared_depth(const std::filesystem::path& a, const std::filesystem::path& b) {
+  size_t depth = 0;
+  for (auto x = a.begin(), y = b.begin(); x != a.end() && y != b.end() && *x == *y; ++x, ++y) ++depth;
+  return depth;
+}
+
+// Of the C++ sources whose init makes Python module `module` (PyInit_<module>), the one nearest the Python source
+// that imports it (torch-harmonics' disco/__init__.py and attention/__init__.py each `from . import _C`, each its
+// own extension's); "" where two are as near.
+std::string nearest_init(const ImportResult& found, const std::string& module, const std::string& python_file) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(python_file).lexically_normal().parent_path();
+  std::map<std::string, size_t> depth;  // file -> the directories it shares with the Python source
+  for (const RegistrationBlock& block : found.blocks)
+    if (init_module(block.python_module_init) == module)
+      depth[block.file] = shared_depth(dir, fs::path(block.file).lexically_normal().parent_path());
+  const auto best = std::max_element(depth.begin(), depth.end(),
+                                     [](const auto& a, const auto& b) { return a.second < b.second; });
+  if (best == depth.end() ||
+      std::count_if(depth.begin(), depth.end(), [&](const auto& d) { return d.second == best->second; }) > 1)
+    return "";
+  return best->first;
+}
+
 // With several namespaces, the library each source that registers nothing (a kernels' helper) goes to: the one whose
 // registering sources are nearest it, sharing the most directories of its path (torch-harmonics' attention helpers
 // beside the attention kernels, apart from the DISCO ones). A helper as near to two namespaces' sources (vLLM's, in
 // one csrc/) has none: a note names it, for the person who knows which library calls it.
 std::map<std::string, std::string> helper_namespaces(const ImportResult& found, const std::set<std::string>& namespaces) {
   namespace fs = std::filesystem;
-  auto shared_depth = [](const fs::path& a, const fs::path& b) {
-    size_t depth = 0;
-    for (auto x = a.begin(), y = b.begin(); x != a.end() && y != b.end() && *x == *y; ++x, ++y) ++depth;
-    return depth;
-  };
   std::map<std::string, std::string> owner;
   for (const std::string& helper : found.registration_free_sources) {
     const fs::path dir = fs::path(helper).lexically_normal().parent_path();
@@ -776,7 +808,8 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   for (const Draft& d : drafts)
     if (d.needs.empty()) written_ops.insert(d.op->name);
   const BuildSteps steps = build_steps(found, written_ops, ns, moved);
-  const auto& [drop_lines, dropped_files, kept_files, unread_blocks, claim_that_stays, python_modules] = steps;
+  const auto& [drop_lines, dropped_files, kept_files, unread_blocks, claim_that_stays, python_modules,
+               deleted_inits] = steps;
   // A block of the sources that claims the namespace and stays: the library adds to the namespace instead.
   const bool fragment = settings.fragment || !claim_that_stays.empty();
   const std::string fragment_why =
@@ -795,6 +828,17 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
         r += fmt::format("    drop {} (nothing in {} but those registrations)\n", fmt::join(dropped_files, " "),
                          dropped_files.size() == 1 ? "it" : "them");
       for (const auto& [file, line] : drop_lines) r += "    " + line + " (the rest of the file stays in the build)\n";
+    }
+    // Where the project's Python imported a module whose init goes: the package loads the library there instead.
+    for (const auto& [file, module] : deleted_inits) {
+      std::vector<std::string> lines;
+      for (const std::string& where : found.python_module_imports.count(module) ? found.python_module_imports.at(module)
+                                                                                 : std::vector<std::string>{})
+        if (nearest_init(found, module, where.substr(0, where.rfind(':'))) == file) lines.push_back(where);
+      if (!lines.empty())
+        r += fmt::format("  next: import the package where the project's Python imported {}, the module the init "
+                         "deleted above made (`import {} as {}`): {}\n",
+                         module, package, module, fmt::join(lines, ", "));
     }
     if (!python_defs.empty())
       r += fmt::format("  next: take out the project's defs of the {} ops the specs define (the package defines "

@@ -188,6 +188,10 @@ struct ImportResult {
   // as op takes; header declares one of M)". In a unity shard the two declarations make the name ambiguous: the
   // report's library compiles one TU per op (SHARDS 0).
   std::vector<std::string> overloaded_kernels;
+  // The Python sources' imports of a module of the project's own by its last name, `from . import _C`, `import
+  // pkg._C` (not torch's): module name -> "file:line". Where a C++ source's module init goes (the generated package
+  // loads the library), the report names the lines that imported its module.
+  std::map<std::string, std::vector<std::string>> python_module_imports;
 };
 
 // The ops of all the sources together: an impl or a fake in one file joins

@@ -28,6 +28,30 @@ void Collector::python(const SourceFile& file) {
   auto where = [&](size_t i) { return fmt::format("{}:{}", file.display, tokens[i].line); };
   std::filesystem::path module_path(file.display);
   module_path.replace_extension();
+  // `from . import _C` (a relative import, or one from a package not torch's) and `import pkg._C`, each a statement
+  // of one module on a line of its own: what loads an extension whose init the report may delete.
+  for (size_t i = 0; i + 3 < tokens.size(); ++i) {
+    if (i > 0 && tokens[i - 1].line == tokens[i].line) continue;
+    size_t j = i + 1;
+    std::string root;
+    if (is(tokens[i], "from")) {
+      for (; j < tokens.size() && tokens[j].line == tokens[i].line && (is(tokens[j], ".") || tokens[j].kind ==
+                                                                       Token::Kind::Identifier) && !is(tokens[j], "import");
+           ++j)
+        if (root.empty()) root = tokens[j].text;
+      if (j + 1 >= tokens.size() || !is(tokens[j], "import") || tokens[j + 1].kind != Token::Kind::Identifier) continue;
+      j += 1;
+    } else if (is(tokens[i], "import")) {
+      root = tokens[j].text;
+      while (j + 2 < tokens.size() && is(tokens[j + 1], ".") && tokens[j + 2].kind == Token::Kind::Identifier) j += 2;
+      if (j == i + 1) continue;  // `import x`: a package, not a module in one
+    } else {
+      continue;
+    }
+    const bool alone = j + 1 >= tokens.size() || tokens[j + 1].line != tokens[j].line;
+    if (alone && root != "torch" && tokens[j].kind == Token::Kind::Identifier)
+      result.python_module_imports[tokens[j].text].push_back(where(i));
+  }
   std::string module = module_path.generic_string();
   std::replace(module.begin(), module.end(), '/', '.');
   if (module.ends_with(".__init__")) module.resize(module.size() - 9);
