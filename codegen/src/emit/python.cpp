@@ -473,7 +473,6 @@ void emit_python_kernels(Printer& p, const model::Library& lib) {
   for (const auto& op : lib.ops) {
     for (const auto& kernel : op.python_kernels) {
       const std::string& target = kernel.function.value;
-      const size_t colon = target.find(':');
       const std::string name = python_kernel_function(op, kernel.dispatch_key.value);
       p.line();
       p.line();
@@ -487,8 +486,8 @@ void emit_python_kernels(Printer& p, const model::Library& lib) {
         if (model::computes_results(model::find_dispatch_key(kernel.dispatch_key.value)->kind))
           for (const auto& check : python_checks(lib, op))
             for (const auto& line : python_check_lines(check)) p.line(line);
-        p.line(fmt::format("from {} import {} as kernel", target.substr(0, colon), target.substr(colon + 1)));
-        p.line(fmt::format("return _opgen.kernel_function(kernel)({})", flat_call_args(op)));
+        p.line(fmt::format("return _opgen.python_kernel({}, {})({})", python_string_literal(target),
+                           python_string_literal(qualified_name(lib, op)), flat_call_args(op)));
       }
       p.line();
       p.line();

@@ -844,7 +844,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
       r += fmt::format("  next: take out the project's defs of the {} ops the specs define (the package defines "
                        "them: a second def raises): {}\n",
                        python_defs.size(), fmt::join(python_defs, ", "));
-    if (drop_lines.empty() && dropped_files.empty() && python_defs.empty())
+    if (drop_lines.empty() && dropped_files.empty() && python_defs.empty() && !python_only)
       r += "  next: drop the sources' own registrations of these ops from the build (they would register them twice)\n";
     if (!fake_registrations.empty())
       r += fmt::format("  next: take out the project's registrations of the {} fakes the specs take (the package "

@@ -74,8 +74,7 @@ def _runner_gemm_cpu_kernel(a, b, runner, bias=None):
     torch._check(bias is None or bias.dim() == 1, lambda: f"opgen::runner_gemm: expected 'bias' to have 1 dimension, but got {bias.dim()}")
     torch._check(a.size(1) == b.size(0), lambda: f"opgen::runner_gemm: requires a.size(1) == b.size(0): {a.size(1)} vs {b.size(0)}")
     torch._check(bias is None or bias.size(0) == b.size(1), lambda: f"opgen::runner_gemm: requires bias is None or bias.size(0) == b.size(1)")
-    from opgen_ops.gemm import run as kernel
-    return _opgen.kernel_function(kernel)(a, b, runner, bias)
+    return _opgen.python_kernel("opgen_ops.gemm:run", "opgen::runner_gemm")(a, b, runner, bias)
 
 
 _PYTHON_LIBRARY.impl("runner_gemm", _runner_gemm_cpu_kernel, "CPU")
@@ -94,8 +93,7 @@ def _runner_gemm_cuda_kernel(a, b, runner, bias=None):
     torch._check(bias is None or bias.dim() == 1, lambda: f"opgen::runner_gemm: expected 'bias' to have 1 dimension, but got {bias.dim()}")
     torch._check(a.size(1) == b.size(0), lambda: f"opgen::runner_gemm: requires a.size(1) == b.size(0): {a.size(1)} vs {b.size(0)}")
     torch._check(bias is None or bias.size(0) == b.size(1), lambda: f"opgen::runner_gemm: requires bias is None or bias.size(0) == b.size(1)")
-    from opgen_ops.gemm import run as kernel
-    return _opgen.kernel_function(kernel)(a, b, runner, bias)
+    return _opgen.python_kernel("opgen_ops.gemm:run", "opgen::runner_gemm")(a, b, runner, bias)
 
 
 _PYTHON_LIBRARY.impl("runner_gemm", _runner_gemm_cuda_kernel, "CUDA")
@@ -114,8 +112,7 @@ def _runner_gemm_backward_cpu_kernel(grad, a, b, runner):
     torch._check(grad.size(0) == a.size(0), lambda: f"opgen::runner_gemm_backward: requires grad.size(0) == a.size(0): {grad.size(0)} vs {a.size(0)}")
     torch._check(grad.size(1) == b.size(1), lambda: f"opgen::runner_gemm_backward: requires grad.size(1) == b.size(1): {grad.size(1)} vs {b.size(1)}")
     torch._check(a.size(1) == b.size(0), lambda: f"opgen::runner_gemm_backward: requires a.size(1) == b.size(0): {a.size(1)} vs {b.size(0)}")
-    from opgen_ops.gemm import run_backward as kernel
-    return _opgen.kernel_function(kernel)(grad, a, b, runner)
+    return _opgen.python_kernel("opgen_ops.gemm:run_backward", "opgen::runner_gemm_backward")(grad, a, b, runner)
 
 
 _PYTHON_LIBRARY.impl("runner_gemm_backward", _runner_gemm_backward_cpu_kernel, "CPU")
@@ -134,8 +131,7 @@ def _runner_gemm_backward_cuda_kernel(grad, a, b, runner):
     torch._check(grad.size(0) == a.size(0), lambda: f"opgen::runner_gemm_backward: requires grad.size(0) == a.size(0): {grad.size(0)} vs {a.size(0)}")
     torch._check(grad.size(1) == b.size(1), lambda: f"opgen::runner_gemm_backward: requires grad.size(1) == b.size(1): {grad.size(1)} vs {b.size(1)}")
     torch._check(a.size(1) == b.size(0), lambda: f"opgen::runner_gemm_backward: requires a.size(1) == b.size(0): {a.size(1)} vs {b.size(0)}")
-    from opgen_ops.gemm import run_backward as kernel
-    return _opgen.kernel_function(kernel)(grad, a, b, runner)
+    return _opgen.python_kernel("opgen_ops.gemm:run_backward", "opgen::runner_gemm_backward")(grad, a, b, runner)
 
 
 _PYTHON_LIBRARY.impl("runner_gemm_backward", _runner_gemm_backward_cuda_kernel, "CUDA")

@@ -24,10 +24,10 @@ import torch
 __all__ = [
     "host_fields",
     "import_handwritten",
-    "kernel_function",
     "load_library",
     "op_kernel",
     "partition_cudagraph_unsafe",
+    "python_kernel",
     "register_autocast",
     "register_host_class",
     "register_symm_mem_args",
@@ -97,14 +97,34 @@ class OpKernel:
         return f"<the kernel of {self.qualname}: {self.__qualname__}>"
 
 
+# Op -> its OpKernel, as its module's decorators made them: how a kernel is found whose module reuses its name
+# (TorchMD-Net's warp ops are each `def _`, as are the fakes after them).
+_OP_KERNELS: dict = {}
+
+
 def op_kernel(qualname: str):
     """The decorator: see OpKernel."""
-    return lambda kernel: OpKernel(qualname, kernel)
+
+    def decorate(kernel):
+        _OP_KERNELS[qualname] = OpKernel(qualname, kernel)
+        return _OP_KERNELS[qualname]
+
+    return decorate
 
 
-def kernel_function(target):
-    """The function a spec's `{python: "module:name"}` names: `name` itself, or the kernel an OpKernel holds."""
-    return target.kernel if isinstance(target, OpKernel) else target
+def python_kernel(target: str, qualname: str):
+    """The function a spec's `kernels: {KEY: {python: "module:name"}}` names for op `qualname`: the one an
+    `@op_kernel(qualname)` in that module holds, else the module's `name` itself. A `_` is no name to find a
+    function by (the module rebinds it), so it takes the decorator."""
+    module, _, name = target.partition(":")
+    imported = importlib.import_module(module)
+    if qualname in _OP_KERNELS:
+        return _OP_KERNELS[qualname].kernel
+    if name == "_":
+        raise ImportError(f"{qualname}'s kernel is {target}, which names no function of its own: decorate it "
+                          f'@op_kernel("{qualname}") (from this package\'s _opgen_runtime) in place of its custom_op')
+    found = getattr(imported, name)
+    return found.kernel if isinstance(found, OpKernel) else found
 
 
 def register_host_class(path: str, kind: str, guarded: list) -> type:

@@ -35,8 +35,7 @@ _PYTHON_LIBRARY = torch.library.Library("testns", "FRAGMENT")
 
 def _gelu_cuda_kernel(x):
     torch._check(x.dtype in (torch.float32, torch.float16), lambda: f"testns::gelu: expected 'x' to have dtype float32 or float16, but got {x.dtype}")
-    from mylib.triton_kernels import gelu_cuda as kernel
-    return _opgen.kernel_function(kernel)(x)
+    return _opgen.python_kernel("mylib.triton_kernels:gelu_cuda", "testns::gelu")(x)
 
 
 _PYTHON_LIBRARY.impl("gelu", _gelu_cuda_kernel, "CUDA")
