@@ -75,10 +75,10 @@ for file, ranges in sorted(edits.items()):
     lines = texts[file]
     runtimes = set()
     for first, last, runtime in ranges:
-        head = lines[first - 1]
+        head, statement = lines[first - 1], "\n".join(lines[first - 1:last])
         lines[first - 1:last] = [""] * (last - first + 1)
         if runtime:
-            qualname = re.search(r"custom_op\(\s*(\"[^\"]*\")", head)[1]
+            qualname = re.search(r"custom_op\(\s*(\"[^\"]*\")", statement)[1]
             lines[first - 1] = f"{head[:len(head) - len(head.lstrip())]}@op_kernel({qualname})"
             runtimes.add(runtime)
     for runtime in sorted(runtimes):  # after the module's docstring and __future__ imports: before its first import

@@ -864,9 +864,12 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     std::vector<std::string> library_sources;  // what opgen_add_library's KERNELS lists
     if (with_cpp_kernels == 0 && kept_files.empty()) {
       // Python kernels and schemas alone: the package defines every op (model::OpSpec::defined_in_python).
+      // (With several namespaces, a directory each: generate owns what it writes in its -o, and would take out
+      // another package's files as its own stale ones.)
       r += fmt::format("  next: generate the package, nothing to build (no C++ kernel): opgen generate "
-                       "--namespace {}{}{} -o <dir> {}{}\n",
+                       "--namespace {}{}{} -o <dir>{} {}{}\n",
                        ns, fragment ? " --fragment" : "", named_package ? " --python-package " + package : "",
+                       several ? "/" + ns : "",
                        options.schemas_dir.generic_string(),
                        stubs || moved_fakes ? fmt::format(", then copy {} into the package",
                                                           (options.python_dir / "_fakes.py").generic_string())
