@@ -181,6 +181,9 @@ def test_a_custom_op_project_switches_and_gives_the_same_results(tmp_path):
     assert imported.returncode == 0, imported.stdout + imported.stderr
     assert "6 ops imported" in imported.stdout and "need a person" not in imported.stdout, imported.stdout
     assert "drop the sources' own registrations" not in imported.stdout, imported.stdout  # none in a build
+    # The ops with no autograd of the project's lose custom_op's raising Autograd kernel: said.
+    assert "note: custom_op gave these ops an Autograd kernel whose backward raises" in imported.stdout, imported.stdout
+    assert "where a gradient should pass: twice, accumulate_, row_stats, shifted\n" in imported.stdout, imported.stdout
     # Where each decorator and fake registration is, for the person (or a script) to change.
     lines = OPS.splitlines()
     at = [f"mylib/ops.py:{i + 1}" for i, line in enumerate(lines) if line.startswith("@torch.library.custom_op")]

@@ -633,6 +633,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   std::vector<std::string> fake_registrations;
   std::vector<std::string> python_defs;  // the project's define() calls of the ops the specs now define
   std::vector<std::string> custom_op_decorators;  // the @custom_op lines of the ops the package now defines
+  std::vector<std::string> without_autograd;      // custom_op's ops no autograd of the project's is registered for
   std::string stub_text;
   // Ops that need a person for the same reasons are reported together.
   std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> todo_groups;  // needs, ops
@@ -671,6 +672,12 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
                                                                   [](const ImportedKernel& k) { return k.python; });
       if (!d.fake_registered_at.empty()) fake_registrations.push_back(d.fake_registered_at);
       if (!d.op->python_def_at.empty()) (custom_op ? custom_op_decorators : python_defs).push_back(d.op->python_def_at);
+      // custom_op gives every op an Autograd kernel, whose backward raises until register_autograd names one; the
+      // package's def has none (PyTorch's fallback then warns and passes no gradient): said, where no autograd of
+      // the project's stays.
+      if (custom_op && std::none_of(d.op->kept_impls.begin(), d.op->kept_impls.end(),
+                                    [](const std::string& impl) { return impl.starts_with("Autograd "); }))
+        without_autograd.push_back(d.op->name);
       if (!d.op->kept_impls.empty())
         kept.push_back(fmt::format("{}: {}", d.op->name, fmt::join(d.op->kept_impls, ", ")));
       else if (d.op->kernels.empty() && !d.op->impls_in_other_configurations.empty())
@@ -857,6 +864,14 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
                        "still calls its op, as custom_op's object did){}{}\n",
                        python_only, package, custom_op_decorators.empty() ? "" : ": ",
                        fmt::join(custom_op_decorators, ", "));
+    if (!without_autograd.empty())
+      r += fmt::format("  note: custom_op gave {} an Autograd kernel whose backward raises (\"no autograd formula was "
+                       "registered\"); the package defines {} without one, so a backward through {} gets PyTorch's "
+                       "fallback, a warning and no gradient: give a spec 'autograd:' where a gradient should pass: "
+                       "{}\n",
+                       without_autograd.size() == 1 ? "this op" : "these ops",
+                       without_autograd.size() == 1 ? "it" : "them", without_autograd.size() == 1 ? "it" : "them",
+                       fmt::join(without_autograd, ", "));
     // The CMake a build of these specs needs (docs/cmake.md): the kernels'
     // header directories, and the configuration's macros, which those headers may test.
     const std::string target = settings.library_name;
