@@ -52,6 +52,10 @@ for line in report.read_text().splitlines():
 if not edits and not imports:
     sys.exit(f"{report}: no Python to change")
 texts = {file: (tree / file).read_text().split("\n") for file in sorted(set(edits) | set(imports))}
+for file in texts:  # the report's lines inside the file
+    last_line = max([last for _, last, _ in edits.get(file, [])] + list(imports.get(file, {})))
+    if last_line > len(texts[file]):
+        sys.exit(f"{tree / file}: has no line {last_line}, which the report names")
 for file, statements in sorted(imports.items()):
     for number, (module, _) in sorted(statements.items()):
         text = texts[file][number - 1].strip()
