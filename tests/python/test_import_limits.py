@@ -110,6 +110,14 @@ PYTHON_CASES = {
     + "D = " + "(" * 300_000 + "1" + ")" * 300_000 + "\n" + "A: List[\n" * 20_000
     + "import torch\n@torch.library.custom_op('lim::scale', mutates_args=())\ndef scale(x: torch.Tensor, "
     + ", ".join(f"a{i}: int = C{i % 7} if D else D" for i in range(20_000)) + ") -> torch.Tensor:\n    return x\n",
+    # What the project registers on an op in Python and keeps (autograd and autocast by the op's name, impls whose
+    # key is an f-string), 80,000 times, and 100,000 imports of a module named as an extension's: the spec and the
+    # report name a dozen of the kept ones (a spec of megabytes of comments before).
+    "many kept registrations and module imports": PYTHON_DEF + "def bwd(ctx, g):\n    return g\n"
+    + 'torch.library.register_autograd("lim::scale", bwd, setup_context=s)\n' * 30_000
+    + 'torch.library.register_autocast("lim::scale", "cuda", torch.float16)\n' * 30_000
+    + 'torch.library.impl("lim::scale", f"Autocast{d}")(k)\n' * 20_000
+    + "from . import _C\n" * 50_000 + "import pkg.sub._C\n" * 50_000,
 }
 
 
@@ -123,6 +131,8 @@ def test_hostile_sources_are_imported_within_bounds(tmp_path, case):
     assert proc.returncode == 0, (proc.returncode, proc.stdout[-2000:], proc.stderr[-2000:])
     written = sorted(p.name for p in (tmp_path / "schemas").iterdir())
     assert written in (["scale.yaml"], ["scale.yaml.todo"], ["binding_kernels.h", "scale.yaml"]), proc.stdout[-2000:]
+    if case == "many kept registrations and module imports":
+        assert len(proc.stdout) < 10_000 and (tmp_path / "schemas" / "scale.yaml").stat().st_size < 10_000, proc.stdout
 
 
 def test_if_nesting_stops_at_the_standards_limit(tmp_path):

@@ -105,8 +105,12 @@ std::string spec_text(const ImportedOp& op, const std::string& package,
   out += fmt::format("abi: {}\n", op.abi == model::Abi::Stable ? "stable" : "unstable");
   // Impls the generated bindings cannot call stay in the project's build,
   // registered against this def (docs/import.md).
-  for (const auto& kept : op.kept_impls)
-    out += fmt::format("# {}\n", yaml_comment("kept in the project's build: the impl for " + kept));
+  // (At most a dozen: a file of 100,000 registrations of one op would make a spec of megabytes of comments.)
+  constexpr size_t kKeptNamed = 12;
+  for (size_t i = 0; i < std::min(op.kept_impls.size(), kKeptNamed); ++i)
+    out += fmt::format("# {}\n", yaml_comment("kept in the project's build: the impl for " + op.kept_impls[i]));
+  if (op.kept_impls.size() > kKeptNamed)
+    out += fmt::format("# and {} more impls kept in the project's build\n", op.kept_impls.size() - kKeptNamed);
   if (op.kept_for_internal_linkage) out += fmt::format("# {}\n", kInternalLinkage);
   std::vector<const ImportedKernel*> kernels;
   for (const auto& k : op.kernels) {
@@ -679,7 +683,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
                                     [](const std::string& impl) { return impl.starts_with("Autograd "); }))
         without_autograd.push_back(d.op->name);
       if (!d.op->kept_impls.empty())
-        kept.push_back(fmt::format("{}: {}", d.op->name, fmt::join(d.op->kept_impls, ", ")));
+        kept.push_back(fmt::format("{}: {}", d.op->name, first_names(d.op->kept_impls)));
       else if (d.op->kernels.empty() && !d.op->impls_in_other_configurations.empty())
         schema_alone.push_back(d.op->name);
       else if (d.no_impl_given)
