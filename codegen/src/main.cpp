@@ -357,6 +357,10 @@ int run_import(const ImportCli& o) {
   options.fragment = o.fragment;
   for (const std::string& given : o.python_packages) {
     const auto eq = given.find('=');
+    if (given.empty() || eq + 1 == given.size()) {  // "" or "NS=": no package named
+      std::cerr << fmt::format("opgen import: error: --python-package '{}' names no package\n", given);
+      return 2;
+    }
     if (eq == std::string::npos && options.python_package.empty()) {
       options.python_package = given;
     } else if (eq == std::string::npos) {

@@ -488,7 +488,9 @@ def test_each_namespace_of_one_run_is_a_library_with_its_own_package_and_include
     assert not (tmp_path / "schemas").exists()
     for args, error in [(["alpha=proj", "beta=proj"], "names proj for two namespaces, alpha and beta"),
                         (["gamma=proj"], "--python-package gamma=proj: this run imports no namespace 'gamma'"),
-                        (["alpha=a", "alpha=b"], "--python-package names namespace 'alpha' twice")]:
+                        (["alpha=a", "alpha=b"], "--python-package names namespace 'alpha' twice"),
+                        (["alpha="], "--python-package 'alpha=' names no package"),
+                        ([""], "--python-package '' names no package")]:
         refused = run_opgen("import", *[a for p in args for a in ("--python-package", p)], "csrc", cwd=tmp_path)
         assert refused.returncode != 0 and error in refused.stderr, refused.stdout + refused.stderr
         assert not (tmp_path / "schemas").exists()

@@ -505,22 +505,37 @@ size_t shared_depth(const std::filesystem::path& a, const std::filesystem::path&
   return depth;
 }
 
-// Of the C++ sources whose init makes Python module `module` (PyInit_<module>), the one nearest the Python source
-// that imports it (torch-harmonics' disco/__init__.py and attention/__init__.py each `from . import _C`, each its
-// own extension's); "" where two are as near.
-std::string nearest_init(const ImportResult& found, const std::string& module, const std::string& python_file) {
-  namespace fs = std::filesystem;
-  const fs::path dir = fs::path(python_file).lexically_normal().parent_path();
-  std::map<std::string, size_t> depth;  // file -> the directories it shares with the Python source
-  for (const RegistrationBlock& block : found.blocks)
-    if (init_module(block.python_module_init) == module)
-      depth[block.file] = shared_depth(dir, fs::path(block.file).lexically_normal().parent_path());
+// Places the C++ sources register from: (a key of theirs, the directory of their file), once per file.
+using Places = std::set<std::pair<std::string, std::filesystem::path>>;
+
+// The key of `places` whose directory shares the most leading directories with `dir`: "" where two keys are as near,
+// or none shares `at_least`. Its work is the distinct places, not the blocks (a file may hold thousands).
+std::string nearest(const std::filesystem::path& dir, const Places& places, size_t at_least) {
+  std::map<std::string, size_t> depth;  // key -> the most directories one of its places shares with dir
+  for (const auto& [key, place] : places) {
+    size_t& d = depth[key];
+    d = std::max(d, shared_depth(dir, place));
+  }
   const auto best = std::max_element(depth.begin(), depth.end(),
                                      [](const auto& a, const auto& b) { return a.second < b.second; });
-  if (best == depth.end() ||
+  if (best == depth.end() || best->second < at_least ||
       std::count_if(depth.begin(), depth.end(), [&](const auto& d) { return d.second == best->second; }) > 1)
     return "";
   return best->first;
+}
+
+std::filesystem::path directory_of(const std::string& file) {
+  return std::filesystem::path(file).lexically_normal().parent_path();
+}
+
+// The C++ sources whose init makes Python module `module` (PyInit_<module>), each keyed by its file: of them, the
+// one nearest a Python source that imports the module is its extension (torch-harmonics' disco/__init__.py and
+// attention/__init__.py each `from . import _C`, each its own).
+Places init_places(const ImportResult& found, const std::string& module) {
+  Places places;
+  for (const RegistrationBlock& block : found.blocks)
+    if (init_module(block.python_module_init) == module) places.emplace(block.file, directory_of(block.file));
+  return places;
 }
 
 // With several namespaces, the library each source that registers nothing (a kernels' helper) goes to: the one whose
@@ -528,22 +543,12 @@ std::string nearest_init(const ImportResult& found, const std::string& module, c
 // beside the attention kernels, apart from the DISCO ones). A helper as near to two namespaces' sources (vLLM's, in
 // one csrc/) has none: a note names it, for the person who knows which library calls it.
 std::map<std::string, std::string> helper_namespaces(const ImportResult& found, const std::set<std::string>& namespaces) {
-  namespace fs = std::filesystem;
+  Places places;  // namespace, directory
+  for (const RegistrationBlock& block : found.blocks)
+    if (namespaces.count(block.ns)) places.emplace(block.ns, directory_of(block.file));
   std::map<std::string, std::string> owner;
-  for (const std::string& helper : found.registration_free_sources) {
-    const fs::path dir = fs::path(helper).lexically_normal().parent_path();
-    std::map<std::string, size_t> nearest;  // namespace -> the most directories a source of its shares
-    for (const RegistrationBlock& block : found.blocks)
-      if (namespaces.count(block.ns)) {
-        size_t& depth = nearest[block.ns];
-        depth = std::max(depth, shared_depth(dir, fs::path(block.file).lexically_normal().parent_path()));
-      }
-    const auto best = std::max_element(nearest.begin(), nearest.end(),
-                                       [](const auto& a, const auto& b) { return a.second < b.second; });
-    if (best != nearest.end() && best->second > 0 &&
-        std::count_if(nearest.begin(), nearest.end(), [&](const auto& n) { return n.second == best->second; }) == 1)
-      owner[helper] = best->first;
-  }
+  for (const std::string& helper : found.registration_free_sources)
+    if (std::string ns = nearest(directory_of(helper), places, 1); !ns.empty()) owner[helper] = std::move(ns);
   return owner;
 }
 
@@ -851,10 +856,12 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     }
     // Where the project's Python imported a module whose init goes: the package loads the library there instead.
     for (const auto& [file, module] : deleted_inits) {
+      const auto imports = found.python_module_imports.find(module);
+      if (imports == found.python_module_imports.end()) continue;
+      const Places inits = init_places(found, module);
       std::vector<std::string> lines;
-      for (const std::string& where : found.python_module_imports.count(module) ? found.python_module_imports.at(module)
-                                                                                 : std::vector<std::string>{})
-        if (nearest_init(found, module, where.substr(0, where.rfind(':'))) == file) lines.push_back(where);
+      for (const std::string& where : imports->second)
+        if (nearest(directory_of(where.substr(0, where.rfind(':'))), inits, 0) == file) lines.push_back(where);
       if (!lines.empty())
         r += fmt::format("  next: import the package where the project's Python imported {}, the module the init "
                          "deleted above made (`import {} as {}`): {}\n",

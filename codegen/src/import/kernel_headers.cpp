@@ -541,17 +541,18 @@ void choose_kernel_headers(ImportResult& found, const Configuration* configurati
     for (size_t i = 0; i < include_at[op_index].size(); ++i)
       if (const auto& at = include_at[op_index][i]) beside[op.ns].insert(found_under(*at, op.includes[i]));
   }
-  for (const auto& [source, copied] : moved) {
+  // A header of copied declarations includes its source's headers: their directories go to the libraries of the
+  // ops that include it (each source's includes looked up once per namespace, however many ops it has).
+  std::map<std::string, std::string> source_of;  // header of copied declarations -> its source
+  for (const auto& header : found.declarations_headers) source_of[header.file] = header.source;
+  std::set<std::pair<std::string, std::string>> copied_for;  // (source, namespace)
+  for (const ImportedOp& op : found.ops)
+    if (const auto source = source_of.find(op.declarations_header); source != source_of.end())
+      copied_for.emplace(source->second, op.ns);
+  for (const auto& [source, ns] : copied_for) {
     if (cuda_source(source)) continue;  // its copy includes none of its own headers
-    for (const ImportedOp& op : found.ops) {
-      if (op.declarations_header.empty()) continue;
-      const auto header = std::find_if(found.declarations_headers.begin(), found.declarations_headers.end(),
-                                       [&](const auto& h) { return h.file == op.declarations_header; });
-      if (header == found.declarations_headers.end() || header->source != source) continue;
-      for (const std::string& include : graph.source(source)->scanned.quoted_includes)
-        if (const auto& at = graph.find(fs::path(source).parent_path(), include))
-          beside[op.ns].insert(found_under(*at, include));
-    }
+    for (const std::string& include : graph.source(source)->scanned.quoted_includes)
+      if (const auto& at = graph.find(fs::path(source).parent_path(), include)) beside[ns].insert(found_under(*at, include));
   }
   for (const auto& [ns, dirs] : beside) {
     std::vector<std::string>& path = found.include_dirs[ns];
