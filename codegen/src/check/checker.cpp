@@ -88,6 +88,7 @@ class OpChecker {
     check_tags(lib_, op_, diags_);
     check_dispatch(op_, diags_);
     check_decomposing(op_, diags_);
+    check_definition(op_, diags_);
     check_existing_kernels(op_, diags_);
     check_symm_mem();
     check_tensor_checks();

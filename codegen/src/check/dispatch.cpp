@@ -12,6 +12,7 @@
 
 #include "check/names.h"
 #include "model/dispatch_keys.h"
+#include "model/tags.h"
 #include "model/types.h"
 #include "support/diagnostic_codes.h"
 
@@ -158,6 +159,55 @@ void check_decomposing(model::OpSpec& op, Diagnostics& diags) {
                "that kernel on fake tensors, which a kernel reading data pointers cannot take; the generated suite "
                "calls it eagerly only")
       .notes.push_back({"to keep the op whole in compiled graphs: the key CompositeExplicitAutograd, and a fake"});
+}
+
+void check_definition(const model::OpSpec& op, Diagnostics& diags) {
+  if (!op.define) return;
+  const model::Located<std::string>& define = *op.define;
+  if (define.value != "library" && define.value != "custom_op") {
+    auto& d = diags.error(Code::BadDefine, define.loc,
+                          fmt::format("'define' is 'library' or 'custom_op', not '{}'", define.value));
+    if (const std::string guess = closest_match(define.value, {"library", "custom_op"}); !guess.empty())
+      d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
+    return;
+  }
+  if (!op.defined_by_custom_op()) return;
+  auto refuse = [&](const SourceLoc& loc, std::string why, std::string note) {
+    diags.error(Code::CustomOpCannotDefine, loc, fmt::format("'define: custom_op', but {}", why))
+        .notes.push_back({std::move(note)});
+  };
+  if (op.python_kernels.empty())
+    return refuse(define.loc, "the op has no Python kernel, which custom_op defines it around",
+                  "name each kernel's function under 'kernels:' ({python: \"module:function\"}), or drop 'define'");
+  for (const auto& key : op.dispatch)
+    if (std::none_of(op.python_kernels.begin(), op.python_kernels.end(),
+                     [&](const model::PythonKernel& k) { return k.dispatch_key.value == key.value; }))
+      refuse(key.loc, fmt::format("the kernel at '{}' is C++, and custom_op defines an op around Python functions",
+                                  key.value),
+             "a Python kernel for the key, or 'define: library' (the package registers Python kernels beside C++ ones)");
+  for (const model::PythonKernel& kernel : op.python_kernels)
+    if (kernel.dispatch_key.value != "CompositeExplicitAutograd" &&
+        model::custom_op_device_type(kernel.dispatch_key.value).empty())
+      refuse(kernel.dispatch_key.loc,
+             fmt::format("custom_op registers no kernel at '{}'{}", kernel.dispatch_key.value,
+                         kernel.dispatch_key.value == "Meta" ? ": its fake is the op's Meta kernel" : ""),
+             "custom_op's kernels are per device type (CPU, CUDA, XPU, MPS, HIP...) or for every device "
+             "(CompositeExplicitAutograd); 'define: library' registers a Python kernel at any key");
+  if (!op.schema.name.overload.empty())
+    refuse(op.schema_at(0),
+           fmt::format("the op has the overload name '{}': custom_op defines 'ns::op' alone", op.schema.name.overload),
+           "drop the overload name, or 'define: library'");
+  if (!op.host_args.empty())
+    refuse(define.loc, fmt::format("the op takes the host object '{}'", op.host_args.front().name),
+           "'define: library' carries host objects");
+  if (!model::has_tag(op, "out"))
+    for (const Argument& a : op.schema.arguments)
+      if (a.kwarg_only && model::type_key(*a.type).starts_with("Tensor")) {
+        refuse(define.loc, fmt::format("'{}' is a keyword-only tensor, which custom_op refuses but in an out op",
+                                       a.name),
+               fmt::format("make '{}' positional, or 'define: library'", a.name));
+        break;
+      }
 }
 
 void check_autocast(const model::OpSpec& op, Diagnostics& diags) {

@@ -13,6 +13,8 @@ void check_dispatch(const model::OpSpec& op, Diagnostics& diags);
 // An op with a CompositeImplicitAutograd kernel takes no fake (E0827), and
 // its generated suite calls it eagerly only (W0803).
 void check_decomposing(model::OpSpec& op, Diagnostics& diags);
+// `define:` (E0829), and an op custom_op cannot define (E0830).
+void check_definition(const model::OpSpec& op, Diagnostics& diags);
 void check_autocast(const model::OpSpec& op, Diagnostics& diags);
 
 }  // namespace opgen::check

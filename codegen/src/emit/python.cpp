@@ -447,6 +447,38 @@ void emit_flat_op_wrapper(Printer& p, const model::Library& lib, const model::Op
                      name));
 }
 
+// `define: custom_op`: the op defined through torch.library.custom_op around
+// its kernels' wrappers, the first kernel's key as the definition's device
+// type (CompositeExplicitAutograd: every device), the others registered on
+// the custom_op object. custom_op registers the Autograd kernel (which
+// raises on backward until a formula is registered), the fake's Meta
+// kernel and, for an op that writes an argument, ADInplaceOrView itself.
+void emit_custom_op_definition(Printer& p, const model::Library& lib, const model::OpSpec& op) {
+  auto device_type = [](const std::string& key) {
+    return key == "CompositeExplicitAutograd" ? std::string("None")
+                                              : python_string_literal(model::custom_op_device_type(key));
+  };
+  std::vector<std::string> mutated, tags;
+  for (const auto& a : op.registered_schema().arguments)
+    if (model::is_mutable(a)) mutated.push_back(python_string_literal(a.name));
+  for (const auto& tag : op.tags) tags.push_back("torch.Tag." + tag.value);
+  const std::string schema = def_schema(op);
+  const model::PythonKernel& first = op.python_kernels.front();
+  p.line();
+  p.line();
+  p.line("# `define: custom_op`: as the project defined it (custom_op's Autograd kernel raises on backward until");
+  p.line("# register_autograd names a formula; torch.library's functions by name reach the custom_op object).");
+  p.line(fmt::format("_custom_op = torch.library.custom_op({}, {}, mutates_args=({}{}), device_types={}, schema={}{})",
+                     python_string_literal(qualified_name(lib, op)),
+                     python_kernel_function(op, first.dispatch_key.value), fmt::join(mutated, ", "),
+                     mutated.size() == 1 ? "," : "", device_type(first.dispatch_key.value),
+                     python_string_literal(schema.substr(schema.find('('))),
+                     tags.empty() ? "" : fmt::format(", tags=({}{})", fmt::join(tags, ", "), tags.size() == 1 ? "," : "")));
+  for (size_t i = 1; i < op.python_kernels.size(); ++i)
+    p.line(fmt::format("_custom_op.register_kernel({}, {})", device_type(op.python_kernels[i].dispatch_key.value),
+                       python_kernel_function(op, op.python_kernels[i].dispatch_key.value)));
+}
+
 // Ops whose kernels are all Python are defined here (nothing of them is
 // C++), as are the schema-alone ops of a library without C++ kernels, ops
 // that carry objects to C++ kernels (around their flat
@@ -464,6 +496,7 @@ void emit_python_kernels(Printer& p, const model::Library& lib) {
   p.line("# Python kernels (the specs' `kernels: {KEY: {python: ...}}`), and the ops defined here.");
   p.line(fmt::format("_PYTHON_LIBRARY = torch.library.Library(\"{}\", \"FRAGMENT\")", lib.ns));
   for (const auto& op : lib.ops) {
+    if (op.defined_by_custom_op()) continue;  // with its kernels, below
     if (!op.defined_in_python() && !op.wraps_flat_op() && !model::defined_from_python_for_tags(op)) continue;
     std::vector<std::string> tags;
     for (const auto& tag : op.tags) tags.push_back("torch.Tag." + tag.value);
@@ -489,11 +522,13 @@ void emit_python_kernels(Printer& p, const model::Library& lib) {
         p.line(fmt::format("return _opgen.python_kernel({}, {})({})", python_string_literal(target),
                            python_string_literal(qualified_name(lib, op)), flat_call_args(op)));
       }
+      if (op.defined_by_custom_op()) continue;
       p.line();
       p.line();
       p.line(fmt::format("_PYTHON_LIBRARY.impl({}, {}, \"{}\")", python_string_literal(op.op_name()), name,
                          kernel.dispatch_key.value));
     }
+    if (op.defined_by_custom_op()) emit_custom_op_definition(p, lib, op);
     if (op.wraps_flat_op()) emit_flat_op_wrapper(p, lib, op);
   }
 }

@@ -527,6 +527,10 @@ const std::vector<KeyHandler>& key_handlers() {
        [](Reader& r, const YAML::Node& n, OpSpec& s) {
          if (auto text = r.string_value(n, "cudagraph")) s.cudagraph = Located<std::string>{*text, r.loc(n)};
        }},
+      {"define",
+       [](Reader& r, const YAML::Node& n, OpSpec& s) {
+         if (auto text = r.string_value(n, "define")) s.define = Located<std::string>{*text, r.loc(n)};
+       }},
       {"mutates", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.mutates = r.string_list(n, "mutates"); }},
       {"carry", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.carry = r.string_list(n, "carry"); }},
       {"symm_mem", [](Reader& r, const YAML::Node& n, OpSpec& s) { s.symm_mem = r.string_list(n, "symm_mem"); }},

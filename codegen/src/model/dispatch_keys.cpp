@@ -1,6 +1,8 @@
 #include "model/dispatch_keys.h"
 
 #include <algorithm>
+#include <cctype>
+#include <string>
 #include <array>
 #include <utility>
 
@@ -118,6 +120,14 @@ bool is_cuda_code(std::string_view key) {
 
 bool picked_by_tensor(DispatchKeyKind kind) {
   return kind == Backend || kind == Layout || kind == Autograd || kind == Autocast;
+}
+
+std::string custom_op_device_type(std::string_view key) {
+  const DispatchKey* known = find_dispatch_key(key);
+  if (!known || known->kind != Backend || key == "Meta" || key.starts_with("PrivateUse")) return "";
+  std::string device(key);
+  std::transform(device.begin(), device.end(), device.begin(), [](unsigned char c) { return std::tolower(c); });
+  return device;
 }
 
 }  // namespace opgen::model

@@ -64,5 +64,11 @@ bool is_cuda_code(std::string_view key);
 // Whether PyTorch reaches the key through the device or layout of a tensor
 // argument (an op with no tensor never reaches it).
 bool picked_by_tensor(DispatchKeyKind kind);
+// The device type torch.library.custom_op registers a kernel at `key` for
+// (`device_types="cuda"`: CUDA), as torch._C._dispatch_key_for_device maps
+// it; "" where custom_op registers no kernel: Meta (custom_op's fake is its
+// Meta kernel), the PrivateUse keys (named as the backend names itself) and
+// every key not a backend's.
+std::string custom_op_device_type(std::string_view key);
 
 }  // namespace opgen::model

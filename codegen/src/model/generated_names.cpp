@@ -72,6 +72,8 @@ const std::vector<std::string>& fixed_module_names() {
       "_CARRIED_CLASSES",
       // _ops.py: the library the Python kernels and the ops defined in Python are registered with
       "_PYTHON_LIBRARY",
+      // _ops.py: each op the specs define through custom_op in turn (`define: custom_op`)
+      "_custom_op",
       // _ops.pyi: typing imports
       "List", "Optional", "Sequence", "Tuple", "Union"};
   return names;

@@ -269,6 +269,12 @@ struct OpSpec {
   // cudagraph_unsafe tag, or its partition list where the stable ABI's target
   // has no tags). `safe` says so on purpose. Absent: PyTorch's default.
   std::optional<Located<std::string>> cudagraph;
+  // `define: custom_op`: the package defines the op (every kernel Python)
+  // through torch.library.custom_op, as the project that wrote it did: its
+  // Autograd kernel raises on backward until a formula is registered, and
+  // torch.library's functions by the op's name reach the custom_op object.
+  // `library` (the default): Library.define and Library.impl.
+  std::optional<Located<std::string>> define;
   std::optional<std::vector<Located<std::string>>> mutates;  // absent: from annotations
   std::vector<Located<std::string>> symm_mem;
   std::string doc;
@@ -333,6 +339,8 @@ struct OpSpec {
   // the op (torch.library), and nothing of it is C++. (Holds before the
   // checker moves the Python keys out of `dispatch` and after.)
   bool defined_in_python() const;
+  // `define: custom_op`.
+  bool defined_by_custom_op() const { return define && define->value == "custom_op"; }
   // A kernel, C++ or Python, is at a decomposing key (CompositeImplicitAutograd):
   // the op takes no fake, and fake tensors and torch.compile run that kernel.
   bool decomposes() const;

@@ -135,6 +135,8 @@ enum class Code : uint16_t {
   AutocastKernelAndRule,
   FakeForDecomposingOp,
   FakeBesideMetaKernel,
+  BadDefine,
+  CustomOpCannotDefine,
   // E09xx: files and output
   CannotReadSpec,
   CannotWriteOutput,
