@@ -466,8 +466,7 @@ void emit_custom_op_definition(Printer& p, const model::Library& lib, const mode
   const model::PythonKernel& first = op.python_kernels.front();
   p.line();
   p.line();
-  p.line("# `define: custom_op`: as the project defined it (custom_op's Autograd kernel raises on backward until");
-  p.line("# register_autograd names a formula; torch.library's functions by name reach the custom_op object).");
+  p.line(fmt::format("# {} through custom_op, as its project defined it (`define: custom_op`).", qualified_name(lib, op)));
   p.line(fmt::format("_custom_op = torch.library.custom_op({}, {}, mutates_args=({}{}), device_types={}, schema={}{})",
                      python_string_literal(qualified_name(lib, op)),
                      python_kernel_function(op, first.dispatch_key.value), fmt::join(mutated, ", "),

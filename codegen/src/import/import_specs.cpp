@@ -138,6 +138,13 @@ std::string spec_text(const ImportedOp& op, const std::string& package,
     for (const auto* k : kernels)
       out += k->python ? fmt::format("  {}: {{python: {}}}\n", yaml_scalar(k->dispatch_key), yaml_double_quoted(k->function))
                        : fmt::format("  {}: {}\n", yaml_scalar(k->dispatch_key), yaml_double_quoted(k->function));
+    // custom_op's kernels: the package defines the op through custom_op too, so it keeps custom_op's Autograd
+    // kernel (a backward raises until register_autograd names a formula) and the project's registrations by
+    // the op's name reach its object. custom_op's keys are CompositeExplicitAutograd or a device's.
+    if (python && std::all_of(kernels.begin(), kernels.end(), [](const ImportedKernel* k) {
+          return k->dispatch_key == "CompositeExplicitAutograd" || !model::custom_op_device_type(k->dispatch_key).empty();
+        }))
+      out += "define: custom_op  # as the project defined it\n";
   } else if (!op.kept_impls.empty() && !op.kernel_refused) {
     out += "dispatch: []  # its kernels are the impls kept in the project's build\n";
   } else if (!op.impls_in_other_configurations.empty() && !op.kernel_refused) {
@@ -651,7 +658,6 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   std::vector<std::string> fake_registrations;
   std::vector<std::string> python_defs;  // the project's define() calls of the ops the specs now define
   std::vector<std::string> custom_op_decorators;  // the @custom_op lines of the ops the package now defines
-  std::vector<std::string> without_autograd;      // custom_op's ops no autograd of the project's is registered for
   std::string stub_text;
   // Ops that need a person for the same reasons are reported together.
   std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> todo_groups;  // needs, ops
@@ -690,12 +696,6 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
                                                                   [](const ImportedKernel& k) { return k.python; });
       if (!d.fake_registered_at.empty()) fake_registrations.push_back(d.fake_registered_at);
       if (!d.op->python_def_at.empty()) (custom_op ? custom_op_decorators : python_defs).push_back(d.op->python_def_at);
-      // custom_op gives every op an Autograd kernel, whose backward raises until register_autograd names one; the
-      // package's def has none (PyTorch's fallback then warns and passes no gradient): said, where no autograd of
-      // the project's stays.
-      if (custom_op && std::none_of(d.op->kept_impls.begin(), d.op->kept_impls.end(),
-                                    [](const std::string& impl) { return impl.starts_with("Autograd "); }))
-        without_autograd.push_back(d.op->name);
       if (!d.op->kept_impls.empty())
         kept.push_back(fmt::format("{}: {}", d.op->name, first_names(d.op->kept_impls)));
       else if (d.op->kernels.empty() && !d.op->impls_in_other_configurations.empty())
@@ -884,14 +884,6 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
                        "still calls its op, as custom_op's object did){}{}\n",
                        python_only, package, custom_op_decorators.empty() ? "" : ": ",
                        fmt::join(custom_op_decorators, ", "));
-    if (!without_autograd.empty())
-      r += fmt::format("  note: custom_op gave {} an Autograd kernel whose backward raises (\"no autograd formula was "
-                       "registered\"); the package defines {} without one, so a backward through {} gets PyTorch's "
-                       "fallback, a warning and no gradient: give a spec 'autograd:' where a gradient should pass: "
-                       "{}\n",
-                       without_autograd.size() == 1 ? "this op" : "these ops",
-                       without_autograd.size() == 1 ? "it" : "them", without_autograd.size() == 1 ? "it" : "them",
-                       fmt::join(without_autograd, ", "));
     // The CMake a build of these specs needs (docs/cmake.md): the kernels'
     // header directories, and the configuration's macros, which those headers may test.
     const std::string target = settings.library_name;

@@ -22,6 +22,22 @@
 
 namespace opgen::import::detail {
 
+// The key a custom_op object's `fn.<method>(...)` at tokens[i] registers at, as the kept impl names it:
+// register_autograd, register_autocast, register_kernel (its device type, when written as a string),
+// register_torch_dispatch and register_vmap; "" for a method that is none of them.
+static std::string custom_op_method_key(const Tokens& tokens, size_t i) {
+  const std::string& method = tokens[i + 2].text;
+  if (method == "register_autograd") return "Autograd";
+  if (method == "register_autocast") return "Autocast";
+  if (method == "register_torch_dispatch") return "Python";
+  if (method == "register_vmap") return "FuncTorchBatched";
+  if (method != "register_kernel") return "";
+  if (i + 4 < tokens.size() && is(tokens[i + 3], "(") && tokens[i + 4].kind == Token::Kind::String &&
+      !tokens[i + 4].formatted)
+    if (const std::string key = dispatch_key(tokens[i + 4].text); !key.empty()) return key;
+  return "a device type computed when the module runs";
+}
+
 void Collector::python(const SourceFile& file) {
   const ScannedSource scanned = scan_python(file.text);
   const Tokens& tokens = scanned.tokens;
@@ -333,6 +349,8 @@ void Collector::python(const SourceFile& file) {
       for (size_t a = 1; a < args.size(); ++a)
         for (size_t x = args[a].first; x + 2 < args[a].second; ++x)
           if (is(tokens[x], "Tag") && is(tokens[x + 1], ".")) o.tags.push_back(tokens[x + 2].text);
+    } else if (dotted && custom_ops.count(owner)) {
+      continue;  // `fn.register_kernel("cpu")`: a custom_op object's own, read below
     } else if (t.text == "register_fake" || t.text == "impl_abstract" || t.text == "custom_op" ||
                t.text == "register_kernel" || (t.text == "impl" && (owner == "library" || alias.count(tokens[i].text))) ||
                (t.text == "impl" && dotted && library_ns.count(owner))) {
@@ -473,6 +491,11 @@ void Collector::python(const SourceFile& file) {
     } else if (method == "register_fake") {
       o.needs.push_back(fmt::format("{}: the fake is {}: give it a name of its own to name it in 'fake: "
                                     "{{python: ...}}'", where(i), decorates ? "'_'" : "not a named function"));
+    } else if (const std::string key = custom_op_method_key(tokens, i); !key.empty()) {
+      // The custom_op object's other registrations stay in the project's Python: the name is the runtime's
+      // op_kernel once its decorator is switched, which hands them to the custom_op the package defines the op
+      // through (`define: custom_op`), as torch.library's functions by the op's name do.
+      o.kept_impls.push_back(fmt::format("{} ({}, {}.{} in Python)", key, where(i), tokens[i].text, method));
     } else {
       o.needs.push_back(fmt::format("{}: {}.{}(...) registers Python the spec cannot hold ({} of a custom_op "
                                     "object): write it as the spec's (a backward op under 'autograd:', a kernel "

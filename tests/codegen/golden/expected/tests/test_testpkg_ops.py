@@ -6,6 +6,7 @@
 #   specs/scale_by.yaml
 #   specs/scale_rows.yaml
 #   specs/scale_rows_backward.yaml
+#   specs/softclip.yaml
 
 """Generated tests of the testns ops, from the `samples` of their specs.
 
@@ -60,12 +61,20 @@ def _make_scale_rows_1(d):
 _case_scale_rows_1 = _Case(torch.ops.testns.scale_rows.default, "testns::scale_rows", _make_scale_rows_1, [{}], differentiable=True, fakes=["specs/scale_rows.yaml:12:5: like(x)", "specs/scale_rows.yaml:13:5: empty([x.size(0)], dtype=float32)"], name="scale_rows-1")
 
 
+def _make_softclip_0(d):
+    return (_tensor((4,), torch.float32, "cpu", -1, 1),), {}
+
+
+_case_softclip_0 = _Case(torch.ops.testns.softclip.default, "testns::softclip", _make_softclip_0, [{}], differentiable=False, fakes=["specs/softclip.yaml:9:7: like(x)"], name="softclip-0")
+
+
 _CASES = [
     pytest.param(_case_add__0, id="add_-0"),
     pytest.param(_case_gelu_0, id="gelu-0"),
     pytest.param(_case_scale_by_0, id="scale_by-0"),
     pytest.param(_case_scale_rows_0, id="scale_rows-0"),
     pytest.param(_case_scale_rows_1, id="scale_rows-1"),
+    pytest.param(_case_softclip_0, id="softclip-0"),
 ]
 
 

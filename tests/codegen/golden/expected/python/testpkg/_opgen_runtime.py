@@ -93,6 +93,26 @@ class OpKernel:
         ns, _, name = self.qualname.partition("::")
         return getattr(getattr(torch.ops, ns), name)(*args, **kwargs)
 
+    def __getattr__(self, attribute: str):
+        # What the project called on its custom_op object (`fn.register_autograd(backward, setup_context=...)`,
+        # `@fn.register_kernel("cpu")`, `fn.set_kernel_enabled(...)`): the object of the op the package defined
+        # through custom_op (`define: custom_op`) has them all; on an op defined through Library, the
+        # registrations go to torch.library's functions by the op's name.
+        if attribute.startswith("__"):
+            raise AttributeError(attribute)
+        from torch._library.custom_ops import _maybe_get_opdef
+
+        opdef = _maybe_get_opdef(self.qualname)
+        if opdef is not None:
+            return getattr(opdef, attribute)
+        by_name = {"register_fake", "register_autograd", "register_kernel", "register_autocast",
+                   "register_torch_dispatch", "register_vmap"}
+        if attribute in by_name:
+            registration = getattr(torch.library, attribute)
+            return lambda *args, **kwargs: registration(self.qualname, *args, **kwargs)
+        raise AttributeError(f"{self.qualname} is not defined through custom_op ('define: custom_op' in its spec): "
+                             f"its kernel's name has no {attribute}")
+
     def __repr__(self) -> str:
         return f"<the kernel of {self.qualname}: {self.__qualname__}>"
 

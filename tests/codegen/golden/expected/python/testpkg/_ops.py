@@ -6,6 +6,7 @@
 #   specs/scale_by.yaml
 #   specs/scale_rows.yaml
 #   specs/scale_rows_backward.yaml
+#   specs/softclip.yaml
 
 """Registrations for the torch.ops.testns operators.
 
@@ -26,7 +27,7 @@ from . import _opgen_runtime as _opgen
 
 _opgen.load_library(__file__, "libtestns_ops.so")
 
-__all__ = ["add_", "add__compile_unsupported_reason", "all_reduce", "gelu", "scale_by", "scale_by_compile_unsupported_reason", "scale_rows", "scale_rows_compile_unsupported_reason", "scale_rows_backward"]
+__all__ = ["add_", "add__compile_unsupported_reason", "all_reduce", "gelu", "scale_by", "scale_by_compile_unsupported_reason", "scale_rows", "scale_rows_compile_unsupported_reason", "scale_rows_backward", "softclip"]
 
 
 # Python kernels (the specs' `kernels: {KEY: {python: ...}}`), and the ops defined here.
@@ -39,6 +40,19 @@ def _gelu_cuda_kernel(x):
 
 
 _PYTHON_LIBRARY.impl("gelu", _gelu_cuda_kernel, "CUDA")
+
+
+def _softclip_cpu_kernel(x, limit=1.0):
+    return _opgen.python_kernel("testpkg.kernels:softclip", "testns::softclip")(x, limit)
+
+
+def _softclip_cuda_kernel(x, limit=1.0):
+    return _opgen.python_kernel("testpkg.triton_kernels:softclip", "testns::softclip")(x, limit)
+
+
+# testns::softclip through custom_op, as its project defined it (`define: custom_op`).
+_custom_op = torch.library.custom_op("testns::softclip", _softclip_cpu_kernel, mutates_args=(), device_types="cpu", schema="(Tensor x, float limit=1.) -> Tensor")
+_custom_op.register_kernel("cuda", _softclip_cuda_kernel)
 
 
 # Arguments Inductor must allocate in symmetric memory (PyTorch >= 2.13).
@@ -226,3 +240,13 @@ def _scale_rows_backward_fake(grad_0, x, row_scale, alpha):
 
 
 scale_rows_backward = torch.ops.testns.scale_rows_backward.default
+
+
+# testns::softclip (specs/softclip.yaml)
+
+@torch.library.register_fake("testns::softclip")
+def _softclip_fake(x, limit=1.0):
+    return torch.empty_like(x)
+
+
+softclip = torch.ops.testns.softclip.default

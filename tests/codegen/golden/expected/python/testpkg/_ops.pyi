@@ -6,6 +6,7 @@
 #   specs/scale_by.yaml
 #   specs/scale_rows.yaml
 #   specs/scale_rows_backward.yaml
+#   specs/softclip.yaml
 
 from typing import List, Optional, Sequence, Tuple, Union
 
@@ -13,7 +14,7 @@ import torch
 
 import mylib.scaling
 
-__all__ = ["add_", "add__compile_unsupported_reason", "all_reduce", "gelu", "scale_by", "scale_by_compile_unsupported_reason", "scale_rows", "scale_rows_compile_unsupported_reason", "scale_rows_backward"]
+__all__ = ["add_", "add__compile_unsupported_reason", "all_reduce", "gelu", "scale_by", "scale_by_compile_unsupported_reason", "scale_rows", "scale_rows_compile_unsupported_reason", "scale_rows_backward", "softclip"]
 
 
 def add_(self: torch.Tensor, other: torch.Tensor) -> torch.Tensor:
@@ -67,5 +68,13 @@ def scale_rows_compile_unsupported_reason(x: torch.Tensor, row_scale: Optional[t
 
 def scale_rows_backward(grad_0: torch.Tensor, x: torch.Tensor, row_scale: Optional[torch.Tensor], alpha: float) -> torch.Tensor:
     """testns::scale_rows_backward(Tensor grad_0, Tensor x, Tensor? row_scale, float alpha) -> Tensor
+    """
+    ...
+
+
+def softclip(x: torch.Tensor, limit: float = ...) -> torch.Tensor:
+    """limit * tanh(x / limit), as a project wrote it with @torch.library.custom_op.
+
+    testns::softclip(Tensor x, float limit=1.) -> Tensor
     """
     ...
