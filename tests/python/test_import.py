@@ -51,6 +51,7 @@ EXPECTED = {
     "transformer_engine/pytorch/attention/custom_ops.py": ("te_kv_cache", 3, 0),
 }
 DEF_CALL = re.compile(r'(?:m\.def|_PYTHON_LIBRARY\.define)\(("(?:[^"\\]|\\.)*")')
+CUSTOM_OP_CALL = re.compile(r'torch\.library\.custom_op\("([^"]*)".*, schema=("(?:[^"\\]|\\.)*")')
 
 
 def import_file(tmp_path, path, namespace):
@@ -92,7 +93,9 @@ def test_import_of_a_real_binding_file(tmp_path, path):
         tu = (out / "csrc" / f"{spec.stem}.cpp").read_text()
         if "nothing of it is C++" in tu:  # every kernel Python: the package defines it
             package = next(p for p in (out / "python").iterdir() if p.is_dir())
-            defs = DEF_CALL.findall((package / "_ops.py").read_text())
+            ops_py = (package / "_ops.py").read_text()
+            defs = DEF_CALL.findall(ops_py) + [  # `define: custom_op`: custom_op's name and schema, as one
+                repr(name.split("::")[-1] + ast.literal_eval(schema)) for name, schema in CUSTOM_OP_CALL.findall(ops_py)]
             (registered,) = [d for d in defs if ast.literal_eval(d).split("(")[0] == spec.stem]
         else:
             (registered,) = DEF_CALL.findall(tu)
