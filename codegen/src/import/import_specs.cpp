@@ -2,21 +2,20 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <set>
 #include <sstream>
 #include <system_error>
-#include <variant>
 
 #include <fmt/format.h>
 
 #include "check/checker.h"
 #include "check/names.h"
+#include "import/build_steps.h"
 #include "import/pp_condition.h"
-#include "load/spec_loader.h"
+#include "import/spec_drafts.h"
 #include "model/dispatch_keys.h"
 #include "model/schema.h"
 #include "model/types.h"
@@ -24,455 +23,19 @@
 
 namespace opgen::import {
 
-namespace {
-
-// The line of a "file:line" place, as the registrations record them (0 where none).
-int line_of(const std::string& where) {
-  const size_t colon = where.rfind(':');
-  int line = 0;
-  if (colon != std::string::npos) std::from_chars(where.data() + colon + 1, where.data() + where.size(), line);
-  return line;
-}
-
-std::string python_identifier(const std::string& op) {
-  std::string id = op;
-  std::replace(id.begin(), id.end(), '.', '_');
-  return id;
-}
-
-// Whether an op's outputs need a fake: some result is not an argument it writes.
-bool needs_fake(const std::string& schema) {
-  auto parsed = model::parse_schema(schema);
-  if (!std::holds_alternative<model::FunctionSchema>(parsed)) return false;  // the checker will say why
-  const auto& s = std::get<model::FunctionSchema>(parsed);
-  return std::any_of(s.returns.begin(), s.returns.end(),
-                     [&](const model::Return& r) { return model::bound_argument(s, r) == nullptr; });
-}
-
-// Whether some result of the op carries an alias annotation (`-> Tensor(a)`): a fake may then return its argument.
-bool results_alias(const std::string& schema) {
-  auto parsed = model::parse_schema(schema);
-  if (!std::holds_alternative<model::FunctionSchema>(parsed)) return false;
-  const auto& s = std::get<model::FunctionSchema>(parsed);
-  return std::any_of(s.returns.begin(), s.returns.end(), [](const model::Return& r) {
-    return r.type->alias || (!r.type->elements.empty() && r.type->element().alias);
-  });
-}
-
-constexpr std::string_view kInternalLinkage =
-    "A kernel with internal linkage stays registered by the project: the generated bindings (another file) cannot "
-    "call it. To bind it here, declare it in a header, outside any anonymous namespace and not 'static', and name it "
-    "under 'kernels:' with that header under 'include:'.";
-
-// "a, b, c and 9 more": a project of thousands gets one readable line.
-std::string first_names(const std::vector<std::string>& names) {
-  constexpr size_t kNamed = 12;
-  const size_t named = std::min(names.size(), kNamed);
-  return fmt::format("{}{}", fmt::join(names.begin(), names.begin() + named, ", "),
-                     names.size() > named ? fmt::format(" and {} more", names.size() - named) : "");
-}
-
-struct Draft {
-  const ImportedOp* op = nullptr;
-  std::vector<std::string> needs;
-  bool fake_stub = false;   // its fake in python/_fakes.py raises until written
-  bool fake_moved = false;  // its fake (a `_`) moved into python/_fakes.py
-  bool no_impl_given = false;  // the schema alone: no impl of it in the sources given
-  std::string fake_registered_at;  // file:line of the project's registration of the fake the spec takes
-  std::string fake_to_fix;         // "file:line: x": the project's fake the spec takes returns its argument x
-  std::string eager_only_code;  // the warning that says opcheck and torch.compile refuse the op, once checked
-  std::string text;
-  std::string display;  // the spec's path, as diagnostics name it
-};
-
-std::string spec_text(const ImportedOp& op, const std::string& package,
-                      Draft& draft, const std::string& fakes_file, const std::string& ns) {
-  std::string out = fmt::format("# {}\n", yaml_comment(fmt::format("Imported by `opgen import` from {}{}.", op.where,
-                                                                 op.guard.empty() ? "" : fmt::format(" (under {})", op.guard))));
-  // Moved into another namespace (--namespace): a schema that names its own
-  // (`TORCH_SELECTIVE_SCHEMA("pyg::scatter_sum(...)")`) loses that prefix, the
-  // library supplies the new one; otherwise the schema is kept as written.
-  std::string schema = op.schema;
-  if (!op.ns.empty() && op.ns != ns && schema.starts_with(op.ns + "::")) schema.erase(0, op.ns.size() + 2);
-  if (op.schema_from_type_hints)
-    out += fmt::format("# {}\n", yaml_comment(fmt::format("The schema torch.library.custom_op infers from the type "
-                                                           "hints of {} ({}).", op.schema_from, op.schema_inferred_from)));
-  else if (!op.schema_inferred_from.empty())
-    out += fmt::format("# {}\n", yaml_comment(fmt::format("The schema PyTorch infers from the C++ signature of {} "
-                                                           "({}): arguments and results named _0, _1, ...",
-                                                           op.schema_from, op.schema_inferred_from)));
-  out += fmt::format("schema: {}\n", yaml_double_quoted(schema));
-  out += fmt::format("abi: {}\n", op.abi == model::Abi::Stable ? "stable" : "unstable");
-  // Impls the generated bindings cannot call stay in the project's build,
-  // registered against this def (docs/import.md).
-  // (At most a dozen: a file of 100,000 registrations of one op would make a spec of megabytes of comments.)
-  constexpr size_t kKeptNamed = 12;
-  for (size_t i = 0; i < std::min(op.kept_impls.size(), kKeptNamed); ++i)
-    out += fmt::format("# {}\n", yaml_comment("kept in the project's build: the impl for " + op.kept_impls[i]));
-  if (op.kept_impls.size() > kKeptNamed)
-    out += fmt::format("# and {} more impls kept in the project's build\n", op.kept_impls.size() - kKeptNamed);
-  if (op.kept_for_internal_linkage) out += fmt::format("# {}\n", kInternalLinkage);
-  std::vector<const ImportedKernel*> kernels;
-  for (const auto& k : op.kernels) {
-    auto same = [&](const ImportedKernel* other) { return other->dispatch_key == k.dispatch_key; };
-    if (std::none_of(kernels.begin(), kernels.end(), same)) kernels.push_back(&k);
-  }
-  if (!kernels.empty()) {
-    std::vector<std::string> keys;
-    for (const auto* k : kernels) keys.push_back(yaml_scalar(k->dispatch_key));
-    out += fmt::format("dispatch: [{}]\n", fmt::join(keys, ", "));
-    out += "kernels:\n";
-    const bool python = std::all_of(kernels.begin(), kernels.end(), [](const auto* k) { return k->python; });
-    if (python) {
-      // custom_op's own function, registered by the package once its decorator is gone.
-    } else if (op.includes.size() == 1) {
-      out += fmt::format("  include: {}\n", yaml_double_quoted(op.includes[0]));
-    } else if (!op.includes.empty()) {
-      std::vector<std::string> includes;
-      for (const auto& include : op.includes) includes.push_back(yaml_double_quoted(include));
-      out += fmt::format("  include: [{}]\n", fmt::join(includes, ", "));
-    } else {
-      draft.needs.push_back(fmt::format("no header of {} declares its kernels: name it under 'kernels: include'",
-                                        kernels.front()->where.substr(0, kernels.front()->where.rfind(':'))));
-    }
-    for (const auto* k : kernels)
-      out += k->python ? fmt::format("  {}: {{python: {}}}\n", yaml_scalar(k->dispatch_key), yaml_double_quoted(k->function))
-                       : fmt::format("  {}: {}\n", yaml_scalar(k->dispatch_key), yaml_double_quoted(k->function));
-    // custom_op's kernels: the package defines the op through custom_op too, so it keeps custom_op's Autograd
-    // kernel (a backward raises until register_autograd names a formula) and the project's registrations by
-    // the op's name reach its object. custom_op's keys are CompositeExplicitAutograd or a device's.
-    if (python && std::all_of(kernels.begin(), kernels.end(), [](const ImportedKernel* k) {
-          return k->dispatch_key == "CompositeExplicitAutograd" || !model::custom_op_device_type(k->dispatch_key).empty();
-        }))
-      out += "define: custom_op  # as the project defined it\n";
-  } else if (!op.kept_impls.empty() && !op.kernel_refused) {
-    out += "dispatch: []  # its kernels are the impls kept in the project's build\n";
-  } else if (!op.impls_in_other_configurations.empty() && !op.kernel_refused) {
-    // As the project's own build of this configuration registers it: the schema alone.
-    out += fmt::format("# {}\n", yaml_comment(fmt::format("In this configuration the sources register the schema "
-                                                           "alone; its impls are in other configurations: {}",
-                                                           fmt::join(op.impls_in_other_configurations, "; "))));
-    out += "dispatch: []\n";
-  } else if (!op.kernel_refused) {
-    // The def alone, as the sources given register it: impls the project
-    // registers in other files (vLLM's "impl registration is in source
-    // file") keep registering against the spec's def, as kept impls do.
-    out += fmt::format("# {}\n", yaml_comment("No impl of it in the sources given: the schema alone, as they register "
-                                               "it. Impls the project registers in other files register against it; "
-                                               "give those files to the same run to bind their kernels here."));
-    out += "dispatch: []\n";
-    draft.no_impl_given = true;
-  }
-  if (!op.tags.empty()) {
-    std::vector<std::string> tags;
-    for (const auto& tag : op.tags) tags.push_back(yaml_scalar(tag));
-    out += fmt::format("tags: [{}]\n", fmt::join(tags, ", "));
-  }
-  // A kernel at CompositeImplicitAutograd (a catch-all one), bound or kept in the project's build (kept impls read
-  // "<key> (<file:line>; why)"): the op decomposes, and takes no fake (E0827; torch refuses to register one).
-  auto decomposing = [](std::string_view name) {
-    const model::DispatchKey* key = model::find_dispatch_key(name);
-    return key && key->kind == model::DispatchKeyKind::Decomposing;
-  };
-  const auto kept_decomposing = std::find_if(op.kept_impls.begin(), op.kept_impls.end(), [&](const std::string& kept) {
-    return decomposing(kept.substr(0, kept.find(" (")));
-  });
-  const bool decomposes = std::any_of(op.kernels.begin(), op.kernels.end(),
-                                      [&](const ImportedKernel& k) { return decomposing(k.dispatch_key); }) ||
-                          kept_decomposing != op.kept_impls.end();
-  // A Meta kernel is the op's fake (E0828): the spec takes none but the project's own, which `opgen check` then
-  // names as a need. One the project keeps in its build (kept impls read "<key> (<file:line>; why)") is named
-  // as the fake: `fake: {meta: ...}`.
-  const bool meta_kernel =
-      std::any_of(op.kernels.begin(), op.kernels.end(), [](const ImportedKernel& k) { return k.dispatch_key == "Meta"; });
-  const auto kept_meta = std::find_if(op.kept_impls.begin(), op.kept_impls.end(),
-                                      [](const std::string& kept) { return kept.starts_with("Meta ("); });
-  // The project's own fake is the spec's, even for an op opgen would write one for (no result of its own:
-  // `-> ()`, an out= overload): its checks stay, and the package registers one fake, not a second beside it.
-  const bool project_fake = op.has_project_fake();
-  // Where the kept impl is where it is written: "<key> (<file:line>; why)".
-  auto kept_where = [](const std::string& kept) {
-    const size_t open = kept.find(" (") + 2;
-    return kept.substr(open, std::min(kept.find(';', open), kept.size() - 1) - open);
-  };
-  if (kept_decomposing != op.kept_impls.end() &&
-      std::none_of(op.kernels.begin(), op.kernels.end(),
-                   [&](const ImportedKernel& k) { return decomposing(k.dispatch_key); })) {
-    out += fmt::format("fake: {{decomposes: {}}}  # {}\n", yaml_double_quoted(kept_where(*kept_decomposing)),
-                       yaml_comment("its CompositeImplicitAutograd impl, kept in the project's build, decomposes the "
-                                    "op: it takes no fake"));
-  } else if (needs_fake(op.schema) && !decomposes && !meta_kernel && kept_meta != op.kept_impls.end() &&
-             !project_fake) {
-    out += fmt::format("fake: {{meta: {}}}  # {}\n", yaml_double_quoted(kept_where(*kept_meta)),
-                       yaml_comment("its Meta impl, kept in the project's build, is its fake"));
-  } else if (project_fake || (needs_fake(op.schema) && !decomposes && !meta_kernel)) {
-    if (project_fake && !op.fake_returns_argument.empty() && !results_alias(op.schema)) {
-      draft.fake_to_fix = op.fake_returns_argument;
-      out += fmt::format("# {}\n", yaml_comment(fmt::format("To fix: the fake returns its argument itself ({}); a "
-                                                             "fake returns new tensors (x.new_empty(...)).",
-                                                             op.fake_returns_argument)));
-    }
-    if (!op.python_fake.empty()) {
-      if (!op.fake_via.empty())
-        out += fmt::format("# {}\n", yaml_comment(fmt::format("The fake the project registers through its own "
-                                                               "decorator {}: the package registers it instead.",
-                                                               op.fake_via)));
-      out += fmt::format("fake: {{python: {}}}\n", yaml_double_quoted(op.python_fake));
-      draft.fake_registered_at = op.python_fake_at;
-    } else if (!op.python_fake_source.empty()) {
-      out += fmt::format("fake: {{python: {}}}  # {}\n",
-                         yaml_double_quoted(fmt::format("{}._fakes:{}", package, python_identifier(op.name))),
-                         yaml_comment(fmt::format("the fake registered at {} (named '_'), moved there",
-                                                  op.python_fake_moved_from)));
-      draft.fake_moved = true;
-      draft.fake_registered_at = op.python_fake_moved_from;
-    } else {
-      out += fmt::format("fake: {{python: {}}}  # {}\n",
-                         yaml_double_quoted(fmt::format("{}._fakes:{}", package, python_identifier(op.name))),
-                         yaml_comment("to write: " + fakes_file));
-      draft.fake_stub = true;
-    }
-  }
-  return out;
-}
-
-// A file's path as a C++ comment may hold it: its control characters (a newline would end the comment) as '?'.
-std::string printable(std::string path) {
-  for (char& c : path)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
-  return path;
-}
-
-// A header of the declarations a registering source makes of its kernels (kernel_headers.h), for the generated
-// bindings to include.
-std::string declarations_header_text(const ImportResult::DeclarationsHeader& header) {
-  std::string out = fmt::format(
-      "// Written by `opgen import`: the declarations {} makes of kernels it registers,\n"
-      "// which no header declares. The generated bindings, another file, include them\n"
-      "// from here; the functions are defined where they were.\n"
-      "#pragma once\n\n",
-      printable(header.source));
-  for (const auto& include : header.includes)
-    out += include.condition.empty()
-               ? fmt::format("#include {}\n", include.spelled)
-               : fmt::format("#if {}\n#include {}\n#endif\n", include.condition, include.spelled);
-  std::string scope;
-  bool first = true;
-  for (const auto& [ns, declaration] : header.declarations) {
-    if (first || ns != scope) {
-      if (!first && !scope.empty()) out += fmt::format("}}  // namespace {}\n", scope);
-      out += ns.empty() ? "\n" : fmt::format("\nnamespace {} {{\n", ns);
-      scope = ns;
-      first = false;
-    }
-    out += declaration + "\n";
-  }
-  if (!scope.empty()) out += fmt::format("}}  // namespace {}\n", scope);
-  return out;
-}
-
-// What the project's build does once the specs register the written ops:
-// the source blocks it deletes (each whole, or the registrations the specs
-// now make), the files it drops whole, and the files it keeps compiling (for
-// the impls they keep, the rest of a block, or what else they define).
-struct BuildSteps {
-  std::vector<std::pair<std::string, std::string>> drop_lines;  // file, what to delete in it
-  std::vector<std::string> dropped_files;
-  std::vector<std::string> kept_files;
-  // "file:first-last: the block ...": blocks of the namespace in which import read no op registration (a custom
-  // class's, pyg-lib's HashMap): what they register stays the project's, so their files stay in the build.
-  std::vector<std::string> unread_blocks;
-  // The head of a block that claims the namespace (TORCH_LIBRARY) and stays, for registrations it keeps
-  // (deep-gemm's, for its one kept impl): the library must then add to the namespace, not claim it again.
-  std::string claim_that_stays;
-  // "file:lines: PYBIND11_MODULE(...)" in files that stay: pybind11 modules of the project's own functions.
-  std::vector<std::string> python_modules;
-  std::vector<std::pair<std::string, std::string>> deleted_inits;  // file, the module its PyInit_<module> made
-};
-
-// The module a C++ module init makes: `_C` of `PyMODINIT_FUNC PyInit__C`; "" where the init names none.
-std::string init_module(const std::string& init) {
-  const size_t at = init.find("PyInit_");
-  if (at == std::string::npos) return "";
-  size_t end = at + 7;
-  while (end < init.size() && (std::isalnum(static_cast<unsigned char>(init[end])) || init[end] == '_')) ++end;
-  return init.substr(at + 7, end - at - 7);
-}
-
-BuildSteps build_steps(const ImportResult& found, const std::set<std::string>& written_ops, const std::string& ns,
-                       bool moved) {
-  auto ours = [&](const RegistrationBlock::Registration& reg) {
-    return !reg.op.empty() && written_ops.count(reg.op) && (reg.ns == ns || moved || reg.ns.empty());
-  };
-  auto owned = [&](const RegistrationBlock::Registration& reg) { return !reg.kept && ours(reg); };
-  // Per file, in the order the sources came: whether every block of it goes whole, whether it stays.
-  struct FileFate {
-    bool every_block_owned = true;
-    bool stays = false;
-    std::string python_module_init, python_module_init_lines;  // RegistrationBlock's
-    bool python_module_functions = false;
-  };
-  std::vector<std::string> files;
-  std::map<std::string, FileFate> fate;
-  BuildSteps steps;
-  for (const RegistrationBlock& block : found.blocks) {
-    auto [it, fresh] = fate.try_emplace(block.file);
-    if (fresh) files.push_back(block.file);
-    FileFate& file = it->second;
-    file.python_module_init = block.python_module_init;
-    file.python_module_init_lines = block.python_module_init_lines;
-    file.python_module_functions = block.python_module_functions;
-    std::vector<std::string> owned_ops, staying;  // each op once, in order
-    std::set<std::string> seen_owned, seen_staying;
-    bool keeps = false;
-    for (const auto& reg : block.registrations) {
-      if (owned(reg)) {
-        if (seen_owned.insert(reg.op).second) owned_ops.push_back(reg.op);
-      } else {
-        keeps = keeps || (reg.kept && ours(reg));
-        const std::string name = reg.op.empty() ? "those import could not read" : reg.op;
-        if (seen_staying.insert(name).second) staying.push_back(name);
-      }
-    }
-    const bool whole = !owned_ops.empty() && staying.empty() && !block.shares_lines;
-    if (block.claims && (block.ns == ns || moved) && !whole && steps.claim_that_stays.empty())
-      steps.claim_that_stays = fmt::format("{}:{}-{}: {}", block.file, block.first_line, block.last_line, block.head);
-    file.every_block_owned = file.every_block_owned && whole;
-    file.stays = file.stays || keeps || (!owned_ops.empty() && (!whole || block.file_has_other_code));
-    if (block.registrations.empty() && (block.ns == ns || moved)) {
-      file.stays = true;
-      steps.unread_blocks.push_back(
-          fmt::format("{}:{}-{}: the block {}", block.file, block.first_line, block.last_line, block.head));
-    }
-    if (owned_ops.empty()) continue;
-    // An op whose def (or some impls) goes while an impl of it stays: each list says which part.
-    for (std::string& op : staying)
-      if (seen_owned.count(op)) op = "the kept impls of " + op;
-    for (std::string& op : owned_ops)
-      if (seen_staying.count(op)) op += " but not its kept impls";
-    const std::string where = block.first_line == block.last_line
-                                  ? fmt::format("{}:{}", block.file, block.first_line)
-                                  : fmt::format("{}:{}-{}", block.file, block.first_line, block.last_line);
-    if (whole) {
-      steps.drop_lines.emplace_back(block.file, fmt::format("{}: delete the block {}", where, block.head));
-      continue;
-    }
-    // The lines of the registrations that go (FBGEMM's CPU block: 19 of 20), adjacent ones joined; none where a
-    // line holds one that stays as well, or where they would be a list of more than kMostRanges to apply by hand
-    // (sglang's, its registrations set apart by blank lines and comments). Both lists are in source order: one
-    // walk finds an overlap.
-    constexpr size_t kMostRanges = 8;
-    std::vector<std::pair<int, int>> going, kept;
-    // Whether nothing but filler lines (blank, `//` comments) stands between two lines.
-    auto only_filler_between = [&](int after, int before) {
-      for (int line = after + 1; line < before; ++line)
-        if (!block.filler_lines.count(line)) return false;
-      return true;
-    };
-    for (const auto& reg : block.registrations) {
-      const int first = line_of(reg.where);
-      auto& into = owned(reg) ? going : kept;
-      if (!into.empty() && (into.back().second + 1 >= first || only_filler_between(into.back().second, first)))
-        into.back().second = std::max(into.back().second, reg.last_line);
-      else
-        into.emplace_back(first, reg.last_line);
-    }
-    // The block's own first and last lines stay with it (its head, its closing brace or `;`): a registration that
-    // shares one (RegisterOperators' last `.op(...);`) is no line to delete.
-    kept.insert(kept.begin(), {block.first_line, block.first_line});
-    kept.emplace_back(block.last_line, block.last_line);
-    bool overlap = false;
-    for (size_t g = 0, k = 0; g < going.size() && k < kept.size() && !overlap;) {
-      overlap = going[g].first <= kept[k].second && kept[k].first <= going[g].second;
-      (going[g].second < kept[k].second ? g : k) += 1;
-    }
-    std::string lines;
-    for (const auto& [first, last] : going)
-      if (!overlap && going.size() <= kMostRanges)
-        lines += (!lines.empty()                                          ? ", "
-                  : going.size() == 1 && going[0].first == going[0].second ? ": line "
-                                                                           : ": lines ") +
-                 (first == last ? std::to_string(first) : fmt::format("{}-{}", first, last));
-    if (!staying.empty() && staying.size() < owned_ops.size())  // the shorter list: what stays
-      steps.drop_lines.emplace_back(
-          block.file, fmt::format("{}: in the block {}, delete every registration but those of {}{}", where,
-                                  block.head, fmt::join(staying, ", "), lines));
-    else
-      steps.drop_lines.emplace_back(block.file, fmt::format("{}: in the block {}, delete the registrations of {}{}",
-                                                            where, block.head, fmt::join(owned_ops, ", "), lines));
-  }
-  for (const std::string& file : files) {
-    if (fate[file].stays) steps.kept_files.push_back(file);
-    else if (fate[file].every_block_owned) steps.dropped_files.push_back(file);
-    // Kept in the library, the init would call Python's C API, which the library does not link: the generated
-    // package loads it, where the project's Python imported the module.
-    // A pybind11 module of the project's own functions stays: it is the project's Python API (build_python_module).
-    if (fate[file].stays && !fate[file].python_module_init.empty() && fate[file].python_module_functions)
-      steps.python_modules.push_back(
-          fmt::format("{}:{}: {}", file, fate[file].python_module_init_lines, fate[file].python_module_init));
-    else if (fate[file].stays && !fate[file].python_module_init.empty()) {
-      // The module the project's Python imported to load its library (torch-harmonics' `from . import _C`).
-      const std::string& init = fate[file].python_module_init;
-      const std::string module = init_module(init);
-      if (!module.empty()) steps.deleted_inits.emplace_back(file, module);
-      steps.drop_lines.emplace_back(
-          file, fmt::format("{}:{}: delete {} too, a Python module's init: the generated package loads the library, "
-                            "which links no Python{}",
-                            file, fate[file].python_module_init_lines, init,
-                            module.empty()
-                                ? ""
-                                : fmt::format(": the project's Python imports the package where it imported {}",
-                                              module)));
-    }
-  }
-  // A file dropped whole needs no line of its own.
-  std::erase_if(steps.drop_lines, [&](const auto& line) {
-    return !fate[line.first].stays && fate[line.first].every_block_owned;
-  });
-  return steps;
-}
-
-// Checks the drafts without known needs together, as `opgen check` would;
-// a draft with an error gets it as a need. Repeated until what is left
-// passes (a cross-op error names one draft of two).
-void check_drafts(std::vector<Draft>& drafts, const model::Library& settings) {
-  for (int round = 0; round < 4; ++round) {
-    model::Library lib = settings;
-    Diagnostics diags;
-    std::map<std::string, Draft*> by_display;
-    for (Draft& d : drafts) {
-      if (!d.needs.empty()) continue;
-      by_display[d.display] = &d;
-      if (auto spec = load::load_spec_text(d.text, d.display, diags)) {
-        spec->path = d.display;
-        lib.ops.push_back(std::move(*spec));
-      }
-    }
-    if (!diags.has_errors()) check::check_library(lib, diags);
-    bool any = false;
-    for (const Diagnostic& diag : diags.all()) {
-      if (diag.severity != Severity::Error) continue;
-      auto it = by_display.find(diag.loc.file);
-      if (it == by_display.end()) continue;
-      it->second->needs.push_back(fmt::format("opgen check: {}: error[{}]: {}", diag.loc.to_string(),
-                                              code_id(diag.code), diag.message));
-      any = true;
-    }
-    if (!any) {
-      for (const model::OpSpec& spec : lib.ops)
-        if (auto it = by_display.find(spec.path); it != by_display.end())
-          it->second->eager_only_code = spec.eager_only_code;
-      return;
-    }
-  }
-}
-
-}  // namespace
+using detail::build_steps;
+using detail::BuildSteps;
+using detail::check_drafts;
+using detail::declarations_header_text;
+using detail::Draft;
+using detail::first_names;
+using detail::init_module;
+using detail::kInternalLinkage;
+using detail::python_identifier;
+using detail::spec_text;
 
 namespace {
 
-// The specs of namespace `ns` (moved: the sources' one namespace imported as
-// another), into `schemas_dir` and `python_dir`.
 // A fake the sources register for an op none of them defines, and nothing
 // else of it: its def is in another build or file (vLLM's _custom_ops.py
 // holds the fakes of every extension, each under `if hasattr(...)`). It stays
@@ -559,6 +122,8 @@ std::map<std::string, std::string> helper_namespaces(const ImportResult& found, 
   return owner;
 }
 
+// The specs of namespace `ns` (moved: the sources' one namespace imported as
+// another), into `schemas_dir` and `python_dir`, and the report of them.
 // several: one of several namespaces imported in one run, where the other
 // namespaces' ops (and those of no named namespace) are accounted elsewhere.
 ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& options, const std::string& ns,

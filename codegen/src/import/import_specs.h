@@ -1,5 +1,7 @@
-// `opgen import`, stages 3 and 4: each found op becomes a spec, checked by
-// the same loader and checker `opgen check` runs. An op that passes is
+// `opgen import`, stages 3 and 4: each found op becomes a spec (its text and
+// needs: spec_drafts.h), checked by the same loader and checker `opgen check`
+// runs; the report says what the project's build then deletes, drops and
+// keeps (build_steps.h) and the CMake and Python steps that follow. An op that passes is
 // written as <op>.yaml; one that needs a person (no schema, a kernel that is
 // not a plain function, no kernel found, an error of the checker) is written
 // as <op>.yaml.todo, which no build reads, with the reasons on top. Ops
