@@ -3,9 +3,10 @@ would do it by hand, line numbers kept but for one import line a custom_op switc
   next: take out the project's defs of the N ops the specs define (...): <file>:<line>[-<last>], ...
   next: take out the project's registrations of the N fakes the specs take (...): <file>:<line>, ...
       each statement's lines emptied, the functions they decorated or named left in place (the package registers them)
-  next: replace the custom_op decorators of the N functions ... with @op_kernel("<ns>::<op>"),
-        `from <package>._opgen_runtime import op_kernel` (...): <file>:<line>[-<last>], ...
-      each decorator's first line `@op_kernel("<the op it named>")`, its others emptied; the import added to the file
+  next: replace the custom_op and triton_op decorators and calls of the N functions ... with op_kernel("<ns>::<op>")
+        (...), `from <package>._opgen_runtime import op_kernel` (...): <file>:<line>[-<last>], ...
+      each decorator's first line `@op_kernel("<the op it named>")`, each call's `op_kernel("<the op>")(<its function>)`
+      (`name = ` kept), their other lines emptied; the import added to the file
   next: import the package where the project's Python imported <module>, ... (`import <package> as <module>`): ...
       each of those import statements that statement
 A location that does not begin a decorator or a call the report means (the tree changed since the import), or one
@@ -18,11 +19,15 @@ from pathlib import Path
 report, tree = Path(sys.argv[1]), Path(sys.argv[2])
 TAKE_OUT = re.compile(r" *next: take out the project's (?:defs of the \d+ ops|registrations of the \d+ fakes)"
                       r"[^(]*\([^)]*\): (.*)$")
-SWITCH = re.compile(r" *next: replace the custom_op decorators of the \d+ functions .*?`from (\S+) import op_kernel`"
+SWITCH = re.compile(r" *next: replace the custom_op (?:decorators|and triton_op decorators and calls) of the \d+ functions "
+                    r".*?`from (\S+) import op_kernel`"
                     r" \([^)]*\): (.*)$")
 MODULE = re.compile(r" *next: import the package where the project's Python imported (\w+), .*?\(`(import \S+ as \w+)`\)"
                     r": (.*)$")
-WHAT = re.compile(r"\s*@?[\w.]*(define|register_fake|impl_abstract|custom_op|register_custom_op)\b")
+WHAT = re.compile(r"\s*@?(\w+\s*=\s*)?[\w.]*(define|register_fake|impl_abstract|custom_op|triton_op|register_custom_op)\b")
+# A custom_op (triton_op) the switch replaces: decorating a def, or called, `name = custom_op("ns::op", fn, ...)` or
+# `custom_op("ns::op", ...)(fn)`.
+DEFINER = re.compile(r"(\s*)(@|\w+\s*=\s*)?[\w.]*\b(?:custom_op|triton_op)\(\s*(\"[^\"]*\")")
 edits = {}  # file -> [(first, last, the package whose op_kernel replaces a custom_op decorator, or None)]
 imports = {}  # file -> {line: (the module it imported, the statement that replaces it)}
 
@@ -64,7 +69,7 @@ for file, statements in sorted(imports.items()):
 for file, ranges in sorted(edits.items()):  # every check before any edit, in any file
     for first, last, runtime in ranges:
         statement = "\n".join(texts[file][first - 1:last])
-        if not WHAT.match(statement) or (runtime and not re.match(r"\s*@[\w.]*custom_op\(\s*\"", statement)):
+        if not WHAT.match(statement) or (runtime and not DEFINER.match(statement)):
             sys.exit(f"{tree / file}:{first}: holds no registration the report names: '{texts[file][first - 1]}'")
         if statement.count("(") != statement.count(")"):
             sys.exit(f"{tree / file}:{first}-{last}: the statement goes on past these lines: a person's edit")
@@ -82,8 +87,15 @@ for file, ranges in sorted(edits.items()):
         head, statement = lines[first - 1], "\n".join(lines[first - 1:last])
         lines[first - 1:last] = [""] * (last - first + 1)
         if runtime:
-            qualname = re.search(r"custom_op\(\s*(\"[^\"]*\")", statement)[1]
-            lines[first - 1] = f"{head[:len(head) - len(head.lstrip())]}@op_kernel({qualname})"
+            indent, lead, qualname = DEFINER.match(statement).groups()
+            if lead == "@":
+                lines[first - 1] = f"{indent}@op_kernel({qualname})"
+            else:  # called: on the function it names second, or on the one it is applied to
+                function = (re.match(r"[^,]*,\s*(\w+)\s*[,)]", statement[statement.index(qualname):]) or
+                            re.search(r"\)\s*\(\s*(\w+)\s*\)\s*$", statement))
+                if not function:
+                    sys.exit(f"{tree / file}:{first}: names no function to switch: '{head}'")
+                lines[first - 1] = f"{indent}{lead or ''}op_kernel({qualname})({function[1]})"
             runtimes.add(runtime)
     for runtime in sorted(runtimes):  # after the module's docstring and __future__ imports: before its first import
         at = next((i for i, text in enumerate(lines) if re.match(r"(import|from) (?!__future__)", text)), 0)

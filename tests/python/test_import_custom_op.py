@@ -31,6 +31,7 @@ from typing import Optional, Sequence
 
 import torch
 import torch.nn.functional as F
+from torch.library import triton_op
 
 # Defaults spelled with module constants: import reads their values as PyTorch fixes them
 # (the conditional's branches agree), and moves the `_` fake with the values it repeats.
@@ -144,6 +145,40 @@ def _cube_backward(ctx, grad):
 
 
 cube.register_autograd(_cube_backward, setup_context=_cube_setup)
+
+
+def _halve(x: torch.Tensor) -> torch.Tensor:
+    return x / 2
+
+
+# custom_op called, not decorating: the custom_op object is the name it is assigned to.
+halve = torch.library.custom_op("mylib::halve", _halve, mutates_args=())
+
+
+@halve.register_fake
+def _halve_fake(x):
+    return torch.empty_like(x)
+
+
+def _negate(x: torch.Tensor) -> torch.Tensor:
+    return -x
+
+
+negate = torch.library.custom_op("mylib::negate", mutates_args=())(_negate)
+
+
+@torch.library.register_fake("mylib::negate")
+def _negate_fake(x):
+    return torch.empty_like(x)
+
+
+# triton_op: its function is its fake too, traced by torch.compile (plain torch ops stand in for
+# wrap_triton launches, which need a GPU).
+@triton_op("mylib::traced_scale", mutates_args=())
+def traced_scale(x: torch.Tensor, a: float = 2.0) -> torch.Tensor:
+    out = torch.empty_like(x)
+    out.copy_(x * a)
+    return out
 '''
 
 # Every op on the same seeded inputs; the results saved for the other process to compare.
@@ -173,6 +208,8 @@ for shape in [(4, 8), (3, 1), (0, 5), (2, 3, 4)]:
     cubed = named.cube(x)
     cubed.backward(torch.randn(shape))
     results += [cubed.detach(), x.grad]
+    results += [named.halve(x.detach()), named.negate(x.detach()), named.traced_scale(x.detach(), 0.5),
+                torch.ops.mylib.traced_scale(x.detach())]
     # custom_op's Autograd kernel: a backward through an op with no formula raises (it does not pass silently).
     try:
         torch.ops.mylib.twice(x).sum().backward()
@@ -195,9 +232,13 @@ opcheck(torch.ops.mylib.round_ste.default, (x,))
 opcheck(torch.ops.mylib.twice.default, (x,))
 opcheck(torch.ops.mylib.cube.default, (x.requires_grad_(),))
 x = x.detach()
+opcheck(torch.ops.mylib.halve.default, (x,))
+opcheck(torch.ops.mylib.negate.default, (x,))
+opcheck(torch.ops.mylib.traced_scale.default, (x, 0.5))
 def step(x, y):
     acc = torch.zeros_like(x)
     torch.ops.mylib.accumulate_(acc, [x, y], 2)
+    acc = torch.ops.mylib.traced_scale(torch.ops.mylib.negate(acc), 0.5)
     mean, top = torch.ops.mylib.row_stats(torch.ops.mylib.scaled_add(torch.ops.mylib.shifted(acc), y, 0.5))
     return mean + top
 compiled = torch.compile(step, fullgraph=True, backend="aot_eager")
@@ -221,17 +262,19 @@ def test_a_custom_op_project_switches_and_gives_the_same_results(tmp_path):
 
     imported = run_opgen("import", "--python-package", "mylib_ops", "mylib/ops.py", cwd=project)
     assert imported.returncode == 0, imported.stdout + imported.stderr
-    assert "7 ops imported" in imported.stdout and "need a person" not in imported.stdout, imported.stdout
+    assert "10 ops imported" in imported.stdout and "need a person" not in imported.stdout, imported.stdout
     assert "drop the sources' own registrations" not in imported.stdout, imported.stdout  # none in a build
     # Where each decorator and fake registration is, for the person (or a script) to change.
     lines = OPS.splitlines()
-    at = [f"mylib/ops.py:{i + 1}" for i, line in enumerate(lines) if line.startswith("@torch.library.custom_op")]
-    assert "replace the custom_op decorators of the 7 functions the specs name under 'kernels:' with " \
-           '@op_kernel("<ns>::<op>"), `from mylib_ops._opgen_runtime import op_kernel` (the package defines those ' \
-           "ops and registers the functions as their kernels; a call of a function's name still calls its op, as " \
-           f"custom_op's object did): {', '.join(at)}" in imported.stdout, imported.stdout
+    at = [f"mylib/ops.py:{i + 1}" for i, line in enumerate(lines)
+          if line.startswith(("@torch.library.custom_op", "@triton_op")) or " = torch.library.custom_op(" in line]
+    assert "replace the custom_op and triton_op decorators and calls of the 10 functions the specs name under " \
+           '\'kernels:\' with op_kernel("<ns>::<op>") (`@op_kernel(...)` on a def, `op_kernel(...)(fn)` called), ' \
+           "`from mylib_ops._opgen_runtime import op_kernel` (the package defines those ops and registers the " \
+           "functions as their kernels; a call of a function's name still calls its op, as custom_op's object " \
+           f"did): {', '.join(at)}" in imported.stdout, imported.stdout
     fakes = [f"mylib/ops.py:{i + 1}" for i, line in enumerate(lines) if "register_fake" in line]
-    assert "registrations of the 6 fakes the specs take" in imported.stdout, imported.stdout
+    assert "registrations of the 8 fakes the specs take" in imported.stdout, imported.stdout
     assert all(f in imported.stdout for f in fakes), imported.stdout
     autograd = next(i + 1 for i, line in enumerate(lines) if line.startswith("torch.library.register_autograd"))
     assert f"scaled_add: Autograd (mylib/ops.py:{autograd}, register_autograd of _scaled_add_backward in Python)" \
@@ -243,6 +286,9 @@ def test_a_custom_op_project_switches_and_gives_the_same_results(tmp_path):
     spec = (project / "schemas" / "scaled_add.yaml").read_text()
     # Defined through custom_op, as the project had it: its Autograd kernel raises where no formula is registered.
     assert "define: custom_op" in spec, spec
+    traced = (project / "schemas" / "traced_scale.yaml").read_text()  # triton_op's kernel is its fake
+    assert "define: triton_op" in traced and "fake:" not in traced, traced
+    assert 'schema: "traced_scale(Tensor x, float a=2.0) -> Tensor"' in traced, traced
     assert 'schema: "scaled_add(Tensor x, Tensor y, float alpha=1.0, Tensor? bias=None) -> Tensor"' in spec, spec
     assert 'CPU: {python: "mylib.ops:scaled_add"}' in spec and 'fake: {python: "mylib.ops:_scaled_add_fake"}' in spec
     accumulate = (project / "schemas" / "accumulate_.yaml").read_text()
@@ -258,7 +304,12 @@ def test_a_custom_op_project_switches_and_gives_the_same_results(tmp_path):
     taken = subprocess.run([sys.executable, SOURCE_DIR / "scripts" / "apply_python_deletions.py",
                             tmp_path / "report.txt", project], capture_output=True, text=True)
     assert taken.returncode == 0, taken.stdout + taken.stderr
-    switched = [re.sub(r'^@torch\.library\.custom_op\(("[^"]*").*', r"@op_kernel(\1)", line) for line in OPS.split("\n")]
+    switched = [re.sub(r'^@(?:torch\.library\.custom_op|triton_op)\(("[^"]*").*', r"@op_kernel(\1)", line)
+                for line in OPS.split("\n")]
+    switched = [re.sub(r'^(\w+) = torch\.library\.custom_op\(("[^"]*"), (\w+),.*', r"\1 = op_kernel(\2)(\3)", line)
+                for line in switched]
+    switched = [re.sub(r'^(\w+) = torch\.library\.custom_op\(("[^"]*").*\((\w+)\)$', r"\1 = op_kernel(\2)(\3)", line)
+                for line in switched]
     switched = ["" if line.startswith("@") and "register_fake" in line else line for line in switched]
     assert ops.read_text().split("\n") == ["from mylib_ops._opgen_runtime import op_kernel"] + switched
     generated = run_opgen("generate", "--namespace", "mylib", "--fragment", "--python-package", "mylib_ops", "-o",
@@ -269,7 +320,7 @@ def test_a_custom_op_project_switches_and_gives_the_same_results(tmp_path):
     # After: the package opgen generated, over the same functions.
     run(project, RUN.format(setup="import mylib_ops, mylib.ops", checks=CHECKS), tmp_path / "after.pt",
         f"{tmp_path / 'gen' / 'python'}:{project}:{SOURCE_DIR / 'python'}")
-    assert_bit_identical(tmp_path / "before.pt", tmp_path / "after.pt", 68)
+    assert_bit_identical(tmp_path / "before.pt", tmp_path / "after.pt", 84)
 
 
 RUN_TIME_DEFAULTS = '''\

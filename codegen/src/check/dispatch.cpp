@@ -164,18 +164,35 @@ void check_decomposing(model::OpSpec& op, Diagnostics& diags) {
 void check_definition(const model::OpSpec& op, Diagnostics& diags) {
   if (!op.define) return;
   const model::Located<std::string>& define = *op.define;
-  if (define.value != "library" && define.value != "custom_op") {
+  if (define.value != "library" && define.value != "custom_op" && define.value != "triton_op") {
     auto& d = diags.error(Code::BadDefine, define.loc,
-                          fmt::format("'define' is 'library' or 'custom_op', not '{}'", define.value));
-    if (const std::string guess = closest_match(define.value, {"library", "custom_op"}); !guess.empty())
+                          fmt::format("'define' is 'library', 'custom_op' or 'triton_op', not '{}'", define.value));
+    if (const std::string guess = closest_match(define.value, {"library", "custom_op", "triton_op"}); !guess.empty())
       d.notes.push_back({fmt::format("did you mean '{}'?", guess)});
     return;
   }
   if (!op.defined_by_custom_op()) return;
   auto refuse = [&](const SourceLoc& loc, std::string why, std::string note) {
-    diags.error(Code::CustomOpCannotDefine, loc, fmt::format("'define: custom_op', but {}", why))
+    diags.error(Code::CustomOpCannotDefine, loc, fmt::format("'define: {}', but {}", define.value, why))
         .notes.push_back({std::move(note)});
   };
+  if (op.defined_by_triton_op()) {
+    // triton_op: one function for every device, which is the op's fake too, and custom_op's tags alone.
+    if (op.python_kernels.size() != 1 || op.python_kernels.front().dispatch_key.value != "CompositeExplicitAutograd")
+      refuse(op.python_kernels.empty() ? define.loc : op.python_kernels.front().dispatch_key.loc,
+             "triton_op defines an op around one Python function, for every device",
+             "one kernel, at CompositeExplicitAutograd: {python: \"module:function\"}; or 'define: custom_op', whose "
+             "kernels may be per device");
+    if (op.fake_python || !op.fake.empty() || op.fake_meta || op.fake_decomposes)
+      refuse(op.fake_python ? op.fake_python->loc : (op.fake_loc.line ? op.fake_loc : define.loc),
+             "the spec gives a fake: triton_op registers its kernel as the op's fake (torch.compile traces the "
+             "kernel's Triton launches)",
+             "drop 'fake'");
+    for (const auto& tag : op.tags)
+      if (tag.value != "pt2_compliant_tag")
+        refuse(tag.loc, fmt::format("triton_op takes no tags, and '{}' is one", tag.value),
+               "drop the tag, or 'define: custom_op', which takes tags");
+  }
   if (op.python_kernels.empty())
     return refuse(define.loc, "the op has no Python kernel, which custom_op defines it around",
                   "name each kernel's function under 'kernels:' ({python: \"module:function\"}), or drop 'define'");

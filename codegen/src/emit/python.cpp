@@ -466,6 +466,15 @@ void emit_custom_op_definition(Printer& p, const model::Library& lib, const mode
   const model::PythonKernel& first = op.python_kernels.front();
   p.line();
   p.line();
+  if (op.defined_by_triton_op()) {
+    // One kernel, for every device, which is its fake too; custom_op's tags (pt2_compliant_tag) alone.
+    p.line(fmt::format("# {} through triton_op, as its project defined it (`define: triton_op`).", qualified_name(lib, op)));
+    p.line(fmt::format("_custom_op = _opgen.triton_op({}, {}, mutates_args=({}{}), schema={})",
+                       python_string_literal(qualified_name(lib, op)),
+                       python_kernel_function(op, first.dispatch_key.value), fmt::join(mutated, ", "),
+                       mutated.size() == 1 ? "," : "", python_string_literal(schema.substr(schema.find('(')))));
+    return;
+  }
   p.line(fmt::format("# {} through custom_op, as its project defined it (`define: custom_op`).", qualified_name(lib, op)));
   p.line(fmt::format("_custom_op = torch.library.custom_op({}, {}, mutates_args=({}{}), device_types={}, schema={}{})",
                      python_string_literal(qualified_name(lib, op)),
@@ -801,6 +810,8 @@ std::string python_module(const model::Library& lib) {
                          python_string_literal(qualified_name(lib, op)),
                          python_string_literal(fmt::format("{}: fake: {{decomposes: {}}}", op.display_path,
                                                            op.fake_decomposes->value))));
+    } else if (op.defined_by_triton_op()) {
+      p.line("# No fake: triton_op registers its kernel as its fake (define: triton_op).");
     } else if (op.decomposes()) {
       // PyTorch refuses a fake beside a CompositeImplicitAutograd kernel: fake tensors run that kernel.
       p.line("# No fake: the op decomposes (its CompositeImplicitAutograd kernel runs on fake tensors too).");

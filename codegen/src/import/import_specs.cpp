@@ -222,7 +222,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   // refuses a second registration (a custom_op's are named with its decorator).
   std::vector<std::string> fake_registrations;
   std::vector<std::string> python_defs;  // the project's define() calls of the ops the specs now define
-  std::vector<std::string> custom_op_decorators;  // the @custom_op lines of the ops the package now defines
+  std::vector<std::string> custom_op_decorators;  // the custom_op decorators and calls of the ops the package now defines
   std::string stub_text;
   // Ops that need a person for the same reasons are reported together.
   std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> todo_groups;  // needs, ops
@@ -443,8 +443,9 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
                        "registers them: torch 2.11 refuses a second, later releases let it replace the first): {}\n",
                        fake_registrations.size(), fmt::join(fake_registrations, ", "));
     if (python_only)
-      r += fmt::format("  next: replace the custom_op decorators of the {} functions the specs name under 'kernels:' "
-                       "with @op_kernel(\"<ns>::<op>\"), `from {}._opgen_runtime import op_kernel` (the package "
+      r += fmt::format("  next: replace the custom_op and triton_op decorators and calls of the {} functions the specs "
+                       "name under 'kernels:' with op_kernel(\"<ns>::<op>\") (`@op_kernel(...)` on a def, "
+                       "`op_kernel(...)(fn)` called), `from {}._opgen_runtime import op_kernel` (the package "
                        "defines those ops and registers the functions as their kernels; a call of a function's name "
                        "still calls its op, as custom_op's object did){}{}\n",
                        python_only, package, custom_op_decorators.empty() ? "" : ": ",

@@ -61,9 +61,10 @@ class Collector {
   void python(const SourceFile& file);
 
  private:
-  void custom_op(ImportedOp& o, const Tokens& tokens, const std::vector<TokenRange>& args, size_t end,
-                 const std::string& function, const std::string& module, const std::string& where,
-                 const ModuleValues& values);
+  // `def_at`: the token of the function's `def`, where import can read it.
+  void custom_op(ImportedOp& o, const Tokens& tokens, const std::vector<TokenRange>& args,
+                 std::optional<size_t> def_at, const std::string& function, const std::string& module,
+                 const std::string& where, const ModuleValues& values, const std::string& definer);
 };
 
 }  // namespace opgen::import::detail

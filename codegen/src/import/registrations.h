@@ -60,7 +60,9 @@ struct ImportedOp {
   std::string fake_via;               // the project's decorator that registered it, if not torch.library's
   std::string where;                  // file:line of the def
   std::string python_def_at;          // file:line or file:first-last of a Python define() statement, or of the
-                                      // @custom_op decorator that defines the op
+                                      // custom_op (triton_op) decorator or call that defines the op
+  // "custom_op" or "triton_op": the op is defined through it (the spec's `define:`); "" otherwise.
+  std::string python_definition;
   std::string guard;                  // the #if conditions around the def
   std::vector<std::string> needs;     // what a person must do, and why
   bool defined = false;               // a def was read (a second one is compared with it)

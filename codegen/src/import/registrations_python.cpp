@@ -78,7 +78,7 @@ void Collector::python(const SourceFile& file) {
   // or one chosen by a version check (`_torch_custom_op_wrapper = torch.library.custom_op`).
   static const std::set<std::string> library_functions = {"define",          "register_fake",     "impl_abstract",
                                                           "custom_op",       "register_kernel",   "impl",
-                                                          "register_autograd", "register_autocast"};
+                                                          "register_autograd", "register_autocast", "triton_op"};
   // The indentation of a line (1-based), and the token range of the block a
   // `def` at token i opens: up to the first later line indented no deeper.
   const std::vector<std::string_view> lines = source_lines(file.text);
@@ -351,7 +351,7 @@ void Collector::python(const SourceFile& file) {
           if (is(tokens[x], "Tag") && is(tokens[x + 1], ".")) o.tags.push_back(tokens[x + 2].text);
     } else if (dotted && custom_ops.count(owner)) {
       continue;  // `fn.register_kernel("cpu")`: a custom_op object's own, read below
-    } else if (t.text == "register_fake" || t.text == "impl_abstract" || t.text == "custom_op" ||
+    } else if (t.text == "register_fake" || t.text == "impl_abstract" || t.text == "custom_op" || t.text == "triton_op" ||
                t.text == "register_kernel" || (t.text == "impl" && (owner == "library" || alias.count(tokens[i].text))) ||
                (t.text == "impl" && dotted && library_ns.count(owner))) {
       const auto args = call_arguments(tokens, i + 1, &end);
@@ -438,20 +438,48 @@ void Collector::python(const SourceFile& file) {
           o.python_fake = module + ":" + function;
         o.python_fake_at = where(i);
         if (fake_def) o.fake_returns_argument = returned_argument(*fake_def);
-      } else if (t.text == "custom_op") {
-        if (!function.empty() && is(tokens[end], "def") && !signature_closes(end, block_end(end)))
-          o.needs.push_back(fmt::format("{}: custom_op decorates {}, whose signature does not close", where(i),
-                                        function));
-        else
-          custom_op(o, tokens, args, end, function, module, where(i), values);
-        if (o.needs.empty()) custom_ops[function] = {ns, name};
-        // The decorator's lines, which the person takes off (the package defines the op): `@` through its `)`.
+      } else if (t.text == "custom_op" || t.text == "triton_op") {
+        // `@custom_op(...)` on a def, or called: `fn_op = custom_op("ns::op", fn, mutates_args=...)`,
+        // `custom_op("ns::op", mutates_args=...)(fn)` (the function found above). triton_op alike.
+        const bool decorates = end < tokens.size() && is(tokens[end], "def");
+        if (function.empty() && !decorates && args.size() >= 2 && args[1].second == args[1].first + 1 &&
+            tokens[args[1].first].kind == Token::Kind::Identifier)
+          function = tokens[args[1].first].text;
+        std::optional<size_t> def_at;
+        if (decorates)
+          def_at = end;
+        else if (auto def = module_functions.find(function); def != module_functions.end())
+          def_at = def->second;
+        // The statement that defines the op, which the person switches: the decorator (`@` through its `)`), or
+        // the call with what it is assigned to (`name = ...`), its name the custom_op object's.
         size_t start = i;
         while (start >= 2 && is(tokens[start - 1], ".") && tokens[start - 2].kind == Token::Kind::Identifier) start -= 2;
-        if (start >= 1 && is(tokens[start - 1], "@") && end < tokens.size() && is(tokens[end], "def")) {
-          const int last = tokens[end - 1].line;
-          o.python_def_at = last > tokens[start - 1].line ? fmt::format("{}-{}", where(start - 1), last)
-                                                          : where(start - 1);
+        std::string object = function;
+        std::optional<size_t> first, last;
+        if (decorates && start >= 1 && is(tokens[start - 1], "@")) {
+          first = start - 1;
+          last = end - 1;
+        } else if (!decorates) {
+          const bool assigned = start >= 2 && is(tokens[start - 1], "=") &&
+                                tokens[start - 2].kind == Token::Kind::Identifier && starts_line(tokens, start - 2);
+          const bool applied = end + 2 < tokens.size() && is(tokens[end], "(") && is(tokens[end + 2], ")") &&
+                               tokens[end + 1].text == function;
+          const size_t stop = applied ? end + 3 : end;
+          if ((assigned || starts_line(tokens, start)) && (stop == tokens.size() || starts_line(tokens, stop))) {
+            first = assigned ? start - 2 : start;
+            last = stop - 1;
+            if (assigned) object = tokens[start - 2].text;
+          }
+        }
+        if (def_at && !signature_closes(*def_at, block_end(*def_at)))
+          o.needs.push_back(fmt::format("{}: {} names {}, whose signature does not close", where(i), t.text, function));
+        else
+          custom_op(o, tokens, args, def_at, function, module, where(i), values, t.text);
+        if (o.needs.empty()) custom_ops[object] = {ns, name};
+        if (first) {
+          const int last_line = tokens[*last].line;
+          o.python_def_at = last_line > tokens[*first].line ? fmt::format("{}-{}", where(*first), last_line)
+                                                             : where(*first);
         }
       } else {
         // A kernel the project registers in Python (register_kernel, torch.library.impl) stays
@@ -505,17 +533,20 @@ void Collector::python(const SourceFile& file) {
 }
 
 // `@custom_op("ns::op", mutates_args=..., device_types=..., schema=...)` on
-// `def function`: the op is defined with the schema custom_op infers from
-// the function's type hints (or the one given), and the function is its
-// kernel for each device type (every device: CompositeExplicitAutograd).
-void Collector::custom_op(ImportedOp& o, const Tokens& tokens, const std::vector<TokenRange>& args, size_t end,
-                          const std::string& function, const std::string& module, const std::string& where,
-                          const ModuleValues& values) {
+// `def function` (or called on it): the op is defined with the schema
+// custom_op infers from the function's type hints (or the one given), and
+// the function is its kernel for each device type (every device:
+// CompositeExplicitAutograd). `definer` "triton_op": the same, one kernel
+// for every device, which is the op's fake too.
+void Collector::custom_op(ImportedOp& o, const Tokens& tokens, const std::vector<TokenRange>& args,
+                          std::optional<size_t> def_at, const std::string& function, const std::string& module,
+                          const std::string& where, const ModuleValues& values, const std::string& definer) {
   auto need = [&](const std::string& why) {
-    o.needs.push_back(fmt::format("{}: custom_op {}: write the spec's 'schema' (torch.library.infer_schema prints "
-                                  "it)", where, why));
+    o.needs.push_back(fmt::format("{}: {} {}: write the spec's 'schema' (torch.library.infer_schema prints it)",
+                                  where, definer, why));
   };
-  if (function.empty() || !is(tokens[end], "def")) return need("decorates no function import can read");
+  if (function.empty() || !def_at) return need("names no function import can read (a def of this module)");
+  const size_t end = *def_at;
   std::optional<std::vector<std::string>> mutates = std::vector<std::string>{};
   std::optional<std::string> schema;
   std::vector<std::string> keys;
@@ -557,6 +588,8 @@ void Collector::custom_op(ImportedOp& o, const Tokens& tokens, const std::vector
   o.schema = o.name + *schema;
   o.where = where;
   o.defined = true;
+  o.python_definition = definer;
+  if (definer == "triton_op" && !keys.empty()) return need("is given device types, which triton_op takes none of");
   if (keys.empty()) keys.push_back("CompositeExplicitAutograd");  // custom_op's kernel for every device
   for (const std::string& key : keys) o.kernels.push_back({key, module + ":" + function, where, "", true});
 }

@@ -102,13 +102,14 @@ std::string spec_text(const ImportedOp& op, const std::string& package,
     for (const auto* k : kernels)
       out += k->python ? fmt::format("  {}: {{python: {}}}\n", yaml_scalar(k->dispatch_key), yaml_double_quoted(k->function))
                        : fmt::format("  {}: {}\n", yaml_scalar(k->dispatch_key), yaml_double_quoted(k->function));
-    // custom_op's kernels: the package defines the op through custom_op too, so it keeps custom_op's Autograd
-    // kernel (a backward raises until register_autograd names a formula) and the project's registrations by
-    // the op's name reach its object. custom_op's keys are CompositeExplicitAutograd or a device's.
-    if (python && std::all_of(kernels.begin(), kernels.end(), [](const ImportedKernel* k) {
+    // custom_op's kernels: the package defines the op through custom_op too (triton_op's, through triton_op),
+    // so it keeps custom_op's Autograd kernel (a backward raises until register_autograd names a formula) and
+    // the project's registrations by the op's name reach its object. custom_op's keys are
+    // CompositeExplicitAutograd or a device's.
+    if (python && !op.python_definition.empty() && std::all_of(kernels.begin(), kernels.end(), [](const ImportedKernel* k) {
           return k->dispatch_key == "CompositeExplicitAutograd" || !model::custom_op_device_type(k->dispatch_key).empty();
         }))
-      out += "define: custom_op  # as the project defined it\n";
+      out += fmt::format("define: {}  # as the project defined it\n", op.python_definition);
   } else if (!op.kept_impls.empty() && !op.kernel_refused) {
     out += "dispatch: []  # its kernels are the impls kept in the project's build\n";
   } else if (!op.impls_in_other_configurations.empty() && !op.kernel_refused) {
@@ -159,7 +160,9 @@ std::string spec_text(const ImportedOp& op, const std::string& package,
     const size_t open = kept.find(" (") + 2;
     return kept.substr(open, std::min(kept.find(';', open), kept.size() - 1) - open);
   };
-  if (kept_decomposing != op.kept_impls.end() &&
+  if (op.python_definition == "triton_op" && !project_fake) {
+    // triton_op registers its kernel as the op's fake.
+  } else if (kept_decomposing != op.kept_impls.end() &&
       std::none_of(op.kernels.begin(), op.kernels.end(),
                    [&](const ImportedKernel& k) { return decomposing(k.dispatch_key); })) {
     out += fmt::format("fake: {{decomposes: {}}}  # {}\n", yaml_double_quoted(kept_where(*kept_decomposing)),

@@ -273,7 +273,10 @@ struct OpSpec {
   // through torch.library.custom_op, as the project that wrote it did: its
   // Autograd kernel raises on backward until a formula is registered, and
   // torch.library's functions by the op's name reach the custom_op object.
-  // `library` (the default): Library.define and Library.impl.
+  // `triton_op`: through torch.library.triton_op, a custom_op whose one
+  // kernel (Triton launches through wrap_triton) is its fake too, traced by
+  // torch.compile into the graph. `library` (the default): Library.define
+  // and Library.impl.
   std::optional<Located<std::string>> define;
   std::optional<std::vector<Located<std::string>>> mutates;  // absent: from annotations
   std::vector<Located<std::string>> symm_mem;
@@ -339,8 +342,10 @@ struct OpSpec {
   // the op (torch.library), and nothing of it is C++. (Holds before the
   // checker moves the Python keys out of `dispatch` and after.)
   bool defined_in_python() const;
-  // `define: custom_op`.
-  bool defined_by_custom_op() const { return define && define->value == "custom_op"; }
+  // `define: custom_op`, or `triton_op` (a custom_op too).
+  bool defined_by_custom_op() const { return define && (define->value == "custom_op" || defined_by_triton_op()); }
+  // `define: triton_op`: its kernel is its fake; the spec gives none.
+  bool defined_by_triton_op() const { return define && define->value == "triton_op"; }
   // A kernel, C++ or Python, is at a decomposing key (CompositeImplicitAutograd):
   // the op takes no fake, and fake tensors and torch.compile run that kernel.
   bool decomposes() const;

@@ -33,6 +33,7 @@ __all__ = [
     "register_symm_mem_args",
     "require_kernel",
     "require_meta_kernel",
+    "triton_op",
 ]
 
 
@@ -93,6 +94,26 @@ class OpKernel:
         ns, _, name = self.qualname.partition("::")
         return getattr(getattr(torch.ops, ns), name)(*args, **kwargs)
 
+    def __getattr__(self, attribute: str):
+        # What the project called on its custom_op object (`fn.register_autograd(backward, setup_context=...)`,
+        # `@fn.register_kernel("cpu")`, `fn.set_kernel_enabled(...)`): the object of the op the package defined
+        # through custom_op (`define: custom_op`) has them all; on an op defined through Library, the
+        # registrations go to torch.library's functions by the op's name.
+        if attribute.startswith("__"):
+            raise AttributeError(attribute)
+        from torch._library.custom_ops import _maybe_get_opdef
+
+        opdef = _maybe_get_opdef(self.qualname)
+        if opdef is not None:
+            return getattr(opdef, attribute)
+        by_name = {"register_fake", "register_autograd", "register_kernel", "register_autocast",
+                   "register_torch_dispatch", "register_vmap"}
+        if attribute in by_name:
+            registration = getattr(torch.library, attribute)
+            return lambda *args, **kwargs: registration(self.qualname, *args, **kwargs)
+        raise AttributeError(f"{self.qualname} is not defined through custom_op ('define: custom_op' in its spec): "
+                             f"its kernel's name has no {attribute}")
+
     def __repr__(self) -> str:
         return f"<the kernel of {self.qualname}: {self.__qualname__}>"
 
@@ -125,6 +146,22 @@ def python_kernel(target: str, qualname: str):
                           f'@op_kernel("{qualname}") (from this package\'s _opgen_runtime) in place of its custom_op')
     found = getattr(imported, name)
     return found.kernel if isinstance(found, OpKernel) else found
+
+
+def triton_op(qualname: str, kernel, *, mutates_args: tuple, schema: str):
+    """torch.library.triton_op(qualname, kernel, ...) with the spec's schema (`define: triton_op`). torch 2.11's
+    takes `schema=` and ignores it, inferring one from the function's type hints, which a generated kernel
+    wrapper has none of: its inference is given the spec's for this one call."""
+    from torch._library import triton as triton_library
+
+    infer = getattr(triton_library, "infer_schema", None)
+    if infer is not None:
+        triton_library.infer_schema = lambda fn, mutates_args: schema
+    try:
+        return torch.library.triton_op(qualname, kernel, mutates_args=mutates_args, schema=schema)
+    finally:
+        if infer is not None:
+            triton_library.infer_schema = infer
 
 
 def register_host_class(path: str, kind: str, guarded: list) -> type:

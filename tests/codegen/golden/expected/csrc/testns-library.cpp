@@ -7,6 +7,7 @@
 //   specs/scale_rows.yaml
 //   specs/scale_rows_backward.yaml
 //   specs/softclip.yaml
+//   specs/traced_add.yaml
 //
 // Owns the 'testns' namespace: a second library claiming it fails to load.
 // Each op defines itself, with its Python module, in its own TU.

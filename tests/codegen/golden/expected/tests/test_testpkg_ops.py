@@ -7,6 +7,7 @@
 #   specs/scale_rows.yaml
 #   specs/scale_rows_backward.yaml
 #   specs/softclip.yaml
+#   specs/traced_add.yaml
 
 """Generated tests of the testns ops, from the `samples` of their specs.
 
@@ -68,6 +69,13 @@ def _make_softclip_0(d):
 _case_softclip_0 = _Case(torch.ops.testns.softclip.default, "testns::softclip", _make_softclip_0, [{}], differentiable=False, fakes=["specs/softclip.yaml:9:7: like(x)"], name="softclip-0")
 
 
+def _make_traced_add_0(d):
+    return (_tensor((4,), torch.float32, "cpu", -1, 1), _tensor((4,), torch.float32, "cpu", -1, 1)), {}
+
+
+_case_traced_add_0 = _Case(torch.ops.testns.traced_add.default, "testns::traced_add", _make_traced_add_0, [{}], differentiable=False, fakes=[], name="traced_add-0")
+
+
 _CASES = [
     pytest.param(_case_add__0, id="add_-0"),
     pytest.param(_case_gelu_0, id="gelu-0"),
@@ -75,6 +83,7 @@ _CASES = [
     pytest.param(_case_scale_rows_0, id="scale_rows-0"),
     pytest.param(_case_scale_rows_1, id="scale_rows-1"),
     pytest.param(_case_softclip_0, id="softclip-0"),
+    pytest.param(_case_traced_add_0, id="traced_add-0"),
 ]
 
 
@@ -87,6 +96,8 @@ _INPUT_CHECKS = [
     pytest.param(_case_scale_rows_0, 1, "row_scale", "same_device", [], id="scale_rows-0-row_scale-same_device"),
     pytest.param(_case_scale_rows_1, 0, "x", "dtype", ["float32", "bfloat16"], id="scale_rows-1-x-dtype"),
     pytest.param(_case_scale_rows_1, 0, "x", "contiguous", [], id="scale_rows-1-x-contiguous"),
+    pytest.param(_case_traced_add_0, 1, "y", "same_dtype", [], id="traced_add-0-y-same_dtype"),
+    pytest.param(_case_traced_add_0, 1, "y", "same_device", [], id="traced_add-0-y-same_device"),
 ]
 
 

@@ -33,6 +33,7 @@ __all__ = [
     "register_symm_mem_args",
     "require_kernel",
     "require_meta_kernel",
+    "triton_op",
 ]
 
 
@@ -145,6 +146,22 @@ def python_kernel(target: str, qualname: str):
                           f'@op_kernel("{qualname}") (from this package\'s _opgen_runtime) in place of its custom_op')
     found = getattr(imported, name)
     return found.kernel if isinstance(found, OpKernel) else found
+
+
+def triton_op(qualname: str, kernel, *, mutates_args: tuple, schema: str):
+    """torch.library.triton_op(qualname, kernel, ...) with the spec's schema (`define: triton_op`). torch 2.11's
+    takes `schema=` and ignores it, inferring one from the function's type hints, which a generated kernel
+    wrapper has none of: its inference is given the spec's for this one call."""
+    from torch._library import triton as triton_library
+
+    infer = getattr(triton_library, "infer_schema", None)
+    if infer is not None:
+        triton_library.infer_schema = lambda fn, mutates_args: schema
+    try:
+        return torch.library.triton_op(qualname, kernel, mutates_args=mutates_args, schema=schema)
+    finally:
+        if infer is not None:
+            triton_library.infer_schema = infer
 
 
 def register_host_class(path: str, kind: str, guarded: list) -> type:

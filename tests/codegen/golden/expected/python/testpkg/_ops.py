@@ -7,6 +7,7 @@
 #   specs/scale_rows.yaml
 #   specs/scale_rows_backward.yaml
 #   specs/softclip.yaml
+#   specs/traced_add.yaml
 
 """Registrations for the torch.ops.testns operators.
 
@@ -27,7 +28,7 @@ from . import _opgen_runtime as _opgen
 
 _opgen.load_library(__file__, "libtestns_ops.so")
 
-__all__ = ["add_", "add__compile_unsupported_reason", "all_reduce", "gelu", "scale_by", "scale_by_compile_unsupported_reason", "scale_rows", "scale_rows_compile_unsupported_reason", "scale_rows_backward", "softclip"]
+__all__ = ["add_", "add__compile_unsupported_reason", "all_reduce", "gelu", "scale_by", "scale_by_compile_unsupported_reason", "scale_rows", "scale_rows_compile_unsupported_reason", "scale_rows_backward", "softclip", "traced_add"]
 
 
 # Python kernels (the specs' `kernels: {KEY: {python: ...}}`), and the ops defined here.
@@ -53,6 +54,16 @@ def _softclip_cuda_kernel(x, limit=1.0):
 # testns::softclip through custom_op, as its project defined it (`define: custom_op`).
 _custom_op = torch.library.custom_op("testns::softclip", _softclip_cpu_kernel, mutates_args=(), device_types="cpu", schema="(Tensor x, float limit=1.) -> Tensor")
 _custom_op.register_kernel("cuda", _softclip_cuda_kernel)
+
+
+def _traced_add_compositeexplicitautograd_kernel(x, y):
+    torch._check(y.dtype == x.dtype, lambda: f"testns::traced_add: expected 'y' to have the same dtype as 'x', but got {y.dtype} and {x.dtype}")
+    torch._check(y.device == x.device, lambda: f"testns::traced_add: expected 'y' to be on the same device as 'x', but got {y.device} and {x.device}")
+    return _opgen.python_kernel("testpkg.triton_kernels:traced_add", "testns::traced_add")(x, y)
+
+
+# testns::traced_add through triton_op, as its project defined it (`define: triton_op`).
+_custom_op = _opgen.triton_op("testns::traced_add", _traced_add_compositeexplicitautograd_kernel, mutates_args=(), schema="(Tensor x, Tensor y) -> Tensor")
 
 
 # Arguments Inductor must allocate in symmetric memory (PyTorch >= 2.13).
@@ -250,3 +261,11 @@ def _softclip_fake(x, limit=1.0):
 
 
 softclip = torch.ops.testns.softclip.default
+
+
+# testns::traced_add (specs/traced_add.yaml)
+
+# No fake: triton_op registers its kernel as its fake (define: triton_op).
+
+
+traced_add = torch.ops.testns.traced_add.default

@@ -7,6 +7,7 @@
 #   specs/scale_rows.yaml
 #   specs/scale_rows_backward.yaml
 #   specs/softclip.yaml
+#   specs/traced_add.yaml
 
 from typing import List, Optional, Sequence, Tuple, Union
 
@@ -14,7 +15,7 @@ import torch
 
 import mylib.scaling
 
-__all__ = ["add_", "add__compile_unsupported_reason", "all_reduce", "gelu", "scale_by", "scale_by_compile_unsupported_reason", "scale_rows", "scale_rows_compile_unsupported_reason", "scale_rows_backward", "softclip"]
+__all__ = ["add_", "add__compile_unsupported_reason", "all_reduce", "gelu", "scale_by", "scale_by_compile_unsupported_reason", "scale_rows", "scale_rows_compile_unsupported_reason", "scale_rows_backward", "softclip", "traced_add"]
 
 
 def add_(self: torch.Tensor, other: torch.Tensor) -> torch.Tensor:
@@ -76,5 +77,13 @@ def softclip(x: torch.Tensor, limit: float = ...) -> torch.Tensor:
     """limit * tanh(x / limit), as a project wrote it with @torch.library.custom_op.
 
     testns::softclip(Tensor x, float limit=1.) -> Tensor
+    """
+    ...
+
+
+def traced_add(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x + y through Triton launches (wrap_triton), which torch.compile traces.
+
+    testns::traced_add(Tensor x, Tensor y) -> Tensor
     """
     ...
