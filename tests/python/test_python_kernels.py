@@ -122,3 +122,137 @@ def test_the_generated_suite_passes(library):
                             cwd=library, env=env, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert re.search(r"\d+ passed", result.stdout), result.stdout
+
+
+DEFINED = {
+    "schemas/twice.yaml": '''\
+schema: "twice(Tensor x) -> Tensor"
+dispatch: [CPU, CUDA]
+kernels:
+  CPU: {python: "defkernels:twice"}
+  CUDA: {python: "defkernels:twice"}
+define: custom_op
+fake: like(x)
+samples:
+  - args:
+      x: {shape: [3]}
+''',
+    "schemas/soft.yaml": '''\
+schema: "soft(Tensor x) -> Tensor"
+dispatch: [CPU]
+kernels:
+  CPU: {python: "defkernels:soft"}
+define: custom_op
+fake: like(x)
+autograd:
+  backward: soft_backward
+  grads: [x]
+autocast:
+  cpu: {cast_inputs: float32}
+samples:
+  - args:
+      x: {shape: [3]}
+''',
+    "schemas/soft_backward.yaml": '''\
+schema: "soft_backward(Tensor grad, Tensor x) -> Tensor"
+dispatch: [CPU]
+kernels:
+  CPU: {python: "defkernels:soft_backward"}
+fake: like(x)
+samples:
+  - args:
+      grad: {shape: [3]}
+      x: {shape: [3]}
+''',
+    "schemas/traced_add.yaml": '''\
+schema: "traced_add(Tensor x, Tensor y, float alpha=1.0) -> Tensor"
+dispatch: [CompositeExplicitAutograd]
+kernels:
+  CompositeExplicitAutograd: {python: "defkernels:traced_add"}
+define: triton_op
+checks:
+  y: {same_dtype: x}
+samples:
+  - args:
+      x: {shape: [3]}
+      y: {shape: [3]}
+''',
+    "defkernels.py": '''\
+import torch
+
+
+def twice(x):
+    return x * 2
+
+
+def soft(x):
+    return torch.tanh(x)
+
+
+def soft_backward(grad, x):
+    return grad * (1 - torch.tanh(x) ** 2)
+
+
+def traced_add(x, y, alpha):  # what launches Triton kernels through wrap_triton; traced as the op's fake too
+    out = torch.empty_like(x)
+    out.copy_(x + alpha * y)
+    return out
+''',
+}
+
+DEFINED_CHECKS = r'''
+import torch
+from torch._library.custom_ops import _maybe_get_opdef
+from torch.library import opcheck
+import defined
+
+# custom_op's and triton_op's objects: what torch.library's functions by name reach.
+assert all(_maybe_get_opdef(f"defined::{op}") for op in ("twice", "soft", "traced_add"))
+assert _maybe_get_opdef("defined::soft_backward") is None  # define: library, the default
+assert torch.Tag.pt2_compliant_tag in torch.ops.defined.twice.default.tags  # custom_op's tag
+
+x = torch.randn(5, requires_grad=True)
+assert torch.equal(defined.twice(x.detach()), x.detach() * 2)
+try:  # custom_op's Autograd kernel: no formula, so a backward raises (it does not pass silently)
+    defined.twice(x).sum().backward()
+    raise AssertionError("a backward through defined::twice did not raise")
+except RuntimeError as error:
+    assert "no autograd formula was registered" in str(error), error
+defined.soft(x).sum().backward()  # the spec's autograd, registered on the custom_op object
+torch.testing.assert_close(x.grad, 1 - torch.tanh(x.detach()) ** 2)
+with torch.autocast("cpu", dtype=torch.bfloat16):
+    assert defined.soft(x.detach().bfloat16()).dtype == torch.float32
+torch.library.register_autograd("defined::twice", lambda ctx, grad: grad * 2)  # by name, as a project does
+x.grad = None
+defined.twice(x).sum().backward()
+torch.testing.assert_close(x.grad, torch.full_like(x, 2.0))
+
+y = torch.randn(5)
+assert torch.equal(defined.traced_add(x.detach(), y, 0.5), x.detach() + 0.5 * y)
+try:
+    defined.traced_add(x.detach(), y.double())
+    raise AssertionError("the spec's checks did not run")
+except RuntimeError as error:
+    assert "same dtype" in str(error), error
+for op, args in ((torch.ops.defined.twice.default, (torch.randn(3),)),
+                 (torch.ops.defined.soft.default, (torch.randn(3, requires_grad=True),)),
+                 (torch.ops.defined.traced_add.default, (torch.randn(3), torch.randn(3), 2.0))):
+    opcheck(op, args)
+f = torch.compile(lambda a, b: defined.traced_add(defined.soft(a), b), fullgraph=True, backend="aot_eager")
+torch.testing.assert_close(f(x.detach(), y), torch.tanh(x.detach()) + y)
+print("ok")
+'''
+
+
+def test_ops_defined_through_custom_op_and_triton_op(tmp_path):
+    """`define: custom_op` and `define: triton_op`: the package defines the ops through torch.library's
+    custom_op and triton_op, so they have what those register (custom_op's raising Autograd kernel, its
+    object for registrations by name, triton_op's kernel as its fake), with the spec's checks, autograd,
+    autocast and suite."""
+    for path, text in DEFINED.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    result = run_opgen("generate", "--namespace", "defined", "-o", tmp_path / "gen", tmp_path / "schemas")
+    assert result.returncode == 0, result.stderr
+    assert run_python(tmp_path, DEFINED_CHECKS).strip().endswith("ok")
+    test_the_generated_suite_passes(tmp_path)
