@@ -761,7 +761,8 @@ class OpChecker {
 
   void check_fake(const model::ExprEnv& env) {
     if (op_.decomposes()) return;  // it takes no fake (check_decomposing)
-    if (op_.defined_by_triton_op()) return;  // its kernel is its fake; one given is refused (check_definition)
+    // Its kernel is its fake, unless the spec gives one (registered on triton_op's object, replacing it).
+    if (op_.defined_by_triton_op() && op_.fake.empty() && !op_.fake_python) return;
     // Its Meta kernel is its fake; an op the package wraps around a flat op (carried host objects) still takes
     // the wrapper's fake: the kernels, Meta among them, are the flat op's.
     if (op_.has_meta_kernel() && !op_.wraps_flat_op()) {

@@ -183,11 +183,10 @@ void check_definition(const model::OpSpec& op, Diagnostics& diags) {
              "triton_op defines an op around one Python function, for every device",
              "one kernel, at CompositeExplicitAutograd: {python: \"module:function\"}; or 'define: custom_op', whose "
              "kernels may be per device");
-    if (op.fake_python || !op.fake.empty() || op.fake_meta || op.fake_decomposes)
-      refuse(op.fake_python ? op.fake_python->loc : (op.fake_loc.line ? op.fake_loc : define.loc),
-             "the spec gives a fake: triton_op registers its kernel as the op's fake (torch.compile traces the "
-             "kernel's Triton launches)",
-             "drop 'fake'");
+    if (op.fake_meta || op.fake_decomposes)
+      refuse(op.fake_loc.line ? op.fake_loc : define.loc,
+             "its fake is a kernel registered outside the spec, where triton_op registers its kernel as the fake",
+             "drop 'fake' (the kernel is the fake), or give one in the rule language or Python");
     for (const auto& tag : op.tags)
       if (tag.value != "pt2_compliant_tag")
         refuse(tag.loc, fmt::format("triton_op takes no tags, and '{}' is one", tag.value),

@@ -810,7 +810,7 @@ std::string python_module(const model::Library& lib) {
                          python_string_literal(qualified_name(lib, op)),
                          python_string_literal(fmt::format("{}: fake: {{decomposes: {}}}", op.display_path,
                                                            op.fake_decomposes->value))));
-    } else if (op.defined_by_triton_op()) {
+    } else if (op.defined_by_triton_op() && op.fake.empty() && !op.fake_python) {
       p.line("# No fake: triton_op registers its kernel as its fake (define: triton_op).");
     } else if (op.decomposes()) {
       // PyTorch refuses a fake beside a CompositeImplicitAutograd kernel: fake tensors run that kernel.

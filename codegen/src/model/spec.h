@@ -344,7 +344,8 @@ struct OpSpec {
   bool defined_in_python() const;
   // `define: custom_op`, or `triton_op` (a custom_op too).
   bool defined_by_custom_op() const { return define && (define->value == "custom_op" || defined_by_triton_op()); }
-  // `define: triton_op`: its kernel is its fake; the spec gives none.
+  // `define: triton_op`: its kernel is its fake, unless the spec gives one (which replaces it, as the
+  // project's `@op.register_fake` did).
   bool defined_by_triton_op() const { return define && define->value == "triton_op"; }
   // A kernel, C++ or Python, is at a decomposing key (CompositeImplicitAutograd):
   // the op takes no fake, and fake tensors and torch.compile run that kernel.
