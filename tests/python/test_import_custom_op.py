@@ -179,6 +179,17 @@ def traced_scale(x: torch.Tensor, a: float = 2.0) -> torch.Tensor:
     out = torch.empty_like(x)
     out.copy_(x * a)
     return out
+
+
+# A triton_op with a fake of its own (ExecuTorch's, for torch.export): it replaces the function as the fake.
+@triton_op("mylib::traced_shift", mutates_args=())
+def traced_shift(x: torch.Tensor, b: float) -> torch.Tensor:
+    return x + b
+
+
+@traced_shift.register_fake
+def _traced_shift_fake(x, b):
+    return torch.empty_like(x)
 '''
 
 # Every op on the same seeded inputs; the results saved for the other process to compare.
@@ -209,7 +220,7 @@ for shape in [(4, 8), (3, 1), (0, 5), (2, 3, 4)]:
     cubed.backward(torch.randn(shape))
     results += [cubed.detach(), x.grad]
     results += [named.halve(x.detach()), named.negate(x.detach()), named.traced_scale(x.detach(), 0.5),
-                torch.ops.mylib.traced_scale(x.detach())]
+                torch.ops.mylib.traced_scale(x.detach()), named.traced_shift(x.detach(), 1.5)]
     # custom_op's Autograd kernel: a backward through an op with no formula raises (it does not pass silently).
     try:
         torch.ops.mylib.twice(x).sum().backward()
@@ -235,6 +246,7 @@ x = x.detach()
 opcheck(torch.ops.mylib.halve.default, (x,))
 opcheck(torch.ops.mylib.negate.default, (x,))
 opcheck(torch.ops.mylib.traced_scale.default, (x, 0.5))
+opcheck(torch.ops.mylib.traced_shift.default, (x, 0.5))
 def step(x, y):
     acc = torch.zeros_like(x)
     torch.ops.mylib.accumulate_(acc, [x, y], 2)
@@ -262,19 +274,19 @@ def test_a_custom_op_project_switches_and_gives_the_same_results(tmp_path):
 
     imported = run_opgen("import", "--python-package", "mylib_ops", "mylib/ops.py", cwd=project)
     assert imported.returncode == 0, imported.stdout + imported.stderr
-    assert "10 ops imported" in imported.stdout and "need a person" not in imported.stdout, imported.stdout
+    assert "11 ops imported" in imported.stdout and "need a person" not in imported.stdout, imported.stdout
     assert "drop the sources' own registrations" not in imported.stdout, imported.stdout  # none in a build
     # Where each decorator and fake registration is, for the person (or a script) to change.
     lines = OPS.splitlines()
     at = [f"mylib/ops.py:{i + 1}" for i, line in enumerate(lines)
           if line.startswith(("@torch.library.custom_op", "@triton_op")) or " = torch.library.custom_op(" in line]
-    assert "replace the custom_op and triton_op decorators and calls of the 10 functions the specs name under " \
+    assert "replace the custom_op and triton_op decorators and calls of the 11 functions the specs name under " \
            '\'kernels:\' with op_kernel("<ns>::<op>") (`@op_kernel(...)` on a def, `op_kernel(...)(fn)` called), ' \
            "`from mylib_ops._opgen_runtime import op_kernel` (the package defines those ops and registers the " \
            "functions as their kernels; a call of a function's name still calls its op, as custom_op's object " \
            f"did): {', '.join(at)}" in imported.stdout, imported.stdout
     fakes = [f"mylib/ops.py:{i + 1}" for i, line in enumerate(lines) if "register_fake" in line]
-    assert "registrations of the 8 fakes the specs take" in imported.stdout, imported.stdout
+    assert "registrations of the 9 fakes the specs take" in imported.stdout, imported.stdout
     assert all(f in imported.stdout for f in fakes), imported.stdout
     autograd = next(i + 1 for i, line in enumerate(lines) if line.startswith("torch.library.register_autograd"))
     assert f"scaled_add: Autograd (mylib/ops.py:{autograd}, register_autograd of _scaled_add_backward in Python)" \
@@ -289,6 +301,8 @@ def test_a_custom_op_project_switches_and_gives_the_same_results(tmp_path):
     traced = (project / "schemas" / "traced_scale.yaml").read_text()  # triton_op's kernel is its fake
     assert "define: triton_op" in traced and "fake:" not in traced, traced
     assert 'schema: "traced_scale(Tensor x, float a=2.0) -> Tensor"' in traced, traced
+    shift = (project / "schemas" / "traced_shift.yaml").read_text()  # but for a fake of the project's
+    assert "define: triton_op" in shift and 'fake: {python: "mylib.ops:_traced_shift_fake"}' in shift, shift
     assert 'schema: "scaled_add(Tensor x, Tensor y, float alpha=1.0, Tensor? bias=None) -> Tensor"' in spec, spec
     assert 'CPU: {python: "mylib.ops:scaled_add"}' in spec and 'fake: {python: "mylib.ops:_scaled_add_fake"}' in spec
     accumulate = (project / "schemas" / "accumulate_.yaml").read_text()
@@ -320,7 +334,7 @@ def test_a_custom_op_project_switches_and_gives_the_same_results(tmp_path):
     # After: the package opgen generated, over the same functions.
     run(project, RUN.format(setup="import mylib_ops, mylib.ops", checks=CHECKS), tmp_path / "after.pt",
         f"{tmp_path / 'gen' / 'python'}:{project}:{SOURCE_DIR / 'python'}")
-    assert_bit_identical(tmp_path / "before.pt", tmp_path / "after.pt", 84)
+    assert_bit_identical(tmp_path / "before.pt", tmp_path / "after.pt", 88)
 
 
 RUN_TIME_DEFAULTS = '''\
