@@ -430,3 +430,30 @@ def test_pytorchs_enums_are_read_with_the_values_torch_gives_them(tmp_path):
     exec(compile(source.replace("enums::all", "opgen_test_enums::all"), "enums.py", "exec"), scope)
     expected = str(torch.ops.opgen_test_enums.all.default._schema).split("::", 1)[1]
     assert torch._C.parse_schema(f"ns::{written}") == torch._C.parse_schema(f"ns::{expected}"), (written, expected)
+
+
+def test_a_custom_op_called_inside_another_statement_needs_a_person(tmp_path):
+    """The switch replaces the statement that defines an op (a decorator, `name = custom_op(...)`); one called
+    inside another statement would go on defining the op beside the package (PyTorch refuses the second def), so
+    it needs a person, told how to make it one the report can switch."""
+    (tmp_path / "ops.py").write_text('''\
+import torch
+
+
+def _twice(x: torch.Tensor) -> torch.Tensor:
+    return x * 2
+
+
+def _thrice(x: torch.Tensor) -> torch.Tensor:
+    return x * 3
+
+
+OPS = {"twice": torch.library.custom_op("nested::twice", _twice, mutates_args=())}
+thrice = torch.library.custom_op("nested::thrice", _thrice, mutates_args=())
+''')
+    proc = run_opgen("import", "ops.py", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 ops imported" in proc.stdout and "1 ops need a person" in proc.stdout, proc.stdout
+    assert ("ops.py:12: custom_op is called inside another statement: make it one of its own "
+            '(`_twice = custom_op("nested::twice", _twice, ...)`) for the report to switch it') in proc.stdout, proc.stdout
+    assert "functions the specs name under 'kernels:' with op_kernel" in proc.stdout and "ops.py:13\n" in proc.stdout

@@ -473,6 +473,11 @@ void Collector::python(const SourceFile& file) {
         }
         if (def_at && !signature_closes(*def_at, block_end(*def_at)))
           o.needs.push_back(fmt::format("{}: {} names {}, whose signature does not close", where(i), t.text, function));
+        else if (!first && !function.empty())
+          // The switch replaces a statement; this call, inside another, would still define the op beside the package.
+          o.needs.push_back(fmt::format("{}: {} is called inside another statement: make it one of its own "
+                                        "(`{} = {}(\"{}::{}\", {}, ...)`) for the report to switch it", where(i),
+                                        t.text, function, t.text, ns, name, function));
         else
           custom_op(o, tokens, args, def_at, function, module, where(i), values, t.text);
         if (o.needs.empty()) custom_ops[object] = {ns, name};
