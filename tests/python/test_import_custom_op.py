@@ -455,5 +455,5 @@ thrice = torch.library.custom_op("nested::thrice", _thrice, mutates_args=())
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "1 ops imported" in proc.stdout and "1 ops need a person" in proc.stdout, proc.stdout
     assert ("ops.py:12: custom_op is called inside another statement: make it one of its own "
-            '(`_twice = custom_op("nested::twice", _twice, ...)`) for the report to switch it') in proc.stdout, proc.stdout
+            '(`twice = custom_op("nested::twice", _twice, ...)`) for the report to switch it') in proc.stdout, proc.stdout
     assert "functions the specs name under 'kernels:' with op_kernel" in proc.stdout and "ops.py:13\n" in proc.stdout

@@ -38,6 +38,13 @@ static std::string custom_op_method_key(const Tokens& tokens, size_t i) {
   return "a device type computed when the module runs";
 }
 
+// An op's name as a Python name to assign its custom_op object to (`name.overload` -> `name_overload`).
+static std::string python_name(const std::string& op) {
+  std::string name = op;
+  std::replace(name.begin(), name.end(), '.', '_');
+  return name;
+}
+
 void Collector::python(const SourceFile& file) {
   const ScannedSource scanned = scan_python(file.text);
   const Tokens& tokens = scanned.tokens;
@@ -477,7 +484,7 @@ void Collector::python(const SourceFile& file) {
           // The switch replaces a statement; this call, inside another, would still define the op beside the package.
           o.needs.push_back(fmt::format("{}: {} is called inside another statement: make it one of its own "
                                         "(`{} = {}(\"{}::{}\", {}, ...)`) for the report to switch it", where(i),
-                                        t.text, function, t.text, ns, name, function));
+                                        t.text, python_name(name), t.text, ns, name, function));
         else
           custom_op(o, tokens, args, def_at, function, module, where(i), values, t.text);
         if (o.needs.empty()) custom_ops[object] = {ns, name};
@@ -594,7 +601,11 @@ void Collector::custom_op(ImportedOp& o, const Tokens& tokens, const std::vector
   o.where = where;
   o.defined = true;
   o.python_definition = definer;
-  if (definer == "triton_op" && !keys.empty()) return need("is given device types, which triton_op takes none of");
+  if (definer == "triton_op" && !keys.empty()) {
+    o.needs.push_back(fmt::format("{}: triton_op is given device types, which it takes none of (its one function "
+                                  "serves every device): drop them", where));
+    return;
+  }
   if (keys.empty()) keys.push_back("CompositeExplicitAutograd");  // custom_op's kernel for every device
   for (const std::string& key : keys) o.kernels.push_back({key, module + ":" + function, where, "", true});
 }

@@ -1,0 +1,50 @@
+import torch
+from torch.library import triton_op, wrap_triton
+
+
+def _halve(x: torch.Tensor) -> torch.Tensor:
+    return x / 2
+
+
+halve = torch.library.custom_op("calls::halve", _halve, mutates_args=())
+negate = torch.library.custom_op("calls::negate", mutates_args=())(_halve)
+OPS = {"nested": torch.library.custom_op("calls::nested", _halve, mutates_args=())}
+torch.library.custom_op("calls::bare", _halve, mutates_args=())
+unknown = torch.library.custom_op("calls::unknown", _missing, mutates_args=())
+computed = torch.library.custom_op(f"calls::{name}", _halve, mutates_args=())
+
+
+@halve.register_fake
+def _halve_fake(x):
+    return torch.empty_like(x)
+
+
+@halve.register_kernel("cpu")
+def _halve_cpu(x):
+    return x / 2
+
+
+halve.register_autograd(lambda ctx, grad: grad / 2)
+negate.register_vmap(None)
+negate.register_torch_dispatch(object, None)
+halve.register_kernel(device)(_halve_cpu)
+
+
+@triton_op("calls::traced", mutates_args={})
+def traced(x: torch.Tensor, a: float = 2.0) -> torch.Tensor:
+    return x * a
+
+
+@traced.register_fake
+def _traced_fake(x, a=2.0):
+    return torch.empty_like(x)
+
+
+@torch.library.triton_op("calls::traced_on_devices", mutates_args=(), device_types="cuda")
+def traced_on_devices(x: torch.Tensor) -> torch.Tensor:
+    return x
+
+
+@triton_op("calls::unclosed", mutates_args={})
+def unclosed(x: torch.Tensor -> torch.Tensor:
+    return x
