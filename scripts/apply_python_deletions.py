@@ -9,9 +9,12 @@ would do it by hand, line numbers kept but for one import line a custom_op switc
       (`name = ` kept), their other lines emptied; the import added to the file
   next: import the package where the project's Python imported <module>, ... (`import <package> as <module>`): ...
       each of those import statements that statement
-A location that does not begin a decorator or a call the report means (the tree changed since the import), or one
-whose statement goes on past the lines given, is an error: a person's edit, not a silently different program.
+A statement taken out of a block it was the only statement of leaves `pass` in its place, so the block stays one.
+A location that does not begin a decorator or a call the report means (the tree changed since the import), one
+whose statement goes on past the lines given, or a changed file that no longer parses, is an error: a person's edit,
+not a silently different program (nothing is written then).
   apply_python_deletions.py <import report> <tree>"""
+import ast
 import re
 import sys
 from pathlib import Path
@@ -73,19 +76,36 @@ for file, ranges in sorted(edits.items()):  # every check before any edit, in an
             sys.exit(f"{tree / file}:{first}: holds no registration the report names: '{texts[file][first - 1]}'")
         if statement.count("(") != statement.count(")"):
             sys.exit(f"{tree / file}:{first}-{last}: the statement goes on past these lines: a person's edit")
+def indent(line):
+    return len(line) - len(line.lstrip())
+
+
+def pass_where_a_block_empties(lines, first, last):
+    """`pass` on the first of lines first..last (emptied) where they held the only statement of a block: the line
+    before them opens it (ends with ':', less indented) and none after them is indented deeper than that opener."""
+    before = next((lines[i] for i in range(first - 2, -1, -1) if lines[i].strip()), None)
+    after = next((lines[i] for i in range(last, len(lines)) if lines[i].strip()), None)
+    if before is not None and before.rstrip().endswith(":") and indent(lines[first - 1]) > indent(before) and \
+            (after is None or indent(after) <= indent(before)):
+        lines[first - 1] = " " * indent(lines[first - 1]) + "pass"
+        return True
+    return False
+
+
+changed = {}  # file -> its new text, written once every file parses
 for file, statements in sorted(imports.items()):
     for number, (_, statement) in sorted(statements.items()):
         line = texts[file][number - 1]
         texts[file][number - 1] = line[:len(line) - len(line.lstrip())] + statement
     if file not in edits:
-        (tree / file).write_text("\n".join(texts[file]))
-        print(f"{file}: {len(statements)} changed")
+        changed[file] = (texts[file], len(statements))
 for file, ranges in sorted(edits.items()):
     lines = texts[file]
     runtimes = set()
     for first, last, runtime in ranges:
         head, statement = lines[first - 1], "\n".join(lines[first - 1:last])
-        lines[first - 1:last] = [""] * (last - first + 1)
+        keeps_block = not runtime and pass_where_a_block_empties(lines, first, last)
+        lines[first - 1:last] = ([lines[first - 1]] if keeps_block else [""]) + [""] * (last - first)
         if runtime:
             indent, lead, qualname = DEFINER.match(statement).groups()
             if lead == "@":
@@ -100,5 +120,13 @@ for file, ranges in sorted(edits.items()):
     for runtime in sorted(runtimes):  # after the module's docstring and __future__ imports: before its first import
         at = next((i for i, text in enumerate(lines) if re.match(r"(import|from) (?!__future__)", text)), 0)
         lines.insert(at, f"from {runtime} import op_kernel")
+    changed[file] = (lines, len(ranges) + len(imports.get(file, {})))
+for file, (lines, count) in sorted(changed.items()):
+    try:
+        ast.parse("\n".join(lines), filename=str(tree / file))
+    except SyntaxError as error:
+        sys.exit(f"{tree / file}:{error.lineno}: the changed file does not parse ({error.msg}): a person's edit; "
+                 "nothing was written")
+for file, (lines, count) in sorted(changed.items()):
     (tree / file).write_text("\n".join(lines))
-    print(f"{file}: {len(ranges) + len(imports.get(file, {}))} changed")
+    print(f"{file}: {count} changed")

@@ -457,3 +457,36 @@ thrice = torch.library.custom_op("nested::thrice", _thrice, mutates_args=())
     assert ("ops.py:12: custom_op is called inside another statement: make it one of its own "
             '(`twice = custom_op("nested::twice", _twice, ...)`) for the report to switch it') in proc.stdout, proc.stdout
     assert "functions the specs name under 'kernels:' with op_kernel" in proc.stdout and "ops.py:13\n" in proc.stdout
+
+
+def test_switching_a_block_s_only_statement_leaves_pass(tmp_path):
+    """A fake registered as the only statement of a block (`if hasattr(...):`, as vLLM's _custom_ops.py guards
+    its fakes) comes out as the report says, and the block keeps a `pass`: the switched module still imports."""
+    (tmp_path / "blocky").mkdir()
+    (tmp_path / "blocky" / "ops.py").write_text('''\
+import torch
+
+
+@torch.library.custom_op("blocky::twice", mutates_args=())
+def twice(x: torch.Tensor) -> torch.Tensor:
+    return x * 2
+
+
+def _twice_fake(x):
+    return torch.empty_like(x)
+
+
+if hasattr(torch.library, "register_fake"):
+    torch.library.register_fake("blocky::twice", _twice_fake)
+print("imported")
+''')
+    proc = run_opgen("import", "--python-package", "blocky_ops", "blocky/ops.py", cwd=tmp_path)
+    assert proc.returncode == 0 and "1 ops imported" in proc.stdout, proc.stdout + proc.stderr
+    (tmp_path / "report.txt").write_text(proc.stdout)
+    taken = subprocess.run([sys.executable, SOURCE_DIR / "scripts" / "apply_python_deletions.py",
+                            tmp_path / "report.txt", tmp_path], capture_output=True, text=True)
+    assert taken.returncode == 0, taken.stdout + taken.stderr
+    switched = (tmp_path / "blocky" / "ops.py").read_text().splitlines()
+    assert switched[0] == "from blocky_ops._opgen_runtime import op_kernel", switched
+    assert switched[4] == '@op_kernel("blocky::twice")' and switched[13:16] == [
+        'if hasattr(torch.library, "register_fake"):', "    pass", 'print("imported")'], switched
