@@ -1243,3 +1243,32 @@ def test_a_package_beside_the_bindings_is_not_shadowed_either(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert ("the generated Python package is dg_ops: torch-ext/dg is the project's own package, which one named dg "
             "would shadow") in proc.stdout, proc.stdout
+
+
+def test_ops_registered_through_a_projects_own_helper_are_named_not_passed_over(tmp_path):
+    """vLLM's and SGLang's `direct_register_custom_op` (infer_schema, define, impl and _register_fake in one call)
+    is not read yet: each call is named in a note, also where nothing else was found, not passed over in silence."""
+    (tmp_path / "layer.py").write_text('''\
+import torch
+from vllm.utils.torch_utils import direct_register_custom_op
+
+
+def unified_attention(query: torch.Tensor, layer_name: str) -> torch.Tensor:
+    return query
+
+
+def direct_register_custom_op_like(op_name, op_func):  # another function: not a call of the helper
+    pass
+
+
+direct_register_custom_op(op_name="unified_attention", op_func=unified_attention)
+direct_register_custom_op("maybe_calc_kv_scales", unified_attention, ["query"])
+direct_register_custom_op(NAME + "\\x00" * 3, unified_attention)
+''')
+    proc = run_opgen("import", "layer.py", cwd=tmp_path)
+    assert proc.returncode == 1 and "no namespace is named in the sources" in proc.stderr + proc.stdout
+    said = proc.stdout + proc.stderr
+    for line, what in ((13, "the op 'unified_attention'"), (14, "the op 'maybe_calc_kv_scales'"), (15, "an op")):
+        assert (f"note: layer.py:{line}: direct_register_custom_op(...) registers {what} through the project's own "
+                "helper (its def, kernel and fake in one call), which import does not read: not imported") in said, said
+    assert said.count("direct_register_custom_op(...)") == 3, said

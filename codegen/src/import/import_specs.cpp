@@ -653,6 +653,12 @@ ImportPlan plan_import(const ImportResult& found, const ImportOptions& given) {
         found.namespace_macros.empty() ? ""
                                        : ", or the macro's value as the build defines it (-D TORCH_EXTENSION_NAME=<name>: "
                                          "then the blocks keep the namespaces they spell, CONCAT(...) too)");
+    // What was read and not imported (a project's own registration helper) says why nothing was found.
+    constexpr size_t kNotesNamed = 12;
+    for (size_t n = 0; n < std::min(found.notes.size(), kNotesNamed); ++n)
+      plan.report += "  note: " + found.notes[n] + "\n";
+    if (found.notes.size() > kNotesNamed)
+      plan.report += fmt::format("  note: and {} more notes\n", found.notes.size() - kNotesNamed);
     return plan;
   }
   // Several namespaces (vLLM's _C, _C_cache_ops, ...): each is a library of

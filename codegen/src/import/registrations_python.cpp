@@ -38,6 +38,13 @@ static std::string custom_op_method_key(const Tokens& tokens, size_t i) {
   return "a device type computed when the module runs";
 }
 
+// A name fit to echo into the report: an identifier (dotted, `ns::` allowed), not some hostile megabyte.
+static bool plain_op_name(const std::string& name) {
+  return !name.empty() && name.size() <= 200 && std::all_of(name.begin(), name.end(), [](unsigned char c) {
+    return std::isalnum(c) || c == '_' || c == '.' || c == ':';
+  });
+}
+
 // An op's name as a Python name to assign its custom_op object to (`name.overload` -> `name_overload`).
 static std::string python_name(const std::string& op) {
   std::string name = op;
@@ -285,6 +292,26 @@ void Collector::python(const SourceFile& file) {
         result.notes.push_back(fmt::format("{}: {}(...) registers a fake that import cannot name: not imported",
                                            where(i), t.text));
       }
+      continue;
+    }
+    // vLLM's and SGLang's own helper (copied into their forks under that name): infer_schema, define, impl and
+    // _register_fake in one call. Not read yet; said per call, not passed over.
+    if (t.text == "direct_register_custom_op" && !(i > 0 && is(tokens[i - 1], "def")) && i + 1 < tokens.size() &&
+        is(tokens[i + 1], "(")) {
+      const auto args = call_arguments(tokens, i + 1, &end);
+      std::optional<std::string> name;
+      for (size_t a = 0; a < args.size() && !name; ++a) {
+        const auto [begin, stop] = args[a];
+        if (a == 0 && !(stop > begin + 1 && is(tokens[begin + 1], "="))) name = string_argument(tokens, args[a]);
+        else if (stop == begin + 3 && is(tokens[begin], "op_name") && is(tokens[begin + 1], "="))
+          name = string_argument(tokens, {begin + 2, stop});
+      }
+      ++result.registrations;
+      result.notes.push_back(fmt::format("{}: direct_register_custom_op(...) registers {} through the project's own "
+                                         "helper (its def, kernel and fake in one call), which import does not read: "
+                                         "not imported",
+                                         where(i), name && plain_op_name(*name) ? fmt::format("the op '{}'", *name)
+                                                                                 : std::string("an op")));
       continue;
     }
     // `lib = torch.library.Library("ns", "FRAGMENT")`

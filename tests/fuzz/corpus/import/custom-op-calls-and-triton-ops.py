@@ -48,3 +48,7 @@ def traced_on_devices(x: torch.Tensor) -> torch.Tensor:
 @triton_op("calls::unclosed", mutates_args={})
 def unclosed(x: torch.Tensor -> torch.Tensor:
     return x
+
+
+direct_register_custom_op(op_name="helper_op", op_func=_halve, fake_impl=_halve_fake)
+direct_register_custom_op(f"helper_{x}", _halve, ["x"], dispatch_key=current_platform.dispatch_key)
