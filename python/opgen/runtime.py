@@ -98,7 +98,7 @@ class OpKernel:
         # `@fn.register_kernel("cpu")`, `fn.set_kernel_enabled(...)`): the object of the op the package defined
         # through custom_op (`define: custom_op`) has them all; on an op defined through Library, the
         # registrations go to torch.library's functions by the op's name.
-        if attribute.startswith("__"):
+        if attribute.startswith("__") or attribute in ("qualname", "kernel"):  # (before __init__: copy, pickle)
             raise AttributeError(attribute)
         from torch._library.custom_ops import _maybe_get_opdef
 
