@@ -9,6 +9,8 @@ would do it by hand, line numbers kept but for one import line a custom_op switc
       (`name = ` kept), their other lines emptied; the import added to the file
   next: import the package where the project's Python imported <module>, ... (`import <package> as <module>`): ...
       each of those import statements that statement
+  next: import the package where direct_register_custom_op is defined, ... (`import <package>  # noqa: F401`): <file>:<line>
+      that statement added to the file, as op_kernel's import is
 A statement taken out of a block it was the only statement of leaves `pass` in its place, so the block stays one.
 A location that does not begin a decorator or a call the report means (the tree changed since the import), one
 whose statement goes on past the lines given, or a changed file that no longer parses, is an error: a person's edit,
@@ -25,6 +27,8 @@ TAKE_OUT = re.compile(r" *next: take out the project's (?:defs of the \d+ ops|re
 SWITCH = re.compile(r" *next: replace the custom_op (?:decorators|and triton_op decorators and calls) of the \d+ functions "
                     r".*?`from (\S+) import op_kernel`"
                     r" \([^)]*\): (.*)$")
+HELPER = re.compile(r" *next: import the package where direct_register_custom_op is defined, .*?\(`(import \S+  # noqa: F401)`\)"
+                    r": (.*)$")
 MODULE = re.compile(r" *next: import the package where the project's Python imported (\w+), .*?\(`(import \S+ as \w+)`\)"
                     r": (.*)$")
 WHAT = re.compile(r"\s*@?(\w+\s*=\s*)?[\w.]*(define|register_fake|impl_abstract|custom_op|triton_op|register_custom_op)\b")
@@ -33,6 +37,7 @@ WHAT = re.compile(r"\s*@?(\w+\s*=\s*)?[\w.]*(define|register_fake|impl_abstract|
 DEFINER = re.compile(r"(\s*)(@|\w+\s*=\s*)?[\w.]*\b(?:custom_op|triton_op)\(\s*(\"[^\"]*\")")
 edits = {}  # file -> [(first, last, the package whose op_kernel replaces a custom_op decorator, or None)]
 imports = {}  # file -> {line: (the module it imported, the statement that replaces it)}
+added = {}  # file -> statements added before its first import
 
 
 def places(listed, runtime):
@@ -51,17 +56,22 @@ for line in report.read_text().splitlines():
         places(m[1], None)
     elif m := SWITCH.match(line):
         places(m[2], m[1])
+    elif m := HELPER.match(line):
+        file = m[2].rpartition(":")[0]
+        if not file.endswith(".py") or Path(file).is_absolute() or ".." in Path(file).parts:
+            sys.exit(f"{report}: '{m[2]}' is not a place in a Python file of the tree")
+        added.setdefault(file, []).append(m[1])
     elif m := MODULE.match(line):
         for where in m[3].split(", "):
             file, _, number = where.rpartition(":")
             if not file.endswith(".py") or Path(file).is_absolute() or ".." in Path(file).parts:
                 sys.exit(f"{report}: '{where}' is not a place in a Python file of the tree")
             imports.setdefault(file, {})[int(number)] = (m[1], m[2])
-if not edits and not imports:
+if not edits and not imports and not added:
     sys.exit(f"{report}: no Python to change")
-texts = {file: (tree / file).read_text().split("\n") for file in sorted(set(edits) | set(imports))}
+texts = {file: (tree / file).read_text().split("\n") for file in sorted(set(edits) | set(imports) | set(added))}
 for file in texts:  # the report's lines inside the file
-    last_line = max([last for _, last, _ in edits.get(file, [])] + list(imports.get(file, {})))
+    last_line = max([last for _, last, _ in edits.get(file, [])] + list(imports.get(file, {})) + [0])
     if last_line > len(texts[file]):
         sys.exit(f"{tree / file}: has no line {last_line}, which the report names")
 for file, statements in sorted(imports.items()):
@@ -99,6 +109,12 @@ for file, statements in sorted(imports.items()):
         texts[file][number - 1] = line[:len(line) - len(line.lstrip())] + statement
     if file not in edits:
         changed[file] = (texts[file], len(statements))
+
+
+def insert_before_first_import(lines, statement):
+    """After the module's docstring and __future__ imports: before its first import."""
+    at = next((i for i, text in enumerate(lines) if re.match(r"(import|from) (?!__future__)", text)), 0)
+    lines.insert(at, statement)
 for file, ranges in sorted(edits.items()):
     lines = texts[file]
     runtimes = set()
@@ -117,10 +133,14 @@ for file, ranges in sorted(edits.items()):
                     sys.exit(f"{tree / file}:{first}: names no function to switch: '{head}'")
                 lines[first - 1] = f"{indent}{lead or ''}op_kernel({qualname})({function[1]})"
             runtimes.add(runtime)
-    for runtime in sorted(runtimes):  # after the module's docstring and __future__ imports: before its first import
-        at = next((i for i, text in enumerate(lines) if re.match(r"(import|from) (?!__future__)", text)), 0)
-        lines.insert(at, f"from {runtime} import op_kernel")
+    for runtime in sorted(runtimes):
+        insert_before_first_import(lines, f"from {runtime} import op_kernel")
     changed[file] = (lines, len(ranges) + len(imports.get(file, {})))
+for file, statements in sorted(added.items()):
+    lines = changed[file][0] if file in changed else texts[file]
+    for statement in statements:
+        insert_before_first_import(lines, statement)
+    changed[file] = (lines, (changed[file][1] if file in changed else 0) + len(statements))
 for file, (lines, count) in sorted(changed.items()):
     try:
         ast.parse("\n".join(lines), filename=str(tree / file))

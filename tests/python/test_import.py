@@ -1245,9 +1245,11 @@ def test_a_package_beside_the_bindings_is_not_shadowed_either(tmp_path):
             "would shadow") in proc.stdout, proc.stdout
 
 
-def test_ops_registered_through_a_projects_own_helper_are_named_not_passed_over(tmp_path):
-    """vLLM's and SGLang's `direct_register_custom_op` (infer_schema, define, impl and _register_fake in one call)
-    is not read yet: each call is named in a note, also where nothing else was found, not passed over in silence."""
+def test_ops_registered_through_a_helper_import_cannot_see_are_named_not_passed_over(tmp_path):
+    """vLLM's and SGLang's `direct_register_custom_op` (infer_schema, define, impl and _register_fake in one call):
+    where the file that defines it is not among the sources, its Library (the namespace) is unknown; each call is
+    then named in a note, also where nothing else was found, not passed over in silence (test_import_custom_op.py
+    switches a project whose helper is given)."""
     (tmp_path / "layer.py").write_text('''\
 import torch
 from vllm.utils.torch_utils import direct_register_custom_op
@@ -1268,7 +1270,10 @@ direct_register_custom_op(NAME + "\\x00" * 3, unified_attention)
     proc = run_opgen("import", "layer.py", cwd=tmp_path)
     assert proc.returncode == 1 and "no namespace is named in the sources" in proc.stderr + proc.stdout
     said = proc.stdout + proc.stderr
-    for line, what in ((13, "the op 'unified_attention'"), (14, "the op 'maybe_calc_kv_scales'"), (15, "an op")):
+    unseen = ("whose definition is not among the sources: give the file that defines direct_register_custom_op (its "
+              "Library names the namespace)")
+    for line, what, why in ((13, "the op 'unified_attention'", unseen), (14, "the op 'maybe_calc_kv_scales'", unseen),
+                            (15, "an op", "its name one the module computes")):
         assert (f"note: layer.py:{line}: direct_register_custom_op(...) registers {what} through the project's own "
-                "helper (its def, kernel and fake in one call), which import does not read: not imported") in said, said
+                f"helper, {why}: not imported") in said, said
     assert said.count("direct_register_custom_op(...)") == 3, said

@@ -490,3 +490,163 @@ print("imported")
     assert switched[0] == "from blocky_ops._opgen_runtime import op_kernel", switched
     assert switched[4] == '@op_kernel("blocky::twice")' and switched[13:16] == [
         'if hasattr(torch.library, "register_fake"):', "    pass", 'print("imported")'], switched
+
+
+HELPER = '''\
+from typing import Callable
+
+import torch
+from torch.library import Library, infer_schema
+
+# create a library to hold the custom op
+vl_lib = Library("vl", "FRAGMENT")  # noqa
+
+
+def current_dispatch_key() -> str:  # vLLM's current_platform.dispatch_key
+    return "CPU"
+
+
+def direct_register_custom_op(
+    op_name: str,
+    op_func: Callable,
+    mutates_args: list[str] | None = None,
+    fake_impl: Callable | None = None,
+    target_lib: Library | None = None,
+    dispatch_key: str | None = None,
+    tags: tuple[torch.Tag, ...] = (),
+):
+    if mutates_args is None:
+        mutates_args = []
+
+    if dispatch_key is None:
+        dispatch_key = current_dispatch_key()
+
+    schema_str = infer_schema(op_func, mutates_args=mutates_args)
+
+    my_lib = target_lib or vl_lib
+    my_lib.define(op_name + schema_str, tags=tags)
+    my_lib.impl(op_name, op_func, dispatch_key=dispatch_key)
+    if fake_impl is not None:
+        my_lib._register_fake(op_name, fake_impl)
+'''
+
+HELPER_CALLS = '''\
+import torch
+
+from vl.utils import direct_register_custom_op
+
+
+def scaled(x: torch.Tensor, alpha: float = 2.0) -> torch.Tensor:
+    return x * alpha
+
+
+def scaled_fake(x: torch.Tensor, alpha: float = 2.0) -> torch.Tensor:
+    return torch.empty_like(x)
+
+
+direct_register_custom_op(
+    op_name="scaled",
+    op_func=scaled,
+    fake_impl=scaled_fake,
+    tags=(torch.Tag.pt2_compliant_tag,),
+)
+
+
+def accumulate_(acc: torch.Tensor, x: torch.Tensor) -> None:
+    acc.add_(x)
+
+
+def accumulate_fake(acc: torch.Tensor, x: torch.Tensor) -> None:
+    return None
+
+
+direct_register_custom_op("accumulate_", accumulate_, ["acc"], accumulate_fake)
+'''
+
+HELPER_RUN = '''
+import sys
+import torch
+import vl.layer  # registers the ops, through the helper
+torch.manual_seed(0)
+results = []
+for shape in [(3,), (2, 5), (0, 4)]:
+    x = torch.randn(shape)
+    results += [torch.ops.vl.scaled(x), torch.ops.vl.scaled(x, 0.5)]
+    acc = torch.randn(shape)
+    torch.ops.vl.accumulate_(acc, x)
+    results.append(acc)
+torch.save(results, sys.argv[1])
+from torch.library import opcheck
+opcheck(torch.ops.vl.scaled.default, (torch.randn(3), 3.0))
+opcheck(torch.ops.vl.accumulate_.default, (torch.randn(3), torch.randn(3)))
+compiled = torch.compile(lambda t: torch.ops.vl.scaled(t) + 1, fullgraph=True, backend="aot_eager")
+assert torch.equal(compiled(torch.ones(2)), torch.full((2,), 3.0))
+assert torch.ops.vl.scaled.default.tags == [torch.Tag.pt2_compliant_tag]
+print("ok")
+'''
+
+
+def test_a_projects_registration_helper_switches_and_gives_the_same_results(tmp_path):
+    """vLLM's and SGLang's `direct_register_custom_op` (infer_schema, define, impl and _register_fake in one call),
+    given with the files that call it: each call is an op, its schema the one infer_schema makes of op_func, its
+    fake fake_impl, its kernel the helper's impl at the key the module computes, kept. The switch: the helper's
+    define and _register_fake come out (the package defines the ops and registers their fakes), it imports the
+    package; every result the same, opcheck and compile pass on both sides."""
+    project = tmp_path / "project"
+    (project / "vl").mkdir(parents=True)
+    (project / "vl" / "__init__.py").write_text("")
+    (project / "vl" / "utils.py").write_text(HELPER)
+    (project / "vl" / "layer.py").write_text(HELPER_CALLS)
+    run(project, HELPER_RUN, tmp_path / "before.pt", str(project))
+
+    imported = run_opgen("import", "--python-package", "vl_ops", "vl", cwd=project)
+    assert imported.returncode == 0, imported.stdout + imported.stderr
+    assert "2 ops imported" in imported.stdout and "need a person" not in imported.stdout, imported.stdout
+    assert "define() with a schema built at run time" not in imported.stdout, imported.stdout  # the helper's own
+    assert "of direct_register_custom_op make" not in imported.stdout, imported.stdout  # every call is a spec
+    assert "scaled: a key computed when the module runs (vl/layer.py:14, direct_register_custom_op of scaled in " \
+           "Python)" in imported.stdout, imported.stdout
+    line = {what: next(i + 1 for i, text in enumerate(HELPER.split("\n")) if what in text)
+            for what in ("def direct_register_custom_op", "my_lib.define(", "my_lib._register_fake(")}
+    assert "take out the project's defs of the 2 ops the specs define (the package defines them: a second def " \
+           f"raises): vl/utils.py:{line['my_lib.define(']}\n" in imported.stdout, imported.stdout
+    assert "take out the project's registrations of the 2 fakes the specs take" in imported.stdout and \
+           f"vl/utils.py:{line['my_lib._register_fake(']}\n" in imported.stdout, imported.stdout
+    assert "import the package where direct_register_custom_op is defined, so that the ops it registers kernels for " \
+           "are defined wherever it runs (`import vl_ops  # noqa: F401`): " \
+           f"vl/utils.py:{line['def direct_register_custom_op']}\n" in imported.stdout, imported.stdout
+    accumulate = (project / "schemas" / "accumulate_.yaml").read_text()
+    assert 'schema: "accumulate_(Tensor(a0!) acc, Tensor x) -> ()"' in accumulate, accumulate
+    assert 'dispatch: []' in accumulate and 'fake: {python: "vl.layer:accumulate_fake"}' in accumulate, accumulate
+    assert "tags: [pt2_compliant_tag]" in (project / "schemas" / "scaled.yaml").read_text()
+
+    (tmp_path / "report.txt").write_text(imported.stdout)
+    taken = subprocess.run([sys.executable, SOURCE_DIR / "scripts" / "apply_python_deletions.py",
+                            tmp_path / "report.txt", project], capture_output=True, text=True)
+    assert taken.returncode == 0, taken.stdout + taken.stderr
+    helper = (project / "vl" / "utils.py").read_text().split("\n")
+    # (One line more at the top: the import.)
+    assert helper[0] == "import vl_ops  # noqa: F401" and helper[line["my_lib.define("]] == "" and \
+        helper[line["my_lib._register_fake("]] == "        pass", helper
+    generated = run_opgen("generate", "--namespace", "vl", "--fragment", "--python-package", "vl_ops", "-o",
+                          tmp_path / "gen", project / "schemas")
+    assert generated.returncode == 0, generated.stderr
+    # The package's fakes import vl.layer when first called: vl.layer imports vl.utils, which imports the package.
+    run(project, HELPER_RUN, tmp_path / "after.pt", f"{tmp_path / 'gen' / 'python'}:{project}")
+    assert_bit_identical(tmp_path / "before.pt", tmp_path / "after.pt", 9)
+
+
+def test_a_helper_call_that_makes_no_spec_keeps_the_helpers_define(tmp_path):
+    """Taking direct_register_custom_op's define out is for when every op it registers is a spec: a call import
+    cannot read (a name the module computes) keeps needing it, and the report says so."""
+    (tmp_path / "vl").mkdir()
+    (tmp_path / "vl" / "utils.py").write_text(HELPER)
+    (tmp_path / "vl" / "layer.py").write_text(HELPER_CALLS + "\n\nfor suffix in ('a', 'b'):\n"
+                                              "    direct_register_custom_op('scaled_' + suffix, scaled)\n")
+    proc = run_opgen("import", "--python-package", "vl_ops", "vl", cwd=tmp_path)
+    assert proc.returncode == 0 and "2 ops imported" in proc.stdout, proc.stdout + proc.stderr
+    assert "direct_register_custom_op(...) registers an op through the project's own helper, its name one the " \
+           "module computes: not imported" in proc.stdout, proc.stdout
+    assert "note: 1 call of direct_register_custom_op makes no spec (above): taking its define and _register_fake " \
+           "out leaves its op without a def; keep them until every op it registers is a spec, and every file that " \
+           "calls it was given" in proc.stdout, proc.stdout

@@ -70,8 +70,9 @@ KERNELS = "import torch\n\ndef scale_cpu(x):\n    return 2 * x\n\ndef composite(
 
 @pytest.mark.parametrize("position", ["fake", "compile fallback"])
 def test_a_handwritten_function_that_cannot_be_imported_is_named_with_its_op_and_spec(tmp_path, position):
-    """The package imports handwritten fakes and compile replacements as it
-    loads; a missing one was a bare ModuleNotFoundError naming neither."""
+    """The package imports a handwritten compile replacement as it loads, and a
+    handwritten fake when fake tensors first call it (its module may import the
+    package); a missing one was a bare ModuleNotFoundError naming neither."""
     spec = OP + "dispatch: [CPU]\nkernels:\n  CPU: {python: \"mykernels:scale_cpu\"}\n"
     spec += ("fake: {python: \"myfakes:scale_fake\"}\n" if position == "fake" else
              "fake: like(x)\ncompile:\n  unsupported:\n    - when: \"x.dim() > 3\"\n      reason: \"no kernel past 3-D\"\n"
@@ -81,7 +82,11 @@ def test_a_handwritten_function_that_cannot_be_imported_is_named_with_its_op_and
     (tmp_path / "mykernels.py").write_text(KERNELS)
     proc = run_opgen("generate", "--namespace", "ns", "-o", tmp_path / "out", "specs", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    imported = subprocess.run([sys.executable, "-c", "import ns"], cwd=tmp_path, capture_output=True, text=True,
+    # The fake's module: imported at the fake's first call (an eager call does not need it).
+    code = ("import ns, torch\nassert ns.scale(torch.ones(2)).sum() == 4\n"
+            "from torch._subclasses.fake_tensor import FakeTensorMode\n"
+            "with FakeTensorMode():\n    ns.scale(torch.empty(2))\n") if position == "fake" else "import ns"
+    imported = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
                               env={"PYTHONPATH": f"{tmp_path / 'out' / 'python'}:{tmp_path}", "PATH": "/usr/bin:/bin"})
     assert imported.returncode == 1
     what = ("ns::scale's fake (specs/scale.yaml: fake: {python: ...}) names myfakes:scale_fake"

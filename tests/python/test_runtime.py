@@ -4,6 +4,8 @@ package it generates (_opgen_runtime.py); the copy must be the module,
 byte for byte after its @generated line, and the module must behave as the
 generated code relies on."""
 
+import sys
+
 import pytest
 import torch
 
@@ -38,6 +40,19 @@ def test_a_handwritten_function_that_cannot_be_imported_names_who_named_it():
     assert runtime.import_handwritten("math:sqrt", "x")(4.0) == 2.0
     with pytest.raises(ImportError, match=r"ns::op's fake \(a.yaml\) names no_such_module:f, which cannot be imported"):
         runtime.import_handwritten("no_such_module:f", "ns::op's fake (a.yaml)")
+
+
+def test_a_handwritten_fake_is_imported_when_first_called(tmp_path, monkeypatch):
+    """A fake's module may import the package (a project's module registering kernels against its defs does):
+    the package takes the fake unimported, and imports it at its first call, once."""
+    (tmp_path / "late_fakes.py").write_text("CALLS = []\n\ndef fake(x):\n    CALLS.append(x)\n    return x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    fake = runtime.handwritten("late_fakes:fake", "ns::op's fake (a.yaml)")
+    assert "late_fakes" not in sys.modules and fake.__name__ == "fake"
+    assert fake(1) == 1 and fake(2) == 2 and sys.modules["late_fakes"].CALLS == [1, 2]
+    missing = runtime.handwritten("no_such_module:f", "ns::op's fake (a.yaml)")
+    with pytest.raises(ImportError, match=r"ns::op's fake \(a.yaml\) names no_such_module:f, which cannot be imported"):
+        missing(1)
 
 
 def test_a_meta_kernel_a_spec_names_as_its_fake_must_be_registered():

@@ -84,7 +84,8 @@ std::vector<std::string> carried_unpack_lines(const model::Library& lib, const m
 void emit_fake(Printer& p, const model::Library& lib, const model::OpSpec& op, bool flat = false) {
   const std::string qualified = flat ? lib.ns + "::" + op.cpp_op_name() : qualified_name(lib, op);
   if (op.fake_python) {
-    p.line(fmt::format("{} = _opgen.import_handwritten({}, {})", fake_function(op), python_string_literal(op.fake_python->value),
+    // Imported when first called (its module may import this package).
+    p.line(fmt::format("{} = _opgen.handwritten({}, {})", fake_function(op), python_string_literal(op.fake_python->value),
                        python_string_literal(fmt::format("{}'s fake ({}: fake: {{python: ...}})", qualified,
                                                          op.display_path))));
     p.line();

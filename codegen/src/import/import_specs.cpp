@@ -221,6 +221,9 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
   // The project's registrations of the fakes the specs take: the package registers those fakes, and torch
   // refuses a second registration (a custom_op's are named with its decorator).
   std::vector<std::string> fake_registrations;
+  size_t fake_ops = 0, python_def_ops = 0;  // the ops of those places (one place may serve several)
+  std::string helper_def_at;  // direct_register_custom_op's def, where it registers kernels of written ops
+  size_t helper_ops_left = found.helper_calls_not_read;  // its calls whose op is no spec: they keep needing its define
   std::vector<std::string> python_defs;  // the project's define() calls of the ops the specs now define
   std::vector<std::string> custom_op_decorators;  // the custom_op decorators and calls of the ops the package now defines
   std::string stub_text;
@@ -241,6 +244,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
           fake_imports.push_back(statement);
     }
     if (todo) {
+      helper_ops_left += !d.op->helper_def_at.empty();
       std::string header = "# opgen import: this op needs a person; rename the file to .yaml when done:\n";
       for (const auto& need : d.needs) header += "#   - " + yaml_comment(need) + "\n";
       text = header + text;
@@ -259,8 +263,21 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
       internal_linkage = internal_linkage || d.op->kept_for_internal_linkage;
       const bool custom_op = !d.op->kernels.empty() && std::all_of(d.op->kernels.begin(), d.op->kernels.end(),
                                                                   [](const ImportedKernel& k) { return k.python; });
-      if (!d.fake_registered_at.empty()) fake_registrations.push_back(d.fake_registered_at);
-      if (!d.op->python_def_at.empty()) (custom_op ? custom_op_decorators : python_defs).push_back(d.op->python_def_at);
+      // Each place once: direct_register_custom_op's one define and one _register_fake serve all of its ops.
+      auto once = [](std::vector<std::string>& places, const std::string& place) {
+        if (std::find(places.begin(), places.end(), place) == places.end()) places.push_back(place);
+      };
+      if (!d.op->helper_def_at.empty()) helper_def_at = d.op->helper_def_at;
+      if (!d.fake_registered_at.empty()) {
+        ++fake_ops;
+        once(fake_registrations, d.fake_registered_at);
+      }
+      if (!d.op->python_def_at.empty() && custom_op) {
+        custom_op_decorators.push_back(d.op->python_def_at);
+      } else if (!d.op->python_def_at.empty()) {
+        ++python_def_ops;
+        once(python_defs, d.op->python_def_at);
+      }
       if (!d.op->kept_impls.empty())
         kept.push_back(fmt::format("{}: {}", d.op->name, first_names(d.op->kept_impls)));
       else if (d.op->kernels.empty() && !d.op->impls_in_other_configurations.empty())
@@ -435,13 +452,23 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
     if (!python_defs.empty())
       r += fmt::format("  next: take out the project's defs of the {} ops the specs define (the package defines "
                        "them: a second def raises): {}\n",
-                       python_defs.size(), fmt::join(python_defs, ", "));
+                       python_def_ops, fmt::join(python_defs, ", "));
+    if (!helper_def_at.empty())
+      r += fmt::format("  next: import the package where direct_register_custom_op is defined, so that the ops it "
+                       "registers kernels for are defined wherever it runs (`import {}  # noqa: F401`): {}\n",
+                       package, helper_def_at);
+    if (!helper_def_at.empty() && helper_ops_left > 0)
+      r += fmt::format("  note: {} call{} of direct_register_custom_op {} no spec (above): taking its define and "
+                       "_register_fake out leaves {} without a def; keep them until every op it registers is a spec, "
+                       "and every file that calls it was given\n",
+                       helper_ops_left, helper_ops_left == 1 ? "" : "s", helper_ops_left == 1 ? "makes" : "make",
+                       helper_ops_left == 1 ? "its op" : "their ops");
     if (drop_lines.empty() && dropped_files.empty() && python_defs.empty() && !python_only)
       r += "  next: drop the sources' own registrations of these ops from the build (they would register them twice)\n";
     if (!fake_registrations.empty())
       r += fmt::format("  next: take out the project's registrations of the {} fakes the specs take (the package "
                        "registers them: torch 2.11 refuses a second, later releases let it replace the first): {}\n",
-                       fake_registrations.size(), fmt::join(fake_registrations, ", "));
+                       fake_ops, fmt::join(fake_registrations, ", "));
     if (python_only)
       r += fmt::format("  next: replace the custom_op and triton_op decorators and calls of the {} functions the specs "
                        "name under 'kernels:' with op_kernel(\"<ns>::<op>\") (`@op_kernel(...)` on a def, "

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -59,8 +60,23 @@ class Collector {
   // What a Python source registers: torch.library calls, Library objects, custom_op functions, fakes
   // (registrations_python.cpp).
   void python(const SourceFile& file);
+  // vLLM's and SGLang's own registration helper, `direct_register_custom_op(op_name, op_func, mutates_args,
+  // fake_impl, target_lib, dispatch_key, tags)`, where a source defines it (read before any source's calls of it):
+  // the namespace of the Library it defaults to (`my_lib = target_lib or vllm_lib`), and its define and
+  // _register_fake statements ("file:first-last"), which the package's defs and fakes replace.
+  struct RegistrationHelper {
+    std::string library;  // the default Library's variable
+    std::string ns;
+    std::string define_at, fake_at, def_at;
+  };
+  std::optional<RegistrationHelper> helper;
+  void find_registration_helper(const SourceFile& file);
 
  private:
+  void helper_call(const Tokens& tokens, const std::vector<TokenRange>& args, const std::string& module,
+                   const std::string& where, const std::map<std::string, size_t>& module_functions,
+                   const ModuleValues& values, const std::map<std::string, std::string>& library_ns,
+                   const std::function<std::string(size_t)>& returned_argument);
   // `def_at`: the token of the function's `def`, where import can read it.
   void custom_op(ImportedOp& o, const Tokens& tokens, const std::vector<TokenRange>& args,
                  std::optional<size_t> def_at, const std::string& function, const std::string& module,

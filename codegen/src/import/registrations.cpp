@@ -110,6 +110,8 @@ void find_impls_in_other_configurations(ImportResult& configured, const ImportRe
 ImportResult find_registrations(const std::vector<SourceFile>& sources, const Configuration* configuration) {
   Collector c;
   c.configuration = configuration;
+  for (const SourceFile& source : sources)
+    if (source.display.ends_with(".py") && !c.helper) c.find_registration_helper(source);
   for (const SourceFile& source : sources) {
     if (source.display.ends_with(".py"))
       c.python(source);

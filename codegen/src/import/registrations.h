@@ -85,6 +85,8 @@ struct ImportedOp {
   std::string schema_from_file;
   std::vector<std::string> schema_from_includes;
   std::string schema_inferred_from;  // file:line of the declaration the schema was inferred from
+  std::string schema_inferred_by;    // what infers it from type hints ("torch.library.custom_op")
+  std::string helper_def_at;         // file:line of the direct_register_custom_op that registers it, if one does
   // Where the def's kernel is a lambda that forwards its parameters to schema_from (`[](at::Tensor x) { return
   // f(x); }`, torch_scatter's `[] { return scatter::cuda_version(); }`), PyTorch infers the schema from the
   // lambda's signature: its parameter types, and its return type where it writes one (else the function's).
@@ -155,7 +157,8 @@ struct ImportResult {
   // Namespaces a block claims (TORCH_LIBRARY, Library(ns, "DEF")), "" for one
   // whose namespace is a macro; the others the sources add to as fragments.
   std::set<std::string> claimed_namespaces;
-  size_t registrations = 0;         // def/impl/define/fake calls read
+  size_t registrations = 0;
+  size_t helper_calls_not_read = 0;  // direct_register_custom_op calls read as no op (a note says why)         // def/impl/define/fake calls read
   // With a configuration under which the sources define no op: the defs they hold in branches it does not take,
   // "name (file:line, under <#if ...>)", so the report can say why nothing was read.
   std::vector<std::string> defs_in_other_configurations;

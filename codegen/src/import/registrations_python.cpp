@@ -3,7 +3,10 @@
 #include "import/registration_collector.h"
 
 #include <algorithm>
+#include <array>
+#include <cctype>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -295,23 +298,13 @@ void Collector::python(const SourceFile& file) {
       continue;
     }
     // vLLM's and SGLang's own helper (copied into their forks under that name): infer_schema, define, impl and
-    // _register_fake in one call. Not read yet; said per call, not passed over.
-    if (t.text == "direct_register_custom_op" && !(i > 0 && is(tokens[i - 1], "def")) && i + 1 < tokens.size() &&
-        is(tokens[i + 1], "(")) {
+    // _register_fake in one call. The def and the fake are the spec's; the impl stays the helper's (its key is
+    // one the module computes: vLLM's current_platform.dispatch_key).
+    if (t.text == "direct_register_custom_op" && !(i > 0 && is(tokens[i - 1], "def"))) {
       const auto args = call_arguments(tokens, i + 1, &end);
-      std::optional<std::string> name;
-      for (size_t a = 0; a < args.size() && !name; ++a) {
-        const auto [begin, stop] = args[a];
-        if (a == 0 && !(stop > begin + 1 && is(tokens[begin + 1], "="))) name = string_argument(tokens, args[a]);
-        else if (stop == begin + 3 && is(tokens[begin], "op_name") && is(tokens[begin + 1], "="))
-          name = string_argument(tokens, {begin + 2, stop});
-      }
       ++result.registrations;
-      result.notes.push_back(fmt::format("{}: direct_register_custom_op(...) registers {} through the project's own "
-                                         "helper (its def, kernel and fake in one call), which import does not read: "
-                                         "not imported",
-                                         where(i), name && plain_op_name(*name) ? fmt::format("the op '{}'", *name)
-                                                                                 : std::string("an op")));
+      helper_call(tokens, args, module, where(i), module_functions, values, library_ns,
+                  [&](size_t def) { return returned_argument(def); });
       continue;
     }
     // `lib = torch.library.Library("ns", "FRAGMENT")`
@@ -363,7 +356,10 @@ void Collector::python(const SourceFile& file) {
         schema = first;
       }
       if (!schema) {
-        result.notes.push_back(fmt::format("{}: define() with a schema built at run time: not imported", where(i)));
+        // (direct_register_custom_op's own define: its calls are read as the ops' defs.)
+        const bool helpers = helper && (helper->define_at == where(i) || helper->define_at.starts_with(where(i) + "-"));
+        if (!helpers)
+          result.notes.push_back(fmt::format("{}: define() with a schema built at run time: not imported", where(i)));
         continue;
       }
       auto [ns, name] = split_qualified(*schema);
@@ -571,6 +567,185 @@ void Collector::python(const SourceFile& file) {
   }
 }
 
+// `def direct_register_custom_op(...)` at the top of a module: its default Library (`target_lib or NAME`, NAME a
+// module-level `Library("ns", ...)`), and its define and _register_fake statements.
+void Collector::find_registration_helper(const SourceFile& file) {
+  if (file.text.find("def direct_register_custom_op") == std::string::npos) return;
+  const ScannedSource scanned = scan_python(file.text);
+  const Tokens& tokens = scanned.tokens;
+  const std::vector<std::string_view> lines = source_lines(file.text);
+  auto at_top = [&](size_t j) { return starts_line(tokens, j) && indent_of(lines, tokens[j].line) == 0; };
+  for (size_t i = 0; i + 2 < tokens.size(); ++i) {
+    if (!is(tokens[i], "def") || tokens[i + 1].text != "direct_register_custom_op" || !at_top(i)) continue;
+    // The body: past the header's `:` (its `):` may stand at the left margin), to the next top-level statement.
+    size_t body_end = i + 2;
+    for (int open = 0; body_end < tokens.size() && !(open == 0 && is(tokens[body_end], ":")); ++body_end) {
+      if (is(tokens[body_end], "(") || is(tokens[body_end], "[") || is(tokens[body_end], "{")) ++open;
+      if (is(tokens[body_end], ")") || is(tokens[body_end], "]") || is(tokens[body_end], "}")) --open;
+    }
+    ++body_end;
+    while (body_end < tokens.size() && !at_top(body_end)) ++body_end;
+    RegistrationHelper found;
+    found.def_at = fmt::format("{}:{}", file.display, tokens[i].line);
+    // The statement a call at `name` (`my_lib.define(`) is: from its line's first token to its `)`, alone.
+    auto statement = [&](size_t name) -> std::string {
+      size_t first = name;
+      while (first > 0 && !starts_line(tokens, first)) --first;
+      size_t close = 0;
+      call_arguments(tokens, name + 1, &close);
+      if (close == 0 || close > body_end || (close < tokens.size() && !starts_line(tokens, close))) return "";
+      const int last = tokens[close - 1].line;
+      return last > tokens[first].line ? fmt::format("{}:{}-{}", file.display, tokens[first].line, last)
+                                       : fmt::format("{}:{}", file.display, tokens[first].line);
+    };
+    for (size_t j = i + 2; j + 2 < body_end; ++j) {
+      if (is(tokens[j], "target_lib") && is(tokens[j + 1], "or") && tokens[j + 2].kind == Token::Kind::Identifier)
+        found.library = tokens[j + 2].text;
+      if (is(tokens[j], ".") && is(tokens[j + 2], "(") && is(tokens[j + 1], "define")) found.define_at = statement(j + 1);
+      if (is(tokens[j], ".") && is(tokens[j + 2], "(") && is(tokens[j + 1], "_register_fake"))
+        found.fake_at = statement(j + 1);
+    }
+    if (found.library.empty() || found.define_at.empty()) return;
+    for (size_t j = 0; j + 3 < tokens.size(); ++j) {
+      if (tokens[j].text != found.library || !is(tokens[j + 1], "=") || !at_top(j)) continue;
+      for (size_t k = j + 2; k + 1 < tokens.size() && tokens[k].line == tokens[j].line; ++k) {
+        if (!is(tokens[k], "Library") || !is(tokens[k + 1], "(")) continue;
+        size_t close = 0;
+        const auto args = call_arguments(tokens, k + 1, &close);
+        if (!args.empty())
+          if (auto ns = string_argument(tokens, args[0])) found.ns = *ns;
+        break;
+      }
+    }
+    if (!found.ns.empty()) helper = found;
+    return;
+  }
+}
+
+// A call of direct_register_custom_op(op_name, op_func, mutates_args, fake_impl, target_lib, dispatch_key, tags),
+// by position or keyword: the op's def (the schema infer_schema makes of op_func), its fake (fake_impl), and its
+// kernel kept as the helper's impl.
+void Collector::helper_call(const Tokens& tokens, const std::vector<TokenRange>& args, const std::string& module,
+                            const std::string& where,
+                            const std::map<std::string, size_t>& module_functions, const ModuleValues& values,
+                            const std::map<std::string, std::string>& library_ns,
+                            const std::function<std::string(size_t)>& returned_argument) {
+  static const std::array<std::string_view, 7> kParameters = {"op_name",    "op_func",      "mutates_args", "fake_impl",
+                                                               "target_lib", "dispatch_key", "tags"};
+  std::map<std::string, TokenRange> given;
+  for (size_t a = 0; a < args.size(); ++a) {
+    const auto [begin, stop] = args[a];
+    if (stop > begin + 2 && tokens[begin].kind == Token::Kind::Identifier && is(tokens[begin + 1], "="))
+      given[tokens[begin].text] = {begin + 2, stop};
+    else if (a < kParameters.size())
+      given[std::string(kParameters[a])] = args[a];
+  }
+  auto argument = [&](const char* parameter) -> std::optional<TokenRange> {
+    auto it = given.find(parameter);
+    if (it == given.end() || (it->second.second == it->second.first + 1 && is(tokens[it->second.first], "None")))
+      return std::nullopt;
+    return it->second;
+  };
+  auto identifier = [&](const char* parameter) -> std::string {
+    auto range = argument(parameter);
+    return range && range->second == range->first + 1 && tokens[range->first].kind == Token::Kind::Identifier
+               ? tokens[range->first].text
+               : "";
+  };
+  const auto op_name = argument("op_name");
+  const auto name = op_name ? string_argument(tokens, *op_name) : std::nullopt;
+  auto not_imported = [&](const std::string& why) {
+    ++result.helper_calls_not_read;
+    result.notes.push_back(fmt::format("{}: direct_register_custom_op(...) registers {} through the project's own "
+                                       "helper, {}: not imported",
+                                       where, name && plain_op_name(*name) ? fmt::format("the op '{}'", *name)
+                                                                           : std::string("an op"),
+                                       why));
+  };
+  if (!name || !plain_op_name(*name) || name->find("::") != std::string::npos)
+    return not_imported("its name one the module computes");
+  // The namespace: target_lib's Library (of this module, or the helper's own), else the helper's default one.
+  std::string ns;
+  if (argument("target_lib")) {
+    const std::string library = identifier("target_lib");
+    if (auto it = library_ns.find(library); it != library_ns.end())
+      ns = it->second;
+    else if (helper && library == helper->library)
+      ns = helper->ns;
+    else
+      return not_imported("into a Library import cannot see made (target_lib)");
+  } else if (helper) {
+    ns = helper->ns;
+  } else {
+    return not_imported("whose definition is not among the sources: give the file that defines "
+                        "direct_register_custom_op (its Library names the namespace)");
+  }
+  ImportedOp& o = op(ns, *name, where);
+  o.where = where;
+  o.defined = true;
+  o.python_def_at = helper ? helper->define_at : "";
+  o.helper_def_at = helper ? helper->def_at : "";
+  const std::string function = identifier("op_func");
+  const auto def = module_functions.find(function);
+  // The kernel: the helper's impl, at the key given or one the module computes.
+  const auto key_range = argument("dispatch_key");
+  const auto key = key_range ? string_argument(tokens, *key_range) : std::nullopt;
+  o.kept_impls.push_back(fmt::format("{} ({}, direct_register_custom_op{} in Python)",
+                                     key && !dispatch_key(*key).empty() ? dispatch_key(*key)
+                                                                        : "a key computed when the module runs",
+                                     where, function.empty() ? "" : " of " + function));
+  // mutates_args: names, as custom_op takes them.
+  std::optional<std::vector<std::string>> mutates = std::vector<std::string>{};
+  if (auto range = argument("mutates_args")) {
+    for (size_t k = range->first; k < range->second; ++k) {
+      if (tokens[k].kind == Token::Kind::String && !tokens[k].formatted)
+        mutates->push_back(tokens[k].text);
+      else if (!is(tokens[k], "[") && !is(tokens[k], "]") && !is(tokens[k], "(") && !is(tokens[k], ")") &&
+               !is(tokens[k], ","))
+        return o.needs.push_back(fmt::format("{}: direct_register_custom_op's mutates_args is computed when the "
+                                             "module runs: write the spec's 'schema' (torch.library.infer_schema "
+                                             "prints it)", where));
+    }
+  }
+  if (function.empty() || def == module_functions.end())
+    return o.needs.push_back(fmt::format("{}: direct_register_custom_op's op_func is not a function of this module: "
+                                         "write the spec's 'schema' (torch.library.infer_schema prints it)", where));
+  const InferredPythonSchema inferred = infer_python_schema(tokens, def->second, mutates, values);
+  if (inferred.schema.empty())
+    return o.needs.push_back(fmt::format("{}: direct_register_custom_op's op_func {}: {}", where, function,
+                                         inferred.problem));
+  o.schema = *name + inferred.schema;
+  o.schema_from_type_hints = true;
+  o.schema_inferred_by = "torch.library.infer_schema, in direct_register_custom_op,";
+  o.schema_from = function;
+  o.schema_inferred_from = fmt::format("{}:{}", where.substr(0, where.rfind(':')), tokens[def->second].line);
+  o.python_definition = "";  // defined by the package's Library, as the helper's define did
+  // tags: torch.Tag members, as written.
+  if (auto range = argument("tags")) {
+    for (size_t k = range->first; k < range->second; ++k) {
+      if (k + 2 < range->second && is(tokens[k], "Tag") && is(tokens[k + 1], ".")) {
+        o.tags.push_back(tokens[k + 2].text);
+        k += 2;
+      } else if (tokens[k].kind == Token::Kind::Identifier && !is(tokens[k], "torch") && !is(tokens[k], "_C")) {
+        return o.needs.push_back(fmt::format("{}: direct_register_custom_op's tags are computed when the module "
+                                             "runs: write them under the spec's 'tags'", where));
+      }
+    }
+  }
+  // The fake: fake_impl, a function of this module.
+  if (argument("fake_impl")) {
+    const std::string fake = identifier("fake_impl");
+    if (auto fake_def = module_functions.find(fake); !fake.empty() && fake_def != module_functions.end()) {
+      o.python_fake = module + ":" + fake;
+      o.python_fake_at = helper ? helper->fake_at : "";
+      o.fake_returns_argument = returned_argument(fake_def->second);
+    } else {
+      o.needs.push_back(fmt::format("{}: direct_register_custom_op's fake_impl is not a function of this module: "
+                                    "name one that is in 'fake: {{python: ...}}'", where));
+    }
+  }
+}
+
 // `@custom_op("ns::op", mutates_args=..., device_types=..., schema=...)` on
 // `def function` (or called on it): the op is defined with the schema
 // custom_op infers from the function's type hints (or the one given), and
@@ -621,6 +796,7 @@ void Collector::custom_op(ImportedOp& o, const Tokens& tokens, const std::vector
     if (inferred.schema.empty()) return need(inferred.problem);
     schema = inferred.schema;
     o.schema_from_type_hints = true;
+    o.schema_inferred_by = "torch.library." + definer;
     o.schema_from = function;
     o.schema_inferred_from = fmt::format("{}:{}", where.substr(0, where.rfind(':')), tokens[end].line);
   }

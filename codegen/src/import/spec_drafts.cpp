@@ -59,9 +59,9 @@ std::string spec_text(const ImportedOp& op, const std::string& package,
   std::string schema = op.schema;
   if (!op.ns.empty() && op.ns != ns && schema.starts_with(op.ns + "::")) schema.erase(0, op.ns.size() + 2);
   if (op.schema_from_type_hints)
-    out += fmt::format("# {}\n", yaml_comment(fmt::format("The schema torch.library.{} infers from the type "
-                                                           "hints of {} ({}).",
-                                                           op.python_definition.empty() ? "custom_op" : op.python_definition,
+    out += fmt::format("# {}\n", yaml_comment(fmt::format("The schema {} infers from the type hints of {} ({}).",
+                                                           op.schema_inferred_by.empty() ? "torch.library.custom_op"
+                                                                                         : op.schema_inferred_by,
                                                            op.schema_from, op.schema_inferred_from)));
   else if (!op.schema_inferred_from.empty())
     out += fmt::format("# {}\n", yaml_comment(fmt::format("The schema PyTorch infers from the C++ signature of {} "

@@ -22,6 +22,7 @@ import warnings
 import torch
 
 __all__ = [
+    "handwritten",
     "host_fields",
     "import_handwritten",
     "load_library",
@@ -74,6 +75,23 @@ def import_handwritten(target: str, what: str):
         return getattr(importlib.import_module(module), name)
     except (ImportError, AttributeError) as error:
         raise ImportError(f"{what} names {target}, which cannot be imported: {error}") from error
+
+
+def handwritten(target: str, what: str):
+    """The function `target` (module:function) names, for `what` (an op's fake and its spec), imported when it is
+    first called, as a Python kernel is: its module may import this package (a project's module that registers
+    kernels against the package's defs does), which importing it with the package would make a cycle. Fake
+    tensors call it, not Dynamo's tracing, so the import is no graph break."""
+    function = None
+
+    def call(*args, **kwargs):
+        nonlocal function
+        if function is None:
+            function = import_handwritten(target, what)
+        return function(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = target.rpartition(":")[2]
+    return call
 
 
 class OpKernel:

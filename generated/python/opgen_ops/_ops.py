@@ -602,7 +602,7 @@ runner_apply = torch.ops.opgen.runner_apply.default
 
 # opgen::runner_create (schemas/runner_create.yaml)
 
-_runner_create_fake = _opgen.import_handwritten("opgen_ops._fakes:runner_create_fake", "opgen::runner_create's fake (schemas/runner_create.yaml: fake: {python: ...})")
+_runner_create_fake = _opgen.handwritten("opgen_ops._fakes:runner_create_fake", "opgen::runner_create's fake (schemas/runner_create.yaml: fake: {python: ...})")
 
 torch.library.register_fake("opgen::runner_create")(_runner_create_fake)
 

@@ -52,3 +52,21 @@ def unclosed(x: torch.Tensor -> torch.Tensor:
 
 direct_register_custom_op(op_name="helper_op", op_func=_halve, fake_impl=_halve_fake)
 direct_register_custom_op(f"helper_{x}", _halve, ["x"], dispatch_key=current_platform.dispatch_key)
+
+
+helper_lib = Library("calls", "FRAGMENT")
+
+
+def direct_register_custom_op(
+    op_name, op_func, mutates_args=None, fake_impl=None, target_lib=None, dispatch_key=None, tags=(),
+):
+    my_lib = target_lib or helper_lib
+    my_lib.define(op_name + infer_schema(op_func, mutates_args=mutates_args), tags=tags)
+    my_lib.impl(op_name, op_func, dispatch_key=dispatch_key)
+    if fake_impl is not None:
+        my_lib._register_fake(op_name, fake_impl)
+
+
+direct_register_custom_op("helped", _halve, None, _halve_fake, None, "CUDA", (torch.Tag.pt2_compliant_tag,))
+direct_register_custom_op("helped_mut", _halve, mutates_args=[x for x in names], target_lib=elsewhere_lib)
+direct_register_custom_op("helped_tags", _halve, tags=tag_cudagraph_unsafe)
