@@ -123,15 +123,15 @@ for file, ranges in sorted(edits.items()):
         keeps_block = not runtime and pass_where_a_block_empties(lines, first, last)
         lines[first - 1:last] = ([lines[first - 1]] if keeps_block else [""]) + [""] * (last - first)
         if runtime:
-            indent, lead, qualname = DEFINER.match(statement).groups()
+            margin, lead, qualname = DEFINER.match(statement).groups()
             if lead == "@":
-                lines[first - 1] = f"{indent}@op_kernel({qualname})"
+                lines[first - 1] = f"{margin}@op_kernel({qualname})"
             else:  # called: on the function it names second, or on the one it is applied to
                 function = (re.match(r"[^,]*,\s*(\w+)\s*[,)]", statement[statement.index(qualname):]) or
                             re.search(r"\)\s*\(\s*(\w+)\s*\)\s*$", statement))
                 if not function:
                     sys.exit(f"{tree / file}:{first}: names no function to switch: '{head}'")
-                lines[first - 1] = f"{indent}{lead or ''}op_kernel({qualname})({function[1]})"
+                lines[first - 1] = f"{margin}{lead or ''}op_kernel({qualname})({function[1]})"
             runtimes.add(runtime)
     for runtime in sorted(runtimes):
         insert_before_first_import(lines, f"from {runtime} import op_kernel")
