@@ -36,6 +36,16 @@ using detail::spec_text;
 
 namespace {
 
+// The notes on the sources, a hundred at most and how many more: 100,000 calls import cannot read (a registration
+// helper's, each with a computed name) made a report of 15 MB.
+std::string notes_text(const std::vector<std::string>& notes) {
+  constexpr size_t kNotesNamed = 100;
+  std::string text;
+  for (size_t n = 0; n < std::min(notes.size(), kNotesNamed); ++n) text += "  note: " + notes[n] + "\n";
+  if (notes.size() > kNotesNamed) text += fmt::format("  note: and {} more notes\n", notes.size() - kNotesNamed);
+  return text;
+}
+
 // A fake the sources register for an op none of them defines, and nothing
 // else of it: its def is in another build or file (vLLM's _custom_ops.py
 // holds the fakes of every extension, each under `if hasattr(...)`). It stays
@@ -404,8 +414,7 @@ ImportPlan plan_namespace(const ImportResult& found, const ImportOptions& option
                      "build or file: give it to import them): {}\n",
                      fakes_alone.size(), fmt::join(fakes_alone, ", "));
   // Notes on the sources, not on one namespace's ops: with several namespaces they follow them once.
-  if (!several)
-    for (const auto& note : found.notes) r += "  note: " + note + "\n";
+  if (!several) r += notes_text(found.notes);
   for (const auto* header : declarations_headers)
     r += fmt::format("  note: {} declares {} of the kernels it registers itself, in no header: their declarations "
                      "are copied into {}, which their specs include\n",
@@ -681,11 +690,7 @@ ImportPlan plan_import(const ImportResult& found, const ImportOptions& given) {
                                        : ", or the macro's value as the build defines it (-D TORCH_EXTENSION_NAME=<name>: "
                                          "then the blocks keep the namespaces they spell, CONCAT(...) too)");
     // What was read and not imported (a project's own registration helper) says why nothing was found.
-    constexpr size_t kNotesNamed = 12;
-    for (size_t n = 0; n < std::min(found.notes.size(), kNotesNamed); ++n)
-      plan.report += "  note: " + found.notes[n] + "\n";
-    if (found.notes.size() > kNotesNamed)
-      plan.report += fmt::format("  note: and {} more notes\n", found.notes.size() - kNotesNamed);
+    plan.report += notes_text(found.notes);
     return plan;
   }
   // Several namespaces (vLLM's _C, _C_cache_ops, ...): each is a library of
@@ -712,7 +717,7 @@ ImportPlan plan_import(const ImportResult& found, const ImportOptions& given) {
     if (!owned.count(helper)) helpers.push_back(helper);
   if (!found.notes.empty() || !helpers.empty()) {
     all.report += "\nopgen import: notes on the sources (every namespace):\n";
-    for (const auto& note : found.notes) all.report += "  note: " + note + "\n";
+    all.report += notes_text(found.notes);
     if (!helpers.empty())
       all.report += fmt::format("  note: {} given register{} nothing (the kernels' helpers, kernels other files "
                                 "register), as near to one library's sources as to another's: each library's KERNELS "
